@@ -1,0 +1,36 @@
+# Enclave: `make run` starts the whole product locally, `make test` runs the whole suite.
+SHELL := /bin/bash
+ENV := source scripts/env.sh &&
+PORT ?= 8000
+
+.PHONY: run test bootstrap services stop lint migrate demo schema clean-data
+
+bootstrap:
+	@bash scripts/bootstrap.sh
+
+services: bootstrap
+	@bash scripts/services.sh start
+
+migrate: services
+	@$(ENV) python manage.py migrate --noinput -v0
+
+demo: migrate
+	@$(ENV) python manage.py seed_demo
+
+run: demo
+	@$(ENV) ENCLAVE_DEBUG=1 PORT=$(PORT) bash scripts/run.sh
+
+test: services
+	@$(ENV) bash scripts/test.sh
+
+lint: bootstrap
+	@$(ENV) ruff check . && ruff format --check . >/dev/null 2>&1 || true
+
+schema: migrate
+	@$(ENV) python manage.py spectacular --validate --fail-on-warn --file .data/openapi.yaml
+
+stop:
+	@bash scripts/services.sh stop
+
+clean-data: stop
+	rm -rf .data

@@ -1,0 +1,17 @@
+"""API serializer of audit events (read-only)."""
+
+from rest_framework import serializers
+
+from audit.models import AuditEvent
+
+EXPORT_FIELDS = [
+    "id", "created", "actor_kind", "actor_label", "actor", "tenant", "action", "object_type",
+    "object_id", "object_repr", "before", "after", "message", "request_id", "source_ip",
+]  # fmt: skip
+
+
+class AuditEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = AuditEvent
+        fields = EXPORT_FIELDS
+        read_only_fields = EXPORT_FIELDS

@@ -1,0 +1,62 @@
+"""Recording audit events; callers must already be inside the transaction that changes intent."""
+
+import datetime
+import decimal
+import uuid
+
+from django.db import connection, models
+
+from audit.context import current_actor
+from audit.models import AuditEvent
+
+SECRET_FIELDS = {"password", "password_encrypted", "token_hash", "secret", "credential_hash"}
+
+
+def _jsonable(value):
+    """Convert a model field value to something JSON can hold."""
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal | uuid.UUID):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def snapshot(obj: models.Model) -> dict:
+    """Return the concrete field values of `obj` as JSON (foreign keys by id, secrets masked)."""
+    data = {}
+    for field in obj._meta.concrete_fields:
+        value = getattr(obj, field.attname)
+        data[field.name] = "********" if field.name in SECRET_FIELDS and value else _jsonable(value)
+    return data
+
+
+def record(
+    action: str,
+    obj: models.Model,
+    *,
+    before: dict | None = None,
+    after: dict | None = None,
+    tenant=None,
+    message: str = "",
+) -> AuditEvent:
+    """Write one audit event attributed to the current actor; refuses to run outside a transaction."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("audit.record must run inside the transaction that changes intent")
+    actor = current_actor()
+    return AuditEvent.objects.create(
+        actor_kind=actor.kind,
+        actor_label=actor.label[:150],
+        actor_id=actor.user_id,
+        tenant_id=getattr(tenant, "pk", tenant),
+        action=action,
+        object_type=obj._meta.label_lower,
+        object_id=str(obj.pk),
+        object_repr=str(obj)[:200],
+        before=before,
+        after=after,
+        message=message,
+        request_id=actor.request_id,
+        source_ip=actor.source_ip,
+    )

@@ -1,0 +1,109 @@
+"""Pages for the audit log, API tokens and (for site admins) tenants and quotas."""
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from audit import export
+from audit.filtersets import AuditEventFilterSet
+from audit.models import AuditEvent
+from frontend.forms import MembershipForm, QuotaForm, TenantForm, TokenForm
+from frontend.views import render_page
+from portal.errors import ServiceError
+from tenants import services
+from tenants.access import is_site_admin, tenant_ids
+from tenants.models import Membership, Tenant
+from users import services as token_services
+from users.models import APIToken
+
+
+def visible_events(user):
+    if is_site_admin(user):
+        return AuditEvent.objects.all()
+    return AuditEvent.objects.filter(Q(tenant__in=tenant_ids(user)) | Q(actor=user))
+
+
+@login_required
+def audit_list(request):
+    """Searchable audit log; the same filters drive the CSV/JSON export."""
+    filterset = AuditEventFilterSet(request.GET, queryset=visible_events(request.user))
+    if request.GET.get("export") in ("csv", "json"):
+        events = filterset.qs.order_by("created", "id")
+        return export.json_response(events) if request.GET["export"] == "json" else export.csv_response(events)
+    context = {"filter": filterset, "events": filterset.qs[:200], "query": request.GET.urlencode()}
+    return render_page(request, "frontend/audit_list.html", context, "frontend/partials/audit_table.html")
+
+
+@login_required
+def token_list(request):
+    """The user's own API tokens; a new token's plaintext is shown once."""
+    form = TokenForm(request.POST or None)
+    created = None
+    if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["name"]
+        if APIToken.objects.filter(user=request.user, name=name).exists():
+            form.add_error("name", "You already have a token with this name.")
+        else:
+            _, created = token_services.create_token(request.user, name, form.cleaned_data["expires_at"])
+            form = TokenForm()
+    tokens = APIToken.objects.filter(user=request.user)
+    return render(request, "frontend/tokens.html", {"form": form, "tokens": tokens, "created": created})
+
+
+@login_required
+@require_POST
+def token_revoke(request, pk):
+    token = get_object_or_404(APIToken, pk=pk, user=request.user)
+    token_services.revoke_token(token)
+    messages.success(request, f"Token {token.name} revoked.")
+    return redirect("frontend:tokens")
+
+
+@staff_member_required
+def tenant_list(request):
+    form = TenantForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tenant = services.create_tenant(**form.cleaned_data)
+        except ServiceError as exc:
+            form.add_error("slug", exc.detail)
+        else:
+            messages.success(request, f"Tenant {tenant} created.")
+            return redirect("frontend:tenant-detail", pk=tenant.pk)
+    return render(request, "frontend/tenant_list.html", {"tenants": Tenant.objects.all(), "form": form})
+
+
+@staff_member_required
+def tenant_detail(request, pk):
+    tenant = get_object_or_404(Tenant, pk=pk)
+    quota_form = QuotaForm(request.POST if "quota" in request.POST else None, instance=tenant.quota)
+    member_form = MembershipForm(request.POST if "member" in request.POST else None)
+    if quota_form.is_bound and quota_form.is_valid():
+        services.update_quota(tenant.quota, **quota_form.cleaned_data)
+        messages.success(request, "Quota updated.")
+        return redirect("frontend:tenant-detail", pk=pk)
+    if member_form.is_bound and member_form.is_valid():
+        user = get_user_model().objects.filter(username=member_form.cleaned_data["username"]).first()
+        if user is None:
+            member_form.add_error("username", "No such user.")
+        else:
+            services.set_membership(tenant, user, member_form.cleaned_data["role"])
+            return redirect("frontend:tenant-detail", pk=pk)
+    context = {"tenant": tenant, "quota_form": quota_form, "member_form": member_form,
+               "members": tenant.memberships.select_related("user")}  # fmt: skip
+    return render(request, "frontend/tenant_detail.html", context)
+
+
+@staff_member_required
+@require_POST
+def membership_remove(request, pk):
+    membership = get_object_or_404(Membership, pk=pk)
+    try:
+        services.remove_membership(membership)
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+    return redirect("frontend:tenant-detail", pk=membership.tenant_id)

@@ -1,0 +1,77 @@
+"""Forms of the portal pages; they validate input and hand it to the services."""
+
+from django import forms
+from django.utils import timezone
+
+from tenants.access import visible_tenants
+from tenants.choices import Role
+from tenants.models import Quota, Tenant, VirtualCluster
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class ClusterForm(forms.ModelForm):
+    """A cluster request; tenants are limited to the user's own."""
+
+    class Meta:
+        model = VirtualCluster
+        fields = [
+            "tenant", "name", "workload_class", "worker_count", "vcpus_per_node", "memory_gb_per_node",
+            "login_node", "interconnect", "network_mode", "data_path", "lease_end", "justification",
+        ]  # fmt: skip
+        widgets = {"lease_end": DateInput(), "justification": forms.Textarea(attrs={"rows": 3})}
+        labels = {"worker_count": "Worker nodes", "memory_gb_per_node": "Memory per node (GB)"}
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tenant"].queryset = visible_tenants(user)
+
+    def clean_lease_end(self):
+        lease_end = self.cleaned_data["lease_end"]
+        if lease_end <= timezone.localdate():
+            raise forms.ValidationError("The lease end must be a date in the future.")
+        return lease_end
+
+    def validate_unique(self):
+        """Name uniqueness among live requests is the service's job (it names the conflict)."""
+
+
+class RejectForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=4000)
+
+
+class ExtendLeaseForm(forms.Form):
+    lease_end = forms.DateField(widget=DateInput())
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(max_length=64)
+    expires_at = forms.DateTimeField(required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+    def clean_expires_at(self):
+        value = self.cleaned_data["expires_at"]
+        if value and value <= timezone.now():
+            raise forms.ValidationError("The expiry must be in the future.")
+        return value
+
+
+class TenantForm(forms.ModelForm):
+    class Meta:
+        model = Tenant
+        fields = ["slug", "name", "description"]
+
+    def validate_unique(self):
+        """The service reports a taken slug."""
+
+
+class QuotaForm(forms.ModelForm):
+    class Meta:
+        model = Quota
+        fields = ["max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments"]
+
+
+class MembershipForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=Role.choices)

@@ -1,0 +1,146 @@
+"""Researcher-facing pages: dashboard, cluster requests and their decisions."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from audit.models import AuditEvent
+from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm
+from portal.errors import NotFound, ServiceError
+from tenants import advice, quotas, services
+from tenants.access import can_decide, is_owner, is_site_admin, scope, visible_tenants
+from tenants.choices import ClusterState
+from tenants.filtersets import ClusterFilterSet
+from tenants.models import VirtualCluster
+
+
+def render_page(request, template: str, context: dict, partial: str | None = None):
+    """Render the full page, or only `partial` when htmx asks for it."""
+    if partial and request.htmx:
+        return render(request, partial, context)
+    return render(request, template, context)
+
+
+def visible_clusters(user):
+    return scope(VirtualCluster.objects.select_related("tenant", "requested_by"), user)
+
+
+def get_cluster(user, pk) -> VirtualCluster:
+    """Another tenant's cluster is a 404, exactly like a missing one."""
+    return get_object_or_404(visible_clusters(user), pk=pk)
+
+
+@login_required
+def home(request):
+    clusters = visible_clusters(request.user).exclude(state=ClusterState.RETIRED)[:20]
+    return render(request, "frontend/home.html", {"tenants": visible_tenants(request.user), "clusters": clusters})
+
+
+@login_required
+def cluster_list(request):
+    filterset = ClusterFilterSet(request.GET, queryset=visible_clusters(request.user))
+    context = {"filter": filterset, "clusters": filterset.qs[:200]}
+    return render_page(request, "frontend/cluster_list.html", context, "frontend/partials/cluster_table.html")
+
+
+def _advice_context(form) -> dict:
+    data = form.data or form.initial
+    wc = data.get("workload_class", "")
+    return {
+        "recommendation": advice.recommendation(wc),
+        "notes": advice.notes(wc, data.get("interconnect", ""), data.get("network_mode", ""),
+                              data.get("data_path", "")),
+    }  # fmt: skip
+
+
+def _quota_preview(form) -> list[str]:
+    """What the request would exceed, shown before submitting (checked again under lock at submit)."""
+    if not form.is_bound or not form.is_valid():
+        return []
+    cluster = VirtualCluster(**form.cleaned_data)
+    return quotas.shortfalls(cluster, form.cleaned_data["tenant"].quota)
+
+
+@login_required
+def cluster_create(request):
+    """The request form; htmx posts it on every change to validate and advise live."""
+    form = ClusterForm(request.POST or None, user=request.user)
+    live_check = request.htmx and request.headers.get("X-Enclave-Validate") == "1"
+    if request.method == "POST" and form.is_valid() and not live_check:
+        data = dict(form.cleaned_data)
+        tenant = data.pop("tenant")
+        try:
+            cluster = services.create_cluster(tenant, request.user, data, submit="submit" in request.POST)
+        except ServiceError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.detail)
+        else:
+            messages.success(request, f"Cluster request {cluster} is {cluster.get_state_display().lower()}.")
+            return redirect("frontend:cluster-detail", pk=cluster.pk)
+    context = {"form": form, "live": live_check, "quota_problems": _quota_preview(form), **_advice_context(form)}
+    return render_page(request, "frontend/cluster_form.html", context, "frontend/partials/cluster_form_body.html")
+
+
+@login_required
+def cluster_detail(request, pk):
+    cluster = get_cluster(request.user, pk)
+    history = AuditEvent.objects.filter(object_type="tenants.virtualcluster", object_id=str(cluster.pk))
+    context = {
+        "cluster": cluster,
+        "history": history.order_by("created", "id"),
+        "can_endorse": cluster.state == ClusterState.SUBMITTED and is_owner(request.user, cluster.tenant_id),
+        "can_approve": cluster.state == ClusterState.ENDORSED and is_site_admin(request.user),
+        "can_decide": can_decide(request.user, cluster),
+        "reject_form": RejectForm(),
+        "lease_form": ExtendLeaseForm(initial={"lease_end": cluster.lease_end}),
+        "notes": advice.notes(cluster.workload_class, cluster.interconnect, cluster.network_mode,
+                              cluster.data_path),
+    }  # fmt: skip
+    return render_page(request, "frontend/cluster_detail.html", context, "frontend/partials/cluster_status.html")
+
+
+ACTIONS = {
+    "submit": lambda c, u, p: services.submit_cluster(c, u),
+    "endorse": lambda c, u, p: services.endorse_cluster(c, u),
+    "approve": lambda c, u, p: services.approve_cluster(c, u),
+    "reject": lambda c, u, p: services.reject_cluster(c, u, p.get("reason", "")),
+    "decommission": lambda c, u, p: services.decommission_cluster(c, u),
+}
+
+
+@login_required
+@require_POST
+def cluster_action(request, pk, verb):
+    """Run one state transition; errors come back as a message, nothing half-done."""
+    cluster = get_cluster(request.user, pk)
+    if verb == "extend-lease":
+        form = ExtendLeaseForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, "Give a valid date for the new lease end.")
+            return redirect("frontend:cluster-detail", pk=pk)
+        handler = lambda c, u, p: services.extend_lease(c, u, form.cleaned_data["lease_end"])  # noqa: E731
+    elif verb in ACTIONS:
+        handler = ACTIONS[verb]
+    else:
+        raise Http404("No such action.")
+    try:
+        cluster = handler(cluster, request.user, request.POST)
+        messages.success(request, f"{cluster} is now {cluster.get_state_display().lower()}.")
+    except NotFound:
+        raise Http404("No such cluster.") from None
+    except ServiceError as exc:
+        detail = exc.detail if isinstance(exc.detail, str) else "; ".join(exc.detail)
+        messages.error(request, detail)
+    return redirect("frontend:cluster-detail", pk=pk)
+
+
+@login_required
+def approvals(request):
+    """Requests waiting for this user's decision: endorsements for owners, approvals for admins."""
+    user = request.user
+    to_endorse = visible_clusters(user).filter(state=ClusterState.SUBMITTED)
+    if not is_site_admin(user):
+        to_endorse = [c for c in to_endorse if is_owner(user, c.tenant_id)]
+    to_approve = visible_clusters(user).filter(state=ClusterState.ENDORSED) if is_site_admin(user) else []
+    return render(request, "frontend/approvals.html", {"to_endorse": to_endorse, "to_approve": to_approve})

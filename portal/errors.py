@@ -1,0 +1,48 @@
+"""Errors raised by the service layer; the API and UI map them to HTTP statuses."""
+
+
+class ServiceError(Exception):
+    """A refused operation; `detail` is shown to the user as is."""
+
+    status_code = 400
+    code = "invalid"
+
+    def __init__(self, detail, field: str | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        self.field = field
+
+    def as_dict(self) -> dict:
+        """Return the error in the API's JSON shape (field-level where a field is known)."""
+        messages = self.detail if isinstance(self.detail, list) else [self.detail]
+        return {self.field or "detail": messages if self.field else messages[0], "code": self.code}
+
+
+class InvalidRequest(ServiceError):
+    status_code = 400
+    code = "invalid"
+
+
+class QuotaExceeded(ServiceError):
+    status_code = 400
+    code = "quota_exceeded"
+
+    def __init__(self, messages: list[str]):
+        super().__init__(messages, field="quota")
+
+
+class Forbidden(ServiceError):
+    status_code = 403
+    code = "permission_denied"
+
+
+class NotFound(ServiceError):
+    status_code = 404
+    code = "not_found"
+
+
+class Conflict(ServiceError):
+    """The object is no longer in the state the caller assumed (lost a compare-and-set)."""
+
+    status_code = 409
+    code = "conflict"

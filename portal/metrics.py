@@ -1,0 +1,62 @@
+"""Prometheus metrics: request counts and latency, queue depth, cluster requests by state."""
+
+import time
+
+import redis
+from django.conf import settings
+from django.db.models import Count
+from django.http import HttpResponse
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+REQUESTS = Counter(
+    "enclave_http_requests_total", "HTTP requests", ["method", "status"], registry=REGISTRY
+)
+LATENCY = Histogram(
+    "enclave_http_request_seconds", "HTTP request latency", ["method"], registry=REGISTRY
+)
+
+
+class MetricsMiddleware:
+    """Count and time every request."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        start = time.perf_counter()
+        response = self.get_response(request)
+        LATENCY.labels(request.method).observe(time.perf_counter() - start)
+        REQUESTS.labels(request.method, str(response.status_code)).inc()
+        return response
+
+
+class StateCollector:
+    """Read gauges at scrape time, so they are always current."""
+
+    def describe(self):
+        """Describe nothing up front: describing must not query the database at import."""
+        return []
+
+    def collect(self):
+        from tenants.models import VirtualCluster
+
+        clusters = GaugeMetricFamily("enclave_clusters", "Cluster requests by state", labels=["state"])
+        for row in VirtualCluster.objects.values("state").annotate(n=Count("id")):
+            clusters.add_metric([row["state"]], row["n"])
+        yield clusters
+        depth = GaugeMetricFamily("enclave_queue_depth", "Celery messages waiting in Redis")
+        try:
+            depth.add_metric([], redis.Redis.from_url(settings.CELERY_BROKER_URL).llen("celery"))
+        except redis.RedisError:
+            depth.add_metric([], float("nan"))
+        yield depth
+
+
+REGISTRY.register(StateCollector())
+
+
+def metrics_view(request):
+    """Serve the Prometheus text exposition."""
+    return HttpResponse(generate_latest(REGISTRY), content_type="text/plain; version=0.0.4")

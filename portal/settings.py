@@ -1,0 +1,178 @@
+"""Django settings for Enclave; every tunable comes from an ENCLAVE_* environment variable."""
+
+from pathlib import Path
+
+from portal.env import env_bool, env_int, env_list, env_str
+from portal.secrets import load_secret_key
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(env_str("ENCLAVE_DATA_DIR", str(BASE_DIR / ".data")))
+
+DEBUG = env_bool("ENCLAVE_DEBUG", False)
+PRODUCTION = env_bool("ENCLAVE_PRODUCTION", False)
+# Outside production a missing key is generated once into DATA_DIR (never committed).
+SECRET_KEY = load_secret_key(env_str("ENCLAVE_SECRET_KEY"), DATA_DIR, allow_generate=not PRODUCTION)
+ALLOWED_HOSTS = env_list("ENCLAVE_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("ENCLAVE_CSRF_TRUSTED_ORIGINS")
+# Key for encrypting credentials at rest (vCenter passwords); defaults to one derived from SECRET_KEY.
+FIELD_ENCRYPTION_KEY = env_str("ENCLAVE_FIELD_ENCRYPTION_KEY")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_htmx",
+    "audit",
+    "users",
+    "tenants",
+    "frontend",
+]
+
+MIDDLEWARE = [
+    "portal.metrics.MetricsMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "audit.middleware.RequestContextMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "portal.urls"
+WSGI_APPLICATION = "portal.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "frontend.context.navigation",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": env_str("ENCLAVE_DB_NAME", "enclave"),
+        "USER": env_str("ENCLAVE_DB_USER", "enclave"),
+        "PASSWORD": env_str("ENCLAVE_DB_PASSWORD"),
+        "HOST": env_str("ENCLAVE_DB_HOST", "127.0.0.1"),
+        "PORT": env_int("ENCLAVE_DB_PORT", 54329),
+        "CONN_MAX_AGE": env_int("ENCLAVE_DB_CONN_MAX_AGE", 0),
+        "TEST": {"NAME": env_str("ENCLAVE_TEST_DB_NAME", "test_enclave")},
+    }
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env_str("ENCLAVE_REDIS_URL", "redis://127.0.0.1:63799/0")
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "frontend:home"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env_str("ENCLAVE_TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# Bodies beyond this are refused with 400 before any parsing: requests are small JSON documents.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("ENCLAVE_MAX_BODY_BYTES", 256 * 1024)
+
+EMAIL_BACKEND = env_str("ENCLAVE_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_FILE_PATH = DATA_DIR / "mail"
+EMAIL_HOST = env_str("ENCLAVE_EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("ENCLAVE_EMAIL_PORT", 25)
+DEFAULT_FROM_EMAIL = env_str("ENCLAVE_FROM_EMAIL", "enclave@localhost")
+PORTAL_URL = env_str("ENCLAVE_PORTAL_URL", "http://127.0.0.1:8000")
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "users.authentication.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "portal.rest.Pagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.OrderingFilter",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "portal.rest.exception_handler",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Enclave API",
+    "DESCRIPTION": "Self-service control plane for multi-tenant HPC and ML networking.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {},
+    # Swagger UI and ReDoc are served from static files: portals often run air-gapped.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+CELERY_BROKER_URL = env_str("ENCLAVE_BROKER_URL", REDIS_URL)
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True  # a killed worker's task is redelivered; reconcilers are idempotent
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ALWAYS_EAGER = False
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ENCLAVE_TASK_VISIBILITY", 600)}
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE = {
+    "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
+    "worker-heartbeat": {"task": "portal.tasks.heartbeat", "schedule": 30.0},
+}
+
+SESSION_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+if PRODUCTION:
+    # Production behind TLS: secure cookies, HSTS and redirects (see manage.py check --deploy).
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_bool("ENCLAVE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = env_int("ENCLAVE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("ENCLAVE_LOG_LEVEL", "INFO")},
+}

@@ -1,0 +1,21 @@
+"""Top-level URL configuration."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from portal.health import healthz
+from portal.metrics import metrics_view
+
+urlpatterns = [
+    path("", include("frontend.urls")),
+    path("login/", auth_views.LoginView.as_view(template_name="frontend/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("portal.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
+]

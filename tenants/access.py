@@ -1,0 +1,60 @@
+"""Who may see and do what: tenant scoping shared by the API, the UI and the services."""
+
+from portal.errors import Forbidden, NotFound
+from tenants.choices import Role
+from tenants.models import Membership, Tenant
+
+
+def is_site_admin(user) -> bool:
+    """Site admins are Django staff users."""
+    return bool(user and user.is_authenticated and user.is_staff)
+
+
+def tenant_ids(user, role: str | None = None) -> set[int]:
+    """Ids of the tenants the user belongs to (optionally with a given role)."""
+    if not (user and user.is_authenticated):
+        return set()
+    memberships = Membership.objects.filter(user=user)
+    if role:
+        memberships = memberships.filter(role=role)
+    return set(memberships.values_list("tenant_id", flat=True))
+
+
+def visible_tenants(user):
+    """Tenants the user may see: all for site admins, their own for everyone else."""
+    if is_site_admin(user):
+        return Tenant.objects.all()
+    return Tenant.objects.filter(memberships__user=user).distinct() if user.is_authenticated else Tenant.objects.none()
+
+
+def scope(queryset, user, tenant_field: str = "tenant"):
+    """Restrict a queryset to objects of the user's tenants (site admins see everything)."""
+    if is_site_admin(user):
+        return queryset
+    return queryset.filter(**{f"{tenant_field}__in": tenant_ids(user)})
+
+
+def _pk(tenant) -> int:
+    return getattr(tenant, "pk", tenant)
+
+
+def is_owner(user, tenant) -> bool:
+    """Whether the user is an owner (PI) of the tenant."""
+    return _pk(tenant) in tenant_ids(user, Role.OWNER)
+
+
+def require_member(user, tenant) -> None:
+    """Refuse users outside the tenant with a 404, so other tenants' existence is not revealed."""
+    if _pk(tenant) not in tenant_ids(user) and not is_site_admin(user):
+        raise NotFound("No such tenant.")
+
+
+def require_owner_or_admin(user, tenant) -> None:
+    """Refuse anyone but the tenant's owners and site admins."""
+    if not (is_site_admin(user) or is_owner(user, tenant)):
+        raise Forbidden("Only a tenant owner or a site admin may do this.")
+
+
+def can_decide(user, cluster) -> bool:
+    """Owners of the cluster's tenant and site admins may decide on its requests."""
+    return is_site_admin(user) or is_owner(user, cluster.tenant_id)

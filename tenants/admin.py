@@ -1,0 +1,45 @@
+"""Admin for tenants; changes made here go through the services so they are audited."""
+
+from django.contrib import admin
+
+from tenants import services
+from tenants.models import Membership, Quota, Tenant, VirtualCluster
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+
+
+@admin.register(Tenant)
+class TenantAdmin(admin.ModelAdmin):
+    list_display = ["slug", "name", "created"]
+    search_fields = ["slug", "name"]
+    inlines = [MembershipInline]
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+        else:
+            created = services.create_tenant(obj.slug, obj.name, obj.description)
+            obj.pk = created.pk
+
+
+@admin.register(Quota)
+class QuotaAdmin(admin.ModelAdmin):
+    list_display = ["tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments"]
+
+    def save_model(self, request, obj, form, change):
+        services.update_quota(obj, **{f: getattr(obj, f) for f in form.changed_data})
+
+
+@admin.register(VirtualCluster)
+class VirtualClusterAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "state", "workload_class", "worker_count", "interconnect", "lease_end"]
+    list_filter = ["state", "workload_class", "interconnect", "network_mode"]
+    search_fields = ["name", "tenant__slug"]
+    readonly_fields = ["state", "generation", "observed_generation", "endorsed_by", "decided_by"]
+
+    def has_change_permission(self, request, obj=None):
+        """State changes go through the portal's actions, which audit them."""
+        return False

@@ -1,0 +1,140 @@
+"""Tenants, memberships, quotas and virtual cluster requests (the intent)."""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+
+from tenants.choices import (
+    SRIOV_INTERCONNECTS,
+    ClusterState,
+    DataPath,
+    Interconnect,
+    NetworkMode,
+    Role,
+    WorkloadClass,
+)
+
+dns_label = RegexValidator(
+    r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$",
+    "Use 1-63 lowercase letters, digits or hyphens, starting and ending with a letter or digit.",
+)
+
+
+class Tenant(models.Model):
+    """A research group: the unit of isolation, quota and approval."""
+
+    slug = models.CharField(max_length=63, unique=True, validators=[dns_label])
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self):
+        return self.slug
+
+
+class Membership(models.Model):
+    """A user's role in a tenant."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tenant__slug", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["tenant", "user"], name="membership_unique")]
+
+    def __str__(self):
+        return f"{self.user} in {self.tenant} ({self.role})"
+
+
+class Quota(models.Model):
+    """Upper bounds on what a tenant may hold at once."""
+
+    tenant = models.OneToOneField(Tenant, on_delete=models.CASCADE, related_name="quota")
+    max_nodes = models.PositiveIntegerField(default=16)
+    max_vcpus = models.PositiveIntegerField(default=256)
+    max_memory_gb = models.PositiveIntegerField(default=1024)
+    max_vfs = models.PositiveIntegerField(default=16)
+    max_segments = models.PositiveIntegerField(default=4)
+
+    def __str__(self):
+        return f"quota of {self.tenant}"
+
+
+class VirtualCluster(models.Model):
+    """A researcher's request for a virtual HPC/ML cluster, and the intent once approved."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.PROTECT, related_name="clusters")
+    name = models.CharField(max_length=63, validators=[dns_label])
+    workload_class = models.CharField(max_length=32, choices=WorkloadClass.choices)
+    worker_count = models.PositiveIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(1024)], help_text="Slurm worker nodes"
+    )
+    vcpus_per_node = models.PositiveIntegerField(validators=[MinValueValidator(1), MaxValueValidator(768)])
+    memory_gb_per_node = models.PositiveIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(24576)]
+    )
+    login_node = models.BooleanField(default=True)
+    interconnect = models.CharField(max_length=16, choices=Interconnect.choices, default=Interconnect.NONE)
+    network_mode = models.CharField(max_length=16, choices=NetworkMode.choices, default=NetworkMode.VLAN)
+    data_path = models.CharField(max_length=16, choices=DataPath.choices, default=DataPath.STANDARD)
+    lease_end = models.DateField()
+    justification = models.TextField(max_length=4000)
+
+    state = models.CharField(max_length=20, choices=ClusterState.choices, default=ClusterState.DRAFT)
+    status_message = models.TextField(blank=True)
+    generation = models.PositiveIntegerField(default=1, help_text="Bumped on every change of intent")
+    observed_generation = models.PositiveIntegerField(default=0)
+
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="requested_clusters"
+    )
+    endorsed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    rejection_reason = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "name"],
+                condition=~models.Q(state="retired") & ~models.Q(state="rejected"),
+                name="cluster_name_unique_per_tenant",
+            ),
+            models.CheckConstraint(condition=models.Q(worker_count__gte=1), name="cluster_workers_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.tenant.slug}/{self.name}"
+
+    @property
+    def vm_count(self) -> int:
+        """Workers plus the Slurm manager plus the optional login node."""
+        return self.worker_count + 1 + (1 if self.login_node else 0)
+
+    @property
+    def total_vcpus(self) -> int:
+        return self.vm_count * self.vcpus_per_node
+
+    @property
+    def total_memory_gb(self) -> int:
+        return self.vm_count * self.memory_gb_per_node
+
+    @property
+    def uses_sriov(self) -> bool:
+        return self.interconnect in SRIOV_INTERCONNECTS
+
+    @property
+    def vf_count(self) -> int:
+        """One SR-IOV VF per worker and one for the manager (MPI rank 0 may run there)."""
+        return self.worker_count + 1 if self.uses_sriov else 0

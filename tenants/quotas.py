@@ -1,0 +1,55 @@
+"""Quota accounting: what a tenant holds, and whether a cluster still fits."""
+
+from django.db.models import Q
+
+from portal.errors import QuotaExceeded
+from tenants.choices import COMMITTED_STATES, PENDING_STATES
+from tenants.models import Quota, VirtualCluster
+
+DIMENSIONS = (
+    ("nodes", "max_nodes", "vm_count"),
+    ("vCPUs", "max_vcpus", "total_vcpus"),
+    ("memory (GB)", "max_memory_gb", "total_memory_gb"),
+    ("SR-IOV VFs", "max_vfs", "vf_count"),
+    ("segments", "max_segments", "segment_count"),
+)
+
+
+def _segment_count(cluster: VirtualCluster) -> int:
+    """Each cluster lives on one segment of its own."""
+    return 1
+
+
+def usage(tenant, states, exclude_pk=None) -> dict[str, int]:
+    """Sum the resources of the tenant's clusters in `states` (optionally leaving one out)."""
+    clusters = VirtualCluster.objects.filter(tenant=tenant, state__in=states).filter(~Q(pk=exclude_pk))
+    totals = {attr: 0 for _, _, attr in DIMENSIONS}
+    for cluster in clusters:
+        for _, _, attr in DIMENSIONS:
+            totals[attr] += _amount(cluster, attr)
+    return totals
+
+
+def _amount(cluster: VirtualCluster, attr: str) -> int:
+    return _segment_count(cluster) if attr == "segment_count" else getattr(cluster, attr)
+
+
+def check_fits(cluster: VirtualCluster, *, include_pending: bool) -> None:
+    """Raise QuotaExceeded naming every quota the cluster would break, with asked and left."""
+    quota = Quota.objects.select_for_update().get(tenant_id=cluster.tenant_id)
+    problems = shortfalls(cluster, quota, include_pending)
+    if problems:
+        raise QuotaExceeded(problems)
+
+
+def shortfalls(cluster: VirtualCluster, quota: Quota, include_pending: bool = True) -> list[str]:
+    """Describe each quota the cluster would exceed ("vCPUs: asked 64, 32 left of 128")."""
+    states = COMMITTED_STATES | (PENDING_STATES if include_pending else set())
+    held = usage(cluster.tenant_id, states, exclude_pk=cluster.pk)
+    problems = []
+    for label, limit_attr, attr in DIMENSIONS:
+        limit, asked = getattr(quota, limit_attr), _amount(cluster, attr)
+        left = max(limit - held[attr], 0)
+        if asked > left:
+            problems.append(f"{label}: asked {asked}, {left} left of {limit}")
+    return problems

@@ -1,0 +1,80 @@
+"""API serializers of the tenants app."""
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from tenants.models import Membership, Quota, Tenant, VirtualCluster
+
+
+class TenantSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Tenant
+        fields = ["id", "slug", "name", "description", "created"]
+        read_only_fields = ["created"]
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    username = serializers.SlugRelatedField(
+        source="user", slug_field="username", queryset=get_user_model().objects.all()
+    )
+
+    class Meta:
+        model = Membership
+        fields = ["id", "tenant", "username", "role", "created"]
+        read_only_fields = ["created"]
+
+
+class QuotaSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Quota
+        fields = ["id", "tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments"]
+        read_only_fields = ["tenant"]
+
+
+class ClusterSerializer(serializers.ModelSerializer):
+    """A virtual cluster request; state fields are read-only and change only through actions."""
+
+    submit = serializers.BooleanField(write_only=True, default=False, help_text="Submit at once")
+    requested_by = serializers.CharField(source="requested_by.username", read_only=True)
+    vm_count = serializers.IntegerField(read_only=True)
+    total_vcpus = serializers.IntegerField(read_only=True)
+    total_memory_gb = serializers.IntegerField(read_only=True)
+    vf_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = VirtualCluster
+        fields = [
+            "id", "tenant", "name", "workload_class", "worker_count", "vcpus_per_node",
+            "memory_gb_per_node", "login_node", "interconnect", "network_mode", "data_path",
+            "lease_end", "justification", "submit", "state", "status_message", "generation",
+            "observed_generation", "requested_by", "rejection_reason", "vm_count", "total_vcpus",
+            "total_memory_gb", "vf_count", "created", "updated",
+        ]  # fmt: skip
+        read_only_fields = [
+            "state", "status_message", "generation", "observed_generation", "rejection_reason",
+            "created", "updated",
+        ]  # fmt: skip
+        # Name uniqueness is checked by the service (among live requests), not by DRF.
+        validators = []
+
+    def validate_tenant(self, tenant):
+        """Only the user's own tenants may be named; others do not exist for them."""
+        from tenants.access import tenant_ids
+
+        user = self.context["request"].user
+        if not user.is_staff and tenant.pk not in tenant_ids(user):
+            raise serializers.ValidationError("No such tenant.")
+        return tenant
+
+
+class ClusterUpdateSerializer(ClusterSerializer):
+    class Meta(ClusterSerializer.Meta):
+        read_only_fields = ClusterSerializer.Meta.read_only_fields + ["tenant"]
+
+
+class RejectSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=4000)
+
+
+class ExtendLeaseSerializer(serializers.Serializer):
+    lease_end = serializers.DateField()

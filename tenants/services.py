@@ -1,0 +1,236 @@
+"""The only way intent about tenants and clusters changes: validated, audited, compare-and-set."""
+
+import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from audit.services import record, snapshot
+from portal.errors import Conflict, Forbidden, InvalidRequest
+from tenants import notifications, quotas, signals
+from tenants.access import can_decide, is_owner, is_site_admin, require_member
+from tenants.choices import ClusterState, Role
+from tenants.models import Membership, Quota, Tenant, VirtualCluster
+
+S = ClusterState
+EDITABLE_FIELDS = (
+    "name", "workload_class", "worker_count", "vcpus_per_node", "memory_gb_per_node", "login_node",
+    "interconnect", "network_mode", "data_path", "lease_end", "justification",
+)  # fmt: skip
+
+
+def create_tenant(slug: str, name: str, description: str = "", owner=None) -> Tenant:
+    """Create a tenant with its default quota (and, via the signal, its default network policy)."""
+    with transaction.atomic():
+        if Tenant.objects.filter(slug=slug).exists():
+            raise InvalidRequest(f"A tenant with slug '{slug}' already exists.", field="slug")
+        tenant = Tenant.objects.create(slug=slug, name=name, description=description)
+        quota = Quota.objects.create(tenant=tenant)
+        record("tenant.create", tenant, after=snapshot(tenant), tenant=tenant)
+        record("quota.create", quota, after=snapshot(quota), tenant=tenant)
+        if owner is not None:
+            set_membership(tenant, owner, Role.OWNER)
+        signals.tenant_created.send(sender=Tenant, tenant=tenant)
+    return tenant
+
+
+def update_quota(quota: Quota, **limits) -> Quota:
+    """Change a tenant's limits (site admins only, checked by the caller's permission)."""
+    with transaction.atomic():
+        quota = Quota.objects.select_for_update().get(pk=quota.pk)
+        before = snapshot(quota)
+        for field, value in limits.items():
+            setattr(quota, field, value)
+        quota.save()
+        record("quota.update", quota, before=before, after=snapshot(quota), tenant=quota.tenant_id)
+    return quota
+
+
+def set_membership(tenant: Tenant, user, role: str) -> Membership:
+    """Add a user to a tenant or change their role."""
+    with transaction.atomic():
+        membership = Membership.objects.select_for_update().filter(tenant=tenant, user=user).first()
+        if membership is not None and membership.role == role:
+            return membership
+        before = snapshot(membership) if membership else None
+        if membership is None:
+            membership = Membership.objects.create(tenant=tenant, user=user, role=role)
+        else:
+            membership.role = role
+            membership.save(update_fields=["role"])
+        action = "membership.update" if before else "membership.create"
+        record(action, membership, before=before, after=snapshot(membership), tenant=tenant)
+    return membership
+
+
+def remove_membership(membership: Membership) -> None:
+    """Remove a user from a tenant; the last owner cannot be removed."""
+    with transaction.atomic():
+        owners = Membership.objects.select_for_update().filter(tenant=membership.tenant_id, role=Role.OWNER)
+        if membership.role == Role.OWNER and owners.count() <= 1:
+            raise Conflict("A tenant must keep at least one owner.")
+        record("membership.delete", membership, before=snapshot(membership), tenant=membership.tenant_id)
+        membership.delete()
+
+
+def create_cluster(tenant: Tenant, user, data: dict, submit: bool = False) -> VirtualCluster:
+    """Create a cluster request as a draft, optionally submitting it in the same transaction."""
+    require_member(user, tenant)
+    _check_lease(data["lease_end"])
+    with transaction.atomic():
+        cluster = VirtualCluster(tenant=tenant, requested_by=user, **_editable(data))
+        try:
+            with transaction.atomic():
+                cluster.save()
+        except IntegrityError:
+            raise InvalidRequest(f"A cluster named '{cluster.name}' already exists.", field="name") from None
+        record("cluster.create", cluster, after=snapshot(cluster), tenant=tenant)
+        if submit:
+            cluster = submit_cluster(cluster, user)
+    return cluster
+
+
+def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
+    """Edit a cluster request while it is still a draft."""
+    if cluster.requested_by_id != user.pk and not is_owner(user, cluster.tenant_id):
+        raise Forbidden("Only the requester or a tenant owner may edit this request.")
+    if "lease_end" in data:
+        _check_lease(data["lease_end"])
+    with transaction.atomic():
+        before = snapshot(cluster)
+        changes = _editable(data)
+        updated = VirtualCluster.objects.filter(pk=cluster.pk, state=S.DRAFT).update(
+            **changes, updated=timezone.now()
+        )
+        if not updated:
+            raise Conflict(f"Only drafts can be edited; this request is {_state_of(cluster)}.")
+        cluster.refresh_from_db()
+        record("cluster.update", cluster, before=before, after=snapshot(cluster), tenant=cluster.tenant_id)
+    return cluster
+
+
+def submit_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
+    """Submit a draft: to the PI for endorsement, or straight to site admins if the user is an owner."""
+    require_member(user, cluster.tenant_id)
+    owner = is_owner(user, cluster.tenant_id)
+    target = S.ENDORSED if owner else S.SUBMITTED
+    fields = {"endorsed_by": user} if owner else {}
+    return _transition(cluster, "cluster.submit", {S.DRAFT}, target, quota_pending=True, **fields)
+
+
+def endorse_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
+    """A tenant owner endorses a member's request, passing it to site admins."""
+    if not is_owner(user, cluster.tenant_id):
+        raise Forbidden("Only an owner (PI) of the tenant may endorse requests.")
+    return _transition(cluster, "cluster.endorse", {S.SUBMITTED}, S.ENDORSED, endorsed_by=user)
+
+
+def approve_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
+    """A site admin approves an endorsed request; quota is checked again and reconciliation queued."""
+    if not is_site_admin(user):
+        raise Forbidden("Only site admins may approve requests.")
+    signals.cluster_pre_approve.send(sender=VirtualCluster, cluster=cluster)
+    cluster = _transition(
+        cluster, "cluster.approve", {S.ENDORSED}, S.APPROVED, quota_pending=False, decided_by=user,
+        bump=True,
+    )  # fmt: skip
+    return cluster
+
+
+def reject_cluster(cluster: VirtualCluster, user, reason: str) -> VirtualCluster:
+    """Reject a pending request with a reason (owners at submitted, site admins at any pending state)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidRequest("A rejection needs a reason.", field="reason")
+    if not can_decide(user, cluster):
+        raise Forbidden("Only a tenant owner or a site admin may reject this request.")
+    allowed = {S.SUBMITTED, S.ENDORSED} if is_site_admin(user) else {S.SUBMITTED}
+    return _transition(
+        cluster, "cluster.reject", allowed, S.REJECTED, decided_by=user, rejection_reason=reason[:4000]
+    )
+
+
+def decommission_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
+    """End a cluster: pending requests are withdrawn, realized ones are torn down by the reconciler."""
+    if cluster.requested_by_id != user.pk and not can_decide(user, cluster):
+        raise Forbidden("Only the requester, a tenant owner or a site admin may decommission.")
+    pending = {S.DRAFT, S.SUBMITTED, S.ENDORSED}
+    if cluster.state in pending:
+        return _transition(cluster, "cluster.withdraw", pending, S.RETIRED)
+    live = {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.ERROR}
+    return _transition(cluster, "cluster.decommission", live, S.DECOMMISSIONING, bump=True)
+
+
+def extend_lease(cluster: VirtualCluster, user, lease_end: datetime.date) -> VirtualCluster:
+    """Move the lease end later (requester, owner or site admin)."""
+    if cluster.requested_by_id != user.pk and not can_decide(user, cluster):
+        raise Forbidden("Only the requester, a tenant owner or a site admin may extend the lease.")
+    _check_lease(lease_end)
+    if lease_end <= cluster.lease_end:
+        raise InvalidRequest(
+            f"The new lease end must be after the current one ({cluster.lease_end}).", field="lease_end"
+        )
+    states = set(S) - {S.REJECTED, S.RETIRED, S.DECOMMISSIONING}
+    return _transition(cluster, "cluster.extend_lease", states, None, lease_end=lease_end)
+
+
+def expire_lease(cluster: VirtualCluster) -> VirtualCluster | None:
+    """Begin decommissioning a cluster whose lease has ended (run by the periodic task)."""
+    live = {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.ERROR}
+    try:
+        return _transition(cluster, "cluster.lease_expired", live, S.DECOMMISSIONING, bump=True)
+    except Conflict:
+        return None
+
+
+def set_observed(cluster: VirtualCluster, state: str, message: str = "", observed_generation=None):
+    """Record what a reconciler observed (state and message); used by workers, audited."""
+    allowed = {
+        S.PROVISIONING: {S.APPROVED, S.READY, S.DEGRADED, S.ERROR},
+        S.READY: {S.PROVISIONING, S.DEGRADED, S.ERROR, S.APPROVED},
+        S.DEGRADED: {S.READY},
+        S.ERROR: {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.DECOMMISSIONING},
+        S.RETIRED: {S.DECOMMISSIONING},
+    }[state]
+    fields = {"status_message": message[:4000]}
+    if observed_generation is not None:
+        fields["observed_generation"] = observed_generation
+    return _transition(cluster, f"cluster.{state}", allowed, state, notify=False, **fields)
+
+
+def _transition(cluster, action, from_states, to_state, *, quota_pending=None, bump=False,
+                notify=True, **fields):  # fmt: skip
+    """Compare-and-set the cluster's state, check quota if asked, audit and queue work on commit."""
+    with transaction.atomic():
+        if quota_pending is not None:
+            quotas.check_fits(cluster, include_pending=quota_pending)  # locks the tenant's quota row
+        current = VirtualCluster.objects.select_for_update().get(pk=cluster.pk)
+        if current.state not in from_states:
+            raise Conflict(f"Cannot {action.split('.')[-1].replace('_', ' ')}: the request is {_state_of(current)}.")
+        before = snapshot(current)
+        changes = dict(fields, updated=timezone.now())
+        if to_state is not None:
+            changes["state"] = to_state
+        if bump:
+            changes["generation"] = current.generation + 1
+        VirtualCluster.objects.filter(pk=current.pk, state=current.state).update(**changes)
+        current.refresh_from_db()
+        record(action, current, before=before, after=snapshot(current), tenant=current.tenant_id)
+        if notify and to_state is not None:
+            notifications.state_changed(current, action)
+        if bump:
+            signals.queue_reconcile(current)
+    return current
+
+
+def _state_of(cluster) -> str:
+    return ClusterState(cluster.state).label.lower()
+
+
+def _editable(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k in EDITABLE_FIELDS}
+
+
+def _check_lease(lease_end: datetime.date) -> None:
+    if lease_end <= timezone.localdate():
+        raise InvalidRequest("The lease end must be a date in the future.", field="lease_end")

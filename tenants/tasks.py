@@ -1,0 +1,28 @@
+"""Celery tasks of the tenants app."""
+
+from celery import shared_task
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import record
+from tenants import services
+from tenants.choices import LIVE_STATES
+from tenants.models import VirtualCluster
+
+
+@shared_task
+def reconcile_cluster(cluster_id: int) -> str:
+    """Placeholder reconciler: records that it ran and changes nothing (vSphere lands separately)."""
+    cluster = VirtualCluster.objects.filter(pk=cluster_id).first()
+    if cluster is None:
+        return "gone"
+    with transaction.atomic():
+        record("cluster.reconcile", cluster, tenant=cluster.tenant_id, message="no reconciler configured")
+    return "noop"
+
+
+@shared_task
+def expire_leases() -> int:
+    """Start decommissioning every live cluster whose lease has ended."""
+    expired = VirtualCluster.objects.filter(state__in=LIVE_STATES, lease_end__lt=timezone.localdate())
+    return sum(1 for cluster in expired if services.expire_lease(cluster) is not None)

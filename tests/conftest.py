@@ -1,0 +1,139 @@
+"""Shared fixtures: real PostgreSQL (pytest-django), real Redis, a real Celery worker subprocess."""
+
+import datetime
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from audit.context import acting_as, system_actor
+from tenants import services
+from tenants.choices import Role
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _fresh_actor():
+    """Each test starts as the system actor with its own request id."""
+    with acting_as(system_actor("pytest")):
+        yield
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username, staff=False):
+        return django_user_model.objects.create_user(
+            username, f"{username}@example.org", "pw-" + username, is_staff=staff
+        )
+
+    return make
+
+
+class World:
+    """Two tenants, A and B, with an owner and a member each, plus a site admin."""
+
+    def __init__(self, make_user):
+        self.admin = make_user("site-admin", staff=True)
+        self.owner_a, self.member_a = make_user("owner-a"), make_user("member-a")
+        self.owner_b, self.member_b = make_user("owner-b"), make_user("member-b")
+        self.tenant_a = services.create_tenant("tenant-a", "Tenant A", owner=self.owner_a)
+        self.tenant_b = services.create_tenant("tenant-b", "Tenant B", owner=self.owner_b)
+        services.set_membership(self.tenant_a, self.member_a, Role.MEMBER)
+        services.set_membership(self.tenant_b, self.member_b, Role.MEMBER)
+
+
+@pytest.fixture
+def world(db, make_user):
+    return World(make_user)
+
+
+def cluster_data(**overrides) -> dict:
+    """A valid cluster request body (API field names)."""
+    data = {
+        "name": "mpi-1",
+        "workload_class": "parallel-distributed",
+        "worker_count": 2,
+        "vcpus_per_node": 8,
+        "memory_gb_per_node": 32,
+        "login_node": True,
+        "interconnect": "sriov-ib",
+        "network_mode": "vlan",
+        "data_path": "standard",
+        "lease_end": (timezone.localdate() + datetime.timedelta(days=30)).isoformat(),
+        "justification": "OpenFOAM runs for the wind-tunnel paper",
+    }
+    data.update(overrides)
+    return data
+
+
+def service_data(**overrides) -> dict:
+    """A valid cluster request for the service layer (dates as dates)."""
+    data = cluster_data(**overrides)
+    data["lease_end"] = datetime.date.fromisoformat(data["lease_end"])
+    return data
+
+
+@pytest.fixture
+def api():
+    """An API client logged in as the given user (or anonymous)."""
+
+    def client(user=None):
+        c = APIClient()
+        if user is not None:
+            c.force_authenticate(user)
+        return c
+
+    return client
+
+
+@pytest.fixture(scope="session")
+def redis_client():
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.ping()
+    return client
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, django_db_blocker, redis_client, tmp_path_factory):
+    """A real `celery worker` process on the real Redis broker and the test database."""
+    redis_client.flushdb()
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    env = dict(os.environ, ENCLAVE_DB_NAME=settings.DATABASES["default"]["NAME"], PYTHONUNBUFFERED="1")
+    cmd = [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool=solo", "--loglevel=INFO",
+           "--without-gossip", "--without-mingle", "-n", f"pytest-{os.getpid()}@%h"]  # fmt: skip
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    _wait_for(lambda: b" ready." in log.read_bytes() or proc.poll() is not None, 60)
+    if proc.poll() is not None:
+        pytest.fail(f"celery worker exited: {log.read_text()[-2000:]}")
+    proc.log_path = log
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def _wait_for(predicate, timeout: float, interval: float = 0.2):
+    """Wait until predicate() is true or the timeout passes; return its last value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()
+
+
+@pytest.fixture
+def wait_for():
+    return _wait_for

@@ -1,0 +1,34 @@
+"""API for a user's own tokens; creation returns the plaintext once."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from users import services
+from users.models import APIToken
+from users.serializers import TokenSerializer
+
+
+class TokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                   viewsets.GenericViewSet):  # fmt: skip
+    """Everyone manages only their own tokens; nobody, admins included, sees another's."""
+
+    serializer_class = TokenSerializer
+    queryset = APIToken.objects.all()
+
+    def get_queryset(self):
+        return APIToken.objects.filter(user=self.request.user)
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token, raw = services.create_token(request.user, **serializer.validated_data)
+        data = TokenSerializer(token).data | {"token": raw}
+        return Response(data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=TokenSerializer)
+    @action(detail=True, methods=["post"])
+    def revoke(self, request, pk=None):
+        """Revoke the token; it stops working at once."""
+        return Response(TokenSerializer(services.revoke_token(self.get_object())).data)

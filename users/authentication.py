@@ -1,0 +1,35 @@
+"""DRF authentication with `Authorization: Bearer <token>`."""
+
+from datetime import timedelta
+
+from django.utils import timezone
+from rest_framework import authentication, exceptions
+
+from users.models import APIToken, hash_token
+
+# Refresh last_used_at at most this often, so reads stay read-only on the hot path.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+class BearerTokenAuthentication(authentication.BaseAuthentication):
+    """Authenticate API clients by a hashed, expiring, revocable token."""
+
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(header) != 2:
+            raise exceptions.AuthenticationFailed("Authorization header must be 'Bearer <token>'.")
+        raw = header[1].decode(errors="replace")
+        token = APIToken.objects.active().select_related("user").filter(token_hash=hash_token(raw)).first()
+        if token is None or not token.user.is_active:
+            raise exceptions.AuthenticationFailed("Invalid, expired or revoked token.")
+        now = timezone.now()
+        if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
+            APIToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        return token.user, token
+
+    def authenticate_header(self, request):
+        return self.keyword
