@@ -1,0 +1,55 @@
+"""The access matrix: every route, every role. Apps add their routes to MATRIX or EXEMPT.
+
+Each entry maps a URL name to (method, kind, object factory). Kinds:
+- "list":   anonymous 401/redirect; every signed-in role 200, and nobody outside tenant A sees A's object.
+- "detail": A's object — tenant A's members and site admins 200; tenant B 404; anonymous 401/redirect.
+- "own":    an object only its owner sees (API tokens): owner-a 200, everyone else 404.
+- "admin":  site admins only: others 404 (or 403 for API writes), anonymous 401/redirect.
+- "action": a POST on A's object — tenant B gets 404, anonymous 401/redirect (roles inside A are
+            covered by the lifecycle tests).
+"""
+
+ROLES = ("owner_a", "member_a", "owner_b", "admin", "anonymous")
+
+# Routes that carry no tenant data or belong to a framework's own access control.
+EXEMPT = {
+    "login", "logout", "schema", "api-docs", "healthz", "metrics", "api-root",
+}  # fmt: skip
+EXEMPT_PREFIXES = ("admin:",)  # Django admin: staff-only by Django itself
+
+MATRIX = {
+    # API: tenants app
+    "tenant-list": ("get", "list", "tenant_a"),
+    "tenant-detail": ("get", "detail", "tenant_a"),
+    "membership-list": ("get", "list", "membership_a"),
+    "membership-detail": ("get", "detail", "membership_a"),
+    "quota-list": ("get", "list", "quota_a"),
+    "quota-detail": ("get", "detail", "quota_a"),
+    "virtualcluster-list": ("get", "list", "cluster_a"),
+    "virtualcluster-detail": ("get", "detail", "cluster_a"),
+    "virtualcluster-submit": ("post", "action", "cluster_a"),
+    "virtualcluster-endorse": ("post", "action", "cluster_a"),
+    "virtualcluster-approve": ("post", "action", "cluster_a"),
+    "virtualcluster-reject": ("post", "action", "cluster_a"),
+    "virtualcluster-decommission": ("post", "action", "cluster_a"),
+    "virtualcluster-extend-lease": ("post", "action", "cluster_a"),
+    "auditevent-list": ("get", "list", "event_a"),
+    "auditevent-detail": ("get", "detail", "event_a"),
+    "auditevent-export": ("get", "list", "event_a"),
+    "apitoken-list": ("get", "list", "token_a"),
+    "apitoken-detail": ("get", "own", "token_a"),
+    "apitoken-revoke": ("post", "own", "token_a"),
+    # Pages
+    "frontend:home": ("get", "list", "cluster_a"),
+    "frontend:cluster-list": ("get", "list", "cluster_a"),
+    "frontend:cluster-create": ("get", "list", None),
+    "frontend:cluster-detail": ("get", "detail", "cluster_a"),
+    "frontend:cluster-action": ("post", "action", "cluster_a"),
+    "frontend:approvals": ("get", "list", None),
+    "frontend:audit": ("get", "list", "event_a"),
+    "frontend:tokens": ("get", "list", None),
+    "frontend:token-revoke": ("post", "own", "token_a"),
+    "frontend:tenant-list": ("get", "admin", None),
+    "frontend:tenant-detail": ("get", "admin", "tenant_a"),
+    "frontend:membership-remove": ("post", "admin", "membership_a"),
+}
