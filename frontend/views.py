@@ -55,12 +55,18 @@ def _advice_context(form) -> dict:
     }  # fmt: skip
 
 
+QUOTA_FIELDS = ("tenant", "worker_count", "vcpus_per_node", "memory_gb_per_node", "login_node", "interconnect")
+
+
 def _quota_preview(form) -> list[str]:
-    """What the request would exceed, shown before submitting (checked again under lock at submit)."""
-    if not form.is_bound or not form.is_valid():
+    """What the request would exceed, shown as soon as the sizing fields are valid (checked again at submit)."""
+    if not form.is_bound:
         return []
-    cluster = VirtualCluster(**form.cleaned_data)
-    return quotas.shortfalls(cluster, form.cleaned_data["tenant"].quota)
+    form.is_valid()
+    sizing = {k: form.cleaned_data[k] for k in QUOTA_FIELDS if k in form.cleaned_data}
+    if len(sizing) < len(QUOTA_FIELDS):
+        return []
+    return quotas.shortfalls(VirtualCluster(**sizing), sizing["tenant"].quota)
 
 
 @login_required
