@@ -41,7 +41,8 @@ def test_api_changes_carry_actor_request_id_source_and_before_after(world, clien
     pk = response.json()["id"]
     client.post(f"/api/v1/clusters/{pk}/submit/", headers={"X-Request-ID": "req-def-67890"})
     created = AuditEvent.objects.get(action="cluster.create", object_id=str(pk))
-    assert (created.actor_kind, created.actor_label, created.actor_id) == (ActorKind.USER, "member-a", world.member_a.pk)
+    actor = (created.actor_kind, created.actor_label, created.actor_id)
+    assert actor == (ActorKind.USER, "member-a", world.member_a.pk)
     assert created.request_id == "req-abc-12345" and created.source_ip == "192.0.2.7"
     assert created.before is None and created.after["state"] == "draft"
     submitted = AuditEvent.objects.get(action="cluster.submit", object_id=str(pk))
