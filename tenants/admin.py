@@ -7,8 +7,17 @@ from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
 
 class MembershipInline(admin.TabularInline):
+    """Read-only here: memberships change on the tenant page of the portal, which audits them."""
+
     model = Membership
     extra = 0
+    readonly_fields = ["user", "role", "created"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Tenant)
@@ -19,7 +28,7 @@ class TenantAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if change:
-            super().save_model(request, obj, form, change)
+            services.update_tenant(obj, **{f: getattr(obj, f) for f in form.changed_data})
         else:
             created = services.create_tenant(obj.slug, obj.name, obj.description)
             obj.pk = created.pk

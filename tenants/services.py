@@ -34,6 +34,18 @@ def create_tenant(slug: str, name: str, description: str = "", owner=None) -> Te
     return tenant
 
 
+def update_tenant(tenant: Tenant, **fields) -> Tenant:
+    """Change a tenant's name or description."""
+    with transaction.atomic():
+        before = snapshot(Tenant.objects.select_for_update().get(pk=tenant.pk))
+        for field, value in fields.items():
+            setattr(tenant, field, value)
+        tenant.full_clean()
+        tenant.save()
+        record("tenant.update", tenant, before=before, after=snapshot(tenant), tenant=tenant)
+    return tenant
+
+
 def update_quota(quota: Quota, **limits) -> Quota:
     """Change a tenant's limits (site admins only, checked by the caller's permission)."""
     with transaction.atomic():

@@ -6,6 +6,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from users import services
+from users.filtersets import TokenFilterSet
 from users.models import APIToken
 from users.serializers import TokenSerializer
 
@@ -16,6 +17,7 @@ class TokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
 
     serializer_class = TokenSerializer
     queryset = APIToken.objects.all()
+    filterset_class = TokenFilterSet
 
     def get_queryset(self):
         return APIToken.objects.filter(user=self.request.user)

@@ -1,0 +1,14 @@
+"""Filter set for the token list."""
+
+import django_filters
+
+from users.models import APIToken
+
+
+class TokenFilterSet(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    revoked = django_filters.BooleanFilter(field_name="revoked_at", lookup_expr="isnull", exclude=True)
+
+    class Meta:
+        model = APIToken
+        fields = ["name"]
