@@ -17,7 +17,7 @@ migrate: services
 demo: migrate
 	@$(ENV) python manage.py seed_demo
 
-run: demo
+run: migrate
 	@$(ENV) ENCLAVE_DEBUG=1 PORT=$(PORT) bash scripts/run.sh
 
 test: services

@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
@@ -10,3 +11,11 @@ app = Celery("portal")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 app.autodiscover_tasks(["portal"])
+
+
+@worker_ready.connect
+def _announce_worker(**_):
+    """Write the first heartbeat as soon as a worker is up, so /healthz need not wait for beat."""
+    from portal.tasks import heartbeat
+
+    heartbeat()

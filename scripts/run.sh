@@ -13,6 +13,7 @@ stop_all() {
   wait 2>/dev/null || true
   bash scripts/services.sh stop
   echo "run: stopped (data kept in $ENCLAVE_DATA_DIR)"
+  exit 0
 }
 trap stop_all INT TERM EXIT
 
