@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "audit",
     "users",
     "tenants",
+    "agents",
     "frontend",
 ]
 
@@ -154,6 +155,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
     "worker-heartbeat": {"task": "portal.tasks.heartbeat", "schedule": 30.0},
+    "silent-nodes": {"task": "agents.tasks.mark_silent_nodes", "schedule": 30.0},
+    "refresh-nodes": {"task": "agents.tasks.refresh_nodes", "schedule": 300.0},
 }
 
 SESSION_COOKIE_HTTPONLY = True

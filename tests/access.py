@@ -14,6 +14,8 @@ ROLES = ("owner_a", "member_a", "owner_b", "admin", "anonymous")
 # Routes that carry no tenant data or belong to a framework's own access control.
 EXEMPT = {
     "login", "logout", "schema", "api-docs", "healthz", "metrics", "api-root",
+    # Node-credential endpoints: tests/test_agents_api.py proves node-scoping and refusal of user logins.
+    "agent-join", "agent-desired-state", "agent-observed-state",
 }  # fmt: skip
 EXEMPT_PREFIXES = ("admin:",)  # Django admin: staff-only by Django itself
 
@@ -39,6 +41,15 @@ MATRIX = {
     "apitoken-list": ("get", "list", "token_a"),
     "apitoken-detail": ("get", "own", "token_a"),
     "apitoken-revoke": ("post", "own", "token_a"),
+    # API: agents app (inventory is site-admin only; agent endpoints take node credentials, tested separately)
+    "nodepool-list": ("get", "admin", None),
+    "nodepool-detail": ("get", "admin", "pool"),
+    "poolsubnet-list": ("get", "admin", None),
+    "poolsubnet-detail": ("get", "admin", "pool_subnet"),
+    "node-list": ("get", "admin", None),
+    "node-detail": ("get", "admin", "node"),
+    "jointoken-list": ("get", "admin", None),
+    "jointoken-detail": ("get", "admin", "join_token"),
     # Pages
     "frontend:home": ("get", "list", "cluster_a"),
     "frontend:cluster-list": ("get", "list", "cluster_a"),

@@ -40,6 +40,12 @@ class Objects:
 
         self.event_a = AuditEvent.objects.filter(tenant=world.tenant_a).first()
         self.token_a, _ = create_token(world.owner_a, "ci")
+        from agents import services as agent_services
+
+        self.pool = agent_services.create_pool("pool-1")
+        self.pool_subnet = agent_services.add_subnet(self.pool, "10.1.0.0/24", 4790)
+        self.join_token, raw = agent_services.create_join_token(self.pool)
+        self.node, _ = agent_services.join(raw, "node-1", {})
 
 
 @pytest.fixture

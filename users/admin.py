@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from users.models import APIToken
+from users.models import APIToken, PosixAccount
 
 
 @admin.register(APIToken)
@@ -10,3 +10,9 @@ class APITokenAdmin(admin.ModelAdmin):
     list_display = ["name", "user", "hint", "created", "expires_at", "revoked_at", "last_used_at"]
     readonly_fields = ["token_hash", "hint", "last_used_at"]
     search_fields = ["name", "user__username"]
+
+
+@admin.register(PosixAccount)
+class PosixAccountAdmin(admin.ModelAdmin):
+    list_display = ["user", "uid"]
+    search_fields = ["user__username"]

@@ -4,6 +4,7 @@ import hashlib
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
@@ -54,3 +55,13 @@ class APIToken(models.Model):
     def is_active(self) -> bool:
         """Whether the token can still authenticate."""
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > timezone.now())
+
+
+class PosixAccount(models.Model):
+    """A user's site-wide POSIX UID: node agents map login sessions to tenants by it."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="posix")
+    uid = models.PositiveIntegerField(unique=True, validators=[MinValueValidator(1000), MaxValueValidator(2**31 - 1)])
+
+    def __str__(self):
+        return f"{self.user} (uid {self.uid})"

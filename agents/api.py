@@ -1,0 +1,155 @@
+"""REST API: admin management of pools, nodes and join tokens; the node agents' own endpoints."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agents import desired, longpoll, services
+from agents.authentication import IsNode, NodeCredentialAuthentication
+from agents.models import JoinToken, Node, NodePool, PoolSubnet
+from agents.serializers import (
+    JoinSerializer,
+    JoinTokenSerializer,
+    NodePoolSerializer,
+    NodeSerializer,
+    ObservedStateSerializer,
+    PoolSubnetSerializer,
+)
+from audit.context import Actor, ActorKind, acting_as
+from audit.middleware import client_ip
+
+MAX_WAIT = 60
+
+
+class IsSiteAdmin(permissions.BasePermission):
+    """Inventory is site admins' business; to others it does not exist."""
+
+    def has_permission(self, request, view):
+        if not request.user.is_authenticated:
+            return False
+        if not request.user.is_staff:
+            from rest_framework.exceptions import NotFound
+
+            raise NotFound()
+        return True
+
+
+class NodePoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                      viewsets.GenericViewSet):  # fmt: skip
+    queryset = NodePool.objects.prefetch_related("subnets")
+    serializer_class = NodePoolSerializer
+    permission_classes = [IsSiteAdmin]
+    filterset_fields = ["name"]
+
+    def perform_create(self, serializer):
+        serializer.instance = services.create_pool(**serializer.validated_data)
+
+
+class PoolSubnetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                        viewsets.GenericViewSet):  # fmt: skip
+    queryset = PoolSubnet.objects.select_related("pool")
+    serializer_class = PoolSubnetSerializer
+    permission_classes = [IsSiteAdmin]
+    filterset_fields = ["pool"]
+
+    def perform_create(self, serializer):
+        serializer.instance = services.add_subnet(**serializer.validated_data)
+
+
+class NodeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
+                  viewsets.GenericViewSet):  # fmt: skip
+    queryset = Node.objects.select_related("pool")
+    serializer_class = NodeSerializer
+    permission_classes = [IsSiteAdmin]
+    filterset_fields = ["pool", "status"]
+
+    def perform_update(self, serializer):
+        serializer.instance = services.update_node(serializer.instance, **serializer.validated_data)
+
+
+class JoinTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                       viewsets.GenericViewSet):  # fmt: skip
+    queryset = JoinToken.objects.select_related("pool")
+    serializer_class = JoinTokenSerializer
+    permission_classes = [IsSiteAdmin]
+    filterset_fields = ["pool"]
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        token, raw = services.create_join_token(data["pool"], data.get("node_name", ""), data["hours"])
+        return Response(JoinTokenSerializer(token).data | {"token": raw}, status=status.HTTP_201_CREATED)
+
+
+def _agent_actor(request, label: str) -> Actor:
+    return Actor(kind=ActorKind.AGENT, label=label, request_id=getattr(request, "id", ""),
+                 source_ip=client_ip(request))  # fmt: skip
+
+
+class JoinView(APIView):
+    """A new node exchanges its one-time join token for its own credential."""
+
+    authentication_classes = []
+    permission_classes = []
+
+    @extend_schema(request=JoinSerializer, responses={201: dict})
+    def post(self, request):
+        serializer = JoinSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        with acting_as(_agent_actor(request, f"agent:{data['hostname']}")):
+            node, raw = services.join(data["token"], data["hostname"], data["capabilities"], data["interfaces"])
+        return Response({"node": node.name, "credential": raw}, status=status.HTTP_201_CREATED)
+
+
+class DesiredStateView(APIView):
+    """GET the node's desired state; with If-None-Match and ?wait=N it long-polls until it changes."""
+
+    authentication_classes = [NodeCredentialAuthentication]
+    permission_classes = [IsNode]
+
+    @extend_schema(parameters=[OpenApiParameter("wait", int, description=f"seconds to long-poll (max {MAX_WAIT})")],
+                   responses={200: dict, 304: None})  # fmt: skip
+    def get(self, request, node):
+        node = request.auth
+        services.touch(node)
+        wait = _bounded_int(request.query_params.get("wait"), MAX_WAIT)
+        known = request.headers.get("If-None-Match")
+        waiter = longpoll.Waiter(node.pk) if wait and known else None
+        try:
+            document = services.desired_document(Node.objects.select_related("pool").get(pk=node.pk))
+            if waiter and desired.etag(document) == known and waiter.wait(wait):
+                document = services.desired_document(Node.objects.select_related("pool").get(pk=node.pk))
+        finally:
+            if waiter:
+                waiter.close()
+        tag = desired.etag(document)
+        if tag == known:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
+        return Response(document, headers={"ETag": tag})
+
+
+class ObservedStateView(APIView):
+    """POST what the agent applied: generation, per-tenant status and errors."""
+
+    authentication_classes = [NodeCredentialAuthentication]
+    permission_classes = [IsNode]
+
+    @extend_schema(request=ObservedStateSerializer, responses={204: None})
+    def post(self, request, node):
+        serializer = ObservedStateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        with acting_as(_agent_actor(request, f"agent:{request.auth.name}")):
+            services.record_observed(request.auth, serializer.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _bounded_int(text, upper: int) -> int:
+    try:
+        return max(0, min(int(text), upper))
+    except (TypeError, ValueError):
+        return 0
+
+

@@ -1,0 +1,10 @@
+"""Agents app configuration."""
+
+from django.apps import AppConfig
+
+
+class AgentsConfig(AppConfig):
+    """Server side of the Linux node agents: nodes, enrolment, desired and observed state."""
+
+    name = "agents"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,37 @@
+"""Node credentials: `Authorization: Bearer encn_…`, valid only on that node's own agent endpoints."""
+
+from django.contrib.auth.models import AnonymousUser
+from rest_framework import authentication, exceptions, permissions
+
+from agents.credentials import hash_token
+from agents.models import Node
+
+
+class NodeCredentialAuthentication(authentication.BaseAuthentication):
+    """Authenticate a node agent; request.auth is the Node."""
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).split()
+        if len(header) != 2 or header[0].lower() != b"bearer":
+            return None
+        node = Node.objects.select_related("pool").filter(
+            credential_hash=hash_token(header[1].decode(errors="replace"))
+        ).first()
+        if node is None or not node.credential_hash:
+            raise exceptions.AuthenticationFailed("Invalid node credential.")
+        return AnonymousUser(), node
+
+    def authenticate_header(self, request):
+        return "Bearer"
+
+
+class IsNode(permissions.BasePermission):
+    """Only an authenticated node, and only for its own name in the URL (others look absent)."""
+
+    def has_permission(self, request, view):
+        node = request.auth
+        if not isinstance(node, Node):
+            raise exceptions.NotAuthenticated()
+        if node.name != view.kwargs.get("node"):
+            raise exceptions.NotFound()
+        return True

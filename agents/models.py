@@ -1,0 +1,88 @@
+"""Node pools, their subnets of interest, nodes and one-time join tokens."""
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from agents.choices import NodeStatus
+from tenants.models import dns_label
+
+
+class NodePool(models.Model):
+    """A set of bare-metal nodes that realize the same overlay segments."""
+
+    name = models.CharField(max_length=63, unique=True, validators=[dns_label])
+    description = models.TextField(blank=True)
+    multicast_group = models.GenericIPAddressField(
+        protocol="IPv4", default="239.1.1.1", help_text="VXLAN BUM traffic group shared by the pool"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class PoolSubnet(models.Model):
+    """An admin-defined underlay subnet of interest; each gets its own VXLAN UDP port."""
+
+    pool = models.ForeignKey(NodePool, on_delete=models.CASCADE, related_name="subnets")
+    cidr = models.CharField(max_length=43, help_text="e.g. 10.10.0.0/16")
+    # Linux cannot have two VXLAN devices with one VNI on one port, hence a port per subnet.
+    dstport = models.PositiveIntegerField(validators=[MinValueValidator(1024), MaxValueValidator(65535)])
+
+    class Meta:
+        ordering = ["pool", "dstport"]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "dstport"], name="pool_subnet_port_unique"),
+            models.UniqueConstraint(fields=["pool", "cidr"], name="pool_subnet_cidr_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.cidr} (udp/{self.dstport})"
+
+
+class Node(models.Model):
+    """A bare-metal node running enclave-agent."""
+
+    name = models.CharField(max_length=63, unique=True, validators=[dns_label])
+    pool = models.ForeignKey(NodePool, on_delete=models.PROTECT, related_name="nodes")
+    address = models.GenericIPAddressField(null=True, blank=True, help_text="Underlay address; SNAT target")
+    interfaces = models.JSONField(default=list, blank=True, help_text='[{"name": "em1", "address": "10.0.0.5/24"}]')
+    capabilities = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=NodeStatus.choices, default=NodeStatus.PENDING)
+    credential_hash = models.CharField(max_length=64, blank=True, editable=False)
+    desired_generation = models.PositiveBigIntegerField(default=1)
+    desired_digest = models.CharField(max_length=64, blank=True, editable=False)
+    applied_generation = models.PositiveBigIntegerField(default=0)
+    last_seen = models.DateTimeField(null=True, blank=True)
+    last_report = models.JSONField(default=dict, blank=True)
+    last_error = models.TextField(blank=True)
+    enrolled = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class JoinToken(models.Model):
+    """A one-time secret an admin hands to a new node; exchanged for the node's own credential."""
+
+    pool = models.ForeignKey(NodePool, on_delete=models.CASCADE, related_name="join_tokens")
+    node_name = models.CharField(max_length=63, blank=True, validators=[dns_label],
+                                 help_text="Optional: the hostname this token may enrol (re-enrol)")
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    hint = models.CharField(max_length=12, editable=False)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(Node, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self):
+        return f"join token {self.hint}… for {self.pool}"

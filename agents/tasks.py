@@ -1,0 +1,23 @@
+"""Celery tasks of the agents app."""
+
+from celery import shared_task
+
+from agents import services
+from agents.models import Node
+
+
+@shared_task
+def refresh_nodes(pool_ids=None) -> int:
+    """Recompute desired state for the nodes of these pools (all when None) and wake the changed ones."""
+    nodes = Node.objects.select_related("pool")
+    if pool_ids is not None:
+        nodes = nodes.filter(pool_id__in=pool_ids)
+    changed = [node for node in nodes if services.refresh(node)]
+    services.wake(changed)
+    return len(changed)
+
+
+@shared_task
+def mark_silent_nodes() -> int:
+    """Periodic: nodes that stopped long-polling become NotReady."""
+    return services.mark_silent_nodes()

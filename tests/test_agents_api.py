@@ -1,0 +1,143 @@
+"""Node enrolment, node-scoped credentials, desired state with ETag and long-poll, observed state."""
+
+import datetime
+import threading
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from agents import services, tasks
+from agents.choices import NodeStatus
+from agents.models import JoinToken, Node
+from audit.context import ActorKind
+from audit.models import AuditEvent
+
+pytestmark = pytest.mark.django_db
+
+IFACES = [{"name": "em1", "address": "10.10.0.5/24"}]
+
+
+@pytest.fixture
+def pool(db):
+    pool = services.create_pool("rack-1")
+    services.add_subnet(pool, "10.10.0.0/24", 4790)
+    return pool
+
+
+def agent(credential=None):
+    client = APIClient()
+    if credential:
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {credential}")
+    return client
+
+
+def enrol(pool, name="node-1"):
+    _, raw = services.create_join_token(pool)
+    response = agent().post("/api/v1/agents/join", {"token": raw, "hostname": name, "capabilities": {"vrf": True},
+                                                     "interfaces": IFACES}, format="json")  # fmt: skip
+    assert response.status_code == 201, response.content
+    return Node.objects.get(name=response.json()["node"]), response.json()["credential"]
+
+
+def test_a_join_token_works_once_and_the_credential_is_stored_hashed(pool):
+    _, raw = services.create_join_token(pool)
+    body = {"token": raw, "hostname": "node-1", "capabilities": {"vrf": False}}
+    first = agent().post("/api/v1/agents/join", body, format="json")
+    assert first.status_code == 201
+    node = Node.objects.get(name="node-1")
+    assert first.json()["credential"] not in node.credential_hash
+    assert agent().post("/api/v1/agents/join", body | {"hostname": "node-2"}, format="json").status_code == 404
+    event = AuditEvent.objects.get(action="node.enrol")
+    assert event.actor_kind == ActorKind.AGENT and event.after["credential_hash"] == "********"
+
+
+def test_an_expired_token_and_a_taken_hostname_are_refused(pool):
+    token, raw = services.create_join_token(pool)
+    JoinToken.objects.filter(pk=token.pk).update(expires_at=timezone.now() - datetime.timedelta(minutes=1))
+    assert agent().post("/api/v1/agents/join", {"token": raw, "hostname": "n1"}, format="json").status_code == 404
+    enrol(pool, "n1")
+    _, raw2 = services.create_join_token(pool)
+    response = agent().post("/api/v1/agents/join", {"token": raw2, "hostname": "n1"}, format="json")
+    assert response.status_code == 409 and "re-enrol" in response.json()["detail"]
+    _, named = services.create_join_token(pool, node_name="n1")
+    assert agent().post("/api/v1/agents/join", {"token": named, "hostname": "n1"}, format="json").status_code == 201
+
+
+def test_a_node_reads_only_its_own_state_and_no_tenant_api(pool, world):
+    _, cred1 = enrol(pool, "node-1")
+    enrol(pool, "node-2")
+    assert agent(cred1).get("/api/v1/agents/node-1/desired-state").status_code == 200
+    assert agent(cred1).get("/api/v1/agents/node-2/desired-state").status_code == 404
+    report = agent(cred1).post("/api/v1/agents/node-2/observed-state", {"generation": 1}, format="json")
+    assert report.status_code == 404
+    assert agent(cred1).get("/api/v1/clusters/").status_code == 401
+    assert agent().get("/api/v1/agents/node-1/desired-state").status_code == 401
+    assert agent("encn_forged").get("/api/v1/agents/node-1/desired-state").status_code == 401
+
+
+def test_desired_state_has_the_agents_wire_format_and_an_etag(pool):
+    node, cred = enrol(pool)
+    response = agent(cred).get("/api/v1/agents/node-1/desired-state")
+    doc = response.json()
+    assert doc["node"] == {"name": "node-1", "address": "10.10.0.5", "interfaces": [IFACES[0] | {"gateway": None}]}
+    assert doc["tenants"] == [] and "generation" in doc
+    again = agent(cred).get("/api/v1/agents/node-1/desired-state", HTTP_IF_NONE_MATCH=response["ETag"])
+    assert again.status_code == 304
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_poll_returns_as_soon_as_intent_changes(pool):
+    node, cred = enrol(pool)
+    first = agent(cred).get("/api/v1/agents/node-1/desired-state")
+    result = {}
+
+    def poll():
+        result["response"] = agent(cred).get("/api/v1/agents/node-1/desired-state?wait=30",
+                                             HTTP_IF_NONE_MATCH=first["ETag"])  # fmt: skip
+
+    thread = threading.Thread(target=poll)
+    thread.start()
+    thread.join(timeout=1.0)  # let the poll subscribe; correctness does not depend on it
+    services.update_node(node, interfaces=IFACES + [{"name": "em2", "address": "10.10.0.6/24"}])
+    tasks.refresh_nodes([pool.pk])
+    thread.join(timeout=40)
+    response = result["response"]
+    assert response.status_code == 200
+    assert [i["name"] for i in response.json()["node"]["interfaces"]] == ["em1", "em2"]
+    assert response.json()["generation"] > first.json()["generation"]
+
+
+def test_observed_state_sets_ready_or_not_ready_and_is_audited(pool):
+    node, cred = enrol(pool)
+    ok = {"generation": 3, "tenants": {"7": {"status": "ready", "errors": []}}, "node_errors": []}
+    assert agent(cred).post("/api/v1/agents/node-1/observed-state", ok, format="json").status_code == 204
+    node.refresh_from_db()
+    assert node.status == NodeStatus.READY and node.applied_generation == 3
+    bad = {"generation": 3, "tenants": {"7": {"status": "failed", "errors": ["vxlan: File exists"]}}}
+    agent(cred).post("/api/v1/agents/node-1/observed-state", bad, format="json")
+    node.refresh_from_db()
+    assert node.status == NodeStatus.NOT_READY and "tenant 7: vxlan: File exists" in node.last_error
+    assert AuditEvent.objects.filter(action="node.observed", object_id=str(node.pk)).count() == 2
+
+
+def test_a_silent_node_becomes_not_ready(pool):
+    node, cred = enrol(pool)
+    agent(cred).post("/api/v1/agents/node-1/observed-state", {"generation": 1}, format="json")
+    Node.objects.filter(pk=node.pk).update(last_seen=timezone.now() - datetime.timedelta(minutes=5))
+    assert tasks.mark_silent_nodes() == 1
+    node.refresh_from_db()
+    assert node.status == NodeStatus.NOT_READY and "silent since" in node.last_error
+
+
+def test_bad_observed_reports_and_pool_input_are_400(pool, api, world):
+    _, cred = enrol(pool)
+    report = agent(cred).post("/api/v1/agents/node-1/observed-state", {"generation": -1}, format="json")
+    assert report.status_code == 400
+    admin = api(world.admin)
+    assert admin.post("/api/v1/pool-subnets/", {"pool": pool.pk, "cidr": "10.0.0.1/24", "dstport": 4791},
+                      format="json").status_code == 400  # fmt: skip
+    assert admin.post("/api/v1/pool-subnets/", {"pool": pool.pk, "cidr": "10.11.0.0/24", "dstport": 4790},
+                      format="json").status_code == 400  # fmt: skip
+    assert admin.post("/api/v1/node-pools/", {"name": "p2", "multicast_group": "10.0.0.1"},
+                      format="json").status_code == 400  # fmt: skip
