@@ -63,4 +63,7 @@ MATRIX = {
     "frontend:tenant-list": ("get", "admin", None),
     "frontend:tenant-detail": ("get", "admin", "tenant_a"),
     "frontend:membership-remove": ("post", "admin", "membership_a"),
+    "agents:node-list": ("get", "admin", None),
+    "agents:node-detail": ("get", "admin", "node"),
+    "agents:join-token-create": ("post", "admin", "pool"),
 }

@@ -1,0 +1,13 @@
+"""Page routes of the agents app."""
+
+from django.urls import path
+
+from agents import views
+
+app_name = "agents"
+
+urlpatterns = [
+    path("", views.node_list, name="node-list"),
+    path("<int:pk>/", views.node_detail, name="node-detail"),
+    path("pools/<int:pk>/join-token/", views.join_token_create, name="join-token-create"),
+]
