@@ -1,0 +1,66 @@
+"""The urllib client against the stdlib portal double (long-poll, ETag, join, report)."""
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from enclave_agent.client import PortalClient, PortalError, join
+from topo import desired
+
+DOUBLE = str(Path(__file__).with_name("portal_double.py"))
+
+
+@pytest.fixture
+def portal(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    state, observed = tmp_path / "state.json", tmp_path / "observed.json"
+    state.write_text(json.dumps(desired("n1", 1, [70001])))
+    proc = subprocess.Popen([sys.executable, DOUBLE, "--port", str(port), "--state", str(state),
+                             "--observed", str(observed)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "READY"
+        yield f"http://127.0.0.1:{port}", state, observed
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_it_exchanges_a_join_token_once(portal):
+    url, _, _ = portal
+    assert join(url, "join-once", "n1", {})["node"] == "n1"
+    with pytest.raises(PortalError):
+        join(url, "join-once", "n1", {})
+
+
+def test_it_long_polls_with_etag_and_gets_changes(portal):
+    url, state, _ = portal
+    client = PortalClient(url, "n1", "node-secret")
+    first = client.desired_state(None, wait=1)
+    assert first.state.generation == 1 and first.etag == '"1"'
+    assert client.desired_state(first.etag, wait=1).state is None  # 304 after the wait
+    state.write_text(json.dumps(desired("n1", 1, [70001, 70002], generation=2)))
+    assert client.desired_state(first.etag, wait=1).state.generation == 2
+
+
+def test_it_rejects_a_wrong_credential_and_non_http_urls(portal):
+    url, _, _ = portal
+    with pytest.raises(PortalError):
+        PortalClient(url, "n1", "wrong").desired_state(None)
+    with pytest.raises(PortalError):
+        PortalClient("file:///etc", "n1", "x").desired_state(None)
+
+
+def test_it_posts_observed_state(portal):
+    url, _, observed = portal
+    PortalClient(url, "n1", "node-secret").report({"generation": 1, "tenants": {}})
+    assert json.loads(observed.read_text())["generation"] == 1
+
+
+def test_it_verifies_tls_by_default():
+    client = PortalClient("https://portal.invalid", "n1", "x")
+    assert client.context.verify_mode.name == "CERT_REQUIRED" and client.context.check_hostname

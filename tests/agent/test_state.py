@@ -1,0 +1,43 @@
+"""Desired-state parsing rejects what would be unsafe to apply."""
+
+import pytest
+from enclave_agent.state import IFNAMSIZ, StateError, cgnat_for, parse, table_for, vxlan_name
+from topo import desired
+
+
+def test_it_gives_distinct_tables_above_65536():
+    assert len({table_for(i) for i in (1, 6553, 65536, 65537, 655360)}) == 5
+    assert table_for(16_777_215) < 2**32
+
+
+def test_it_keeps_vxlan_names_within_ifnamsiz():
+    assert vxlan_name("em1", 1234) == "em1u1234"
+    long = vxlan_name("enp129s0f1np1", 16_000_000)
+    assert len(long) <= IFNAMSIZ and long != vxlan_name("enp129s0f1np1", 16_000_001)
+
+
+def test_it_derives_cgnat_addresses_inside_100_64_0_0_10():
+    assert cgnat_for(0) == "100.64.0.1/32"
+    with pytest.raises(StateError):
+        cgnat_for(2**22)
+
+
+@pytest.mark.parametrize("mutate", [
+    lambda d: d["tenants"][0]["vrf"].update(name="a-very-long-vrf-name"),
+    lambda d: d["tenants"][0].update(cgnat="10.0.0.1/32"),
+    lambda d: d["tenants"][0]["vrf"].update(table=254),
+    lambda d: d["tenants"][1].update(uids=d["tenants"][0]["uids"]),
+    lambda d: d["tenants"][0]["vxlans"][0].update(group="10.0.0.9"),
+    lambda d: d["tenants"][1]["vrf"].update(table=d["tenants"][0]["vrf"]["table"]),
+])
+def test_it_rejects_unsafe_documents(mutate):
+    doc = desired("n1", 1, [70001, 70002], uids={70001: [5], 70002: [6]})
+    mutate(doc)
+    with pytest.raises(StateError):
+        parse(doc)
+
+
+def test_it_round_trips_through_json():
+    from enclave_agent.state import loads
+    state = parse(desired("n1", 1, [70001], uids={70001: [5]}))
+    assert loads(state.to_json()) == state

@@ -1,0 +1,169 @@
+"""Real-kernel test topology: two nodes, a router and an outside host in network namespaces."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from enclave_agent.state import cgnat_for, table_for, vxlan_name
+
+PY = sys.executable
+PROBE = str(Path(__file__).with_name("netprobe.py"))
+SUBNET = "10.77.0"
+OUTSIDE = "198.51.100"
+MCAST = "239.1.1.77"
+PORT = 4789
+PORTAL_RULESET = f"""table inet enclave {{
+  chain input {{
+    type filter hook input priority 0; policy accept;
+    ct state established,related accept
+    iifname "eth0" ip saddr != {SUBNET}.0/24 tcp dport 22 accept
+    iifname "eth0" ip saddr != {SUBNET}.0/24 drop
+  }}
+}}
+"""
+
+
+def sh(*args: str, check: bool = True, input: str | None = None) -> subprocess.CompletedProcess:
+    """Run a command, raising with its stderr when check fails."""
+    proc = subprocess.run(args, capture_output=True, text=True, input=input, check=False)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{' '.join(args)} -> {proc.returncode}: {proc.stderr}")
+    return proc
+
+
+@dataclass
+class Topology:
+    """Namespaces named with a unique per-run prefix; always removed by destroy()."""
+
+    prefix: str = field(default_factory=lambda: f"et{uuid.uuid4().hex[:6]}")
+    procs: list[subprocess.Popen] = field(default_factory=list)
+
+    def ns(self, name: str) -> str:
+        """Full namespace name for a role (n1, n2, rt, out, sw)."""
+        return f"{self.prefix}{name}"
+
+    def ex(self, role: str, *args: str, check: bool = True, input: str | None = None):
+        """Run a command inside a role's namespace."""
+        return sh("ip", "netns", "exec", self.ns(role), *args, check=check, input=input)
+
+    def build(self) -> Topology:
+        """Bridge underlay 10.77.0.0/24 (n1 .1, n2 .2, router .254) and an outside host."""
+        for role in ("sw", "n1", "n2", "rt", "out"):
+            sh("ip", "netns", "add", self.ns(role))
+            self.ex(role, "ip", "link", "set", "lo", "up")
+        self.ex("sw", "ip", "link", "add", "br0", "type", "bridge", "mcast_snooping", "0")
+        self.ex("sw", "ip", "link", "set", "br0", "up")
+        for role, host in (("n1", 1), ("n2", 2), ("rt", 254)):
+            self._wire("sw", f"p{role}", role, "eth0", f"{SUBNET}.{host}/24")
+            self.ex("sw", "ip", "link", "set", f"p{role}", "master", "br0")
+        self._wire("rt", "eth1", "out", "eth0", f"{OUTSIDE}.2/24")
+        self.ex("rt", "ip", "addr", "add", f"{OUTSIDE}.1/24", "dev", "eth1")
+        self.ex("rt", "sysctl", "-qw", "net.ipv4.ip_forward=1")
+        self.ex("out", "ip", "route", "add", "default", "via", f"{OUTSIDE}.1")
+        for role in ("n1", "n2"):
+            self.ex(role, "ip", "route", "add", "default", "via", f"{SUBNET}.254")
+        return self
+
+    def _wire(self, a: str, a_dev: str, b: str, b_dev: str, b_addr: str) -> None:
+        sh("ip", "link", "add", f"{self.prefix}x", "netns", self.ns(a), "type", "veth",
+           "peer", "name", b_dev, "netns", self.ns(b))
+        self.ex(a, "ip", "link", "set", f"{self.prefix}x", "name", a_dev)
+        self.ex(a, "ip", "link", "set", a_dev, "up")
+        self.ex(b, "ip", "addr", "add", b_addr, "dev", b_dev)
+        self.ex(b, "ip", "link", "set", b_dev, "up")
+
+    def destroy(self) -> None:
+        """Kill helper processes and delete every namespace of this run."""
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        for role in ("sw", "n1", "n2", "rt", "out"):
+            sh("ip", "netns", "del", self.ns(role), check=False)
+
+    # -- processes -------------------------------------------------------------------------
+
+    def spawn(self, role: str, *args: str, **kw) -> subprocess.Popen:
+        """Start a long-running process in a namespace (killed by destroy)."""
+        proc = subprocess.Popen(["ip", "netns", "exec", self.ns(role), *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+        self.procs.append(proc)
+        return proc
+
+    def listen(self, role: str, port: int, dev: str = "", udp: bool = False,
+               addr: str = "0.0.0.0") -> subprocess.Popen:  # noqa: S104
+        """A one-shot echo listener, optionally bound to a VRF device; waits until READY."""
+        args = [PY, PROBE, "listen", "--port", str(port), "--addr", addr]
+        args += ["--dev", dev] if dev else []
+        args += ["--udp"] if udp else []
+        proc = self.spawn(role, *args)
+        line = proc.stdout.readline()
+        assert line.strip() == "READY", proc.stderr.read() if proc.poll() is not None else line
+        return proc
+
+    def connect(self, role: str, host: str, port: int, dev: str = "") -> str:
+        """Connect, send a token, return what came back ('' on any failure)."""
+        args = [PY, PROBE, "connect", host, str(port), "--timeout", "3"]
+        args += ["--dev", dev] if dev else []
+        proc = self.ex(role, *args, check=False)
+        return proc.stdout.strip() if proc.returncode == 0 else ""
+
+
+def tenant(tid: int, node_addr: str, uids=()) -> dict:
+    """Desired-state entry for one tenant on a node (VRF table and CGNAT from the id)."""
+    return {
+        "id": tid, "vrf": {"name": f"vrf{tid}", "table": table_for(tid)}, "vni": tid,
+        "cgnat": cgnat_for(tid), "uids": list(uids),
+        "vxlans": [{"device": vxlan_name("eth0", tid), "underlay": "eth0", "dstport": PORT,
+                    "address": f"{node_addr}/24", "group": MCAST}],
+    }
+
+
+def desired(node: str, host: int, tenants: list[int], generation: int = 1,
+            uids: dict | None = None) -> dict:
+    """A whole desired-state document for node n1 (host 1) or n2 (host 2)."""
+    addr = f"{SUBNET}.{host}"
+    return {
+        "generation": generation,
+        "node": {"name": node, "address": addr, "interfaces": [
+            {"name": "eth0", "address": f"{addr}/24", "gateway": f"{SUBNET}.254"}]},
+        "tenants": [tenant(t, addr, (uids or {}).get(t, ())) for t in tenants],
+        "nftables": PORTAL_RULESET,
+    }
+
+
+def agent(topo: Topology, role: str, state: dict, *cmd: str, check: bool = False):
+    """Run `enclave-agent apply` (or another subcommand) inside a node namespace."""
+    state_dir = f"/tmp/{topo.prefix}-{role}"
+    os.makedirs(state_dir, exist_ok=True)
+    path = Path(state_dir, "input.json")
+    path.write_text(json.dumps(state))
+    args = cmd or ("apply", "--file", str(path))
+    return topo.ex(role, PY, "-m", "enclave_agent.cli", "--state-dir", state_dir, *args,
+                   check=check)
+
+
+def report(proc: subprocess.CompletedProcess) -> dict:
+    """Decode the JSON report printed by `enclave-agent apply`."""
+    try:
+        return json.loads(proc.stdout)
+    except ValueError as exc:
+        raise AssertionError(f"no report: {proc.stdout!r} {proc.stderr!r}") from exc
+
+
+def wait_for(predicate, what: str, timeout: float = 60.0):
+    """Poll until predicate() is truthy (a liveness wait, not a timing assertion)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")

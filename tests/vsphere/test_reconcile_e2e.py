@@ -1,0 +1,194 @@
+"""End to end with the real Celery worker, PostgreSQL, Redis and the vSphere simulator."""
+
+import datetime
+
+import pytest
+from django.apps import apps
+from django.utils import timezone
+
+if not apps.is_installed("vsphere"):
+    pytest.skip("vsphere app not in INSTALLED_APPS (use --ds vsphere.dev_settings)", allow_module_level=True)
+
+from tenants import services  # noqa: E402
+from tenants.choices import ClusterState  # noqa: E402
+from tenants.models import VirtualCluster  # noqa: E402
+from vsphere import services as vsphere_services  # noqa: E402
+from vsphere import tasks  # noqa: E402
+from vsphere.choices import StepStatus  # noqa: E402
+from vsphere.driver import Driver  # noqa: E402
+from vsphere.intent import node_names  # noqa: E402
+from vsphere.models import OperationLog, VCenter, VFAssignment  # noqa: E402
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+S = ClusterState
+SETTLE = 120  # seconds a reconcile may take on a loaded 2-core machine
+
+
+@pytest.fixture
+def site(own_vcsim):
+    vcenter = VCenter.objects.create(
+        name="sim", host="127.0.0.1", port=own_vcsim.port, username=own_vcsim.info["user"],
+        password=own_vcsim.info["password"], ca_bundle=own_vcsim.ca_file, datacenter="DC0",
+        compute_cluster="DC0_C0", template="hpc-template", default_vlan=120,
+    )  # fmt: skip
+    vsphere_services.discover(vcenter)
+    return vcenter
+
+
+def approved_cluster(make_user, workers=3):
+    owner, admin = make_user("pi"), make_user("site-admin", staff=True)
+    tenant = services.create_tenant("lab", "Lab", owner=owner)
+    data = {
+        "name": "mpi", "workload_class": "parallel-distributed", "worker_count": workers, "vcpus_per_node": 4,
+        "memory_gb_per_node": 8, "login_node": False, "interconnect": "sriov-ib", "network_mode": "vlan",
+        "data_path": "standard", "lease_end": timezone.localdate() + datetime.timedelta(days=30),
+        "justification": "OpenFOAM",
+    }  # fmt: skip
+    cluster = services.create_cluster(tenant, owner, data, submit=True)
+    return services.approve_cluster(cluster, admin), owner
+
+
+def settle(wait_for, cluster, *states):
+    def reached():
+        cluster.refresh_from_db()
+        return cluster.state in states
+
+    assert wait_for(reached, SETTLE), f"{cluster.state}: {cluster.status_message}"
+
+
+def test_an_approved_4_node_sriov_cluster_becomes_ready_then_leaves_nothing(
+    celery_worker, site, own_vcsim, make_user, wait_for
+):
+    cluster, owner = approved_cluster(make_user)  # manager + 3 workers, one VF each
+    assert VFAssignment.objects.filter(cluster=cluster).count() == 4
+    tasks.reconcile_cluster.delay(cluster.pk)  # the core's placeholder hook will call this
+    settle(wait_for, cluster, S.READY)
+    assert cluster.observed_generation == cluster.generation
+    with Driver(own_vcsim.config()) as drv:
+        snap = drv.snapshot("DC0")
+    pg = snap.portgroups["enclave-lab-vlan120"][0]
+    assert snap.switches[site.dvs_name][0].mtu == 9000
+    for _role, name in node_names(cluster):
+        vm = snap.vms[name][0]
+        assert vm.reservation_locked and [n.portgroup_key for n in vm.sriov_nics] == [pg.key]
+    assert OperationLog.objects.filter(cluster=cluster, status=StepStatus.DONE).exists()
+
+    services.decommission_cluster(cluster, owner)
+    tasks.reconcile_cluster.delay(cluster.pk)
+    settle(wait_for, cluster, S.RETIRED)
+    with Driver(own_vcsim.config()) as drv:
+        snap = drv.snapshot("DC0")
+    assert not [name for _r, name in node_names(cluster) if name in snap.vms]
+    assert "enclave-lab-vlan120" not in snap.portgroups
+    assert VFAssignment.objects.filter(cluster=cluster).count() == 0
+
+
+def test_a_restarted_simulator_is_reported_then_the_cluster_recovers(
+    celery_worker, site, own_vcsim, make_user, wait_for
+):
+    cluster, _owner = approved_cluster(make_user, workers=1)
+    own_vcsim.stop()
+    tasks.reconcile_cluster.delay(cluster.pk)
+    assert wait_for(lambda: VirtualCluster.objects.get(pk=cluster.pk).status_message.startswith("Retrying"), SETTLE)
+    own_vcsim.start()  # same port, empty inventory but the same hosts and PFs
+    settle(wait_for, cluster, S.READY)
+
+
+def test_a_permanent_fault_is_surfaced_as_error_with_its_message(
+    celery_worker, site, own_vcsim, make_user, wait_for
+):
+    own_vcsim.inject("CloneVM_Task", "InvalidArgument")
+    cluster, _owner = approved_cluster(make_user, workers=1)
+    tasks.reconcile_cluster.delay(cluster.pk)
+    settle(wait_for, cluster, S.ERROR)
+    assert "InvalidArgument" in cluster.status_message
+
+
+def test_a_transient_fault_is_retried_into_ready(celery_worker, site, own_vcsim, make_user, wait_for):
+    own_vcsim.inject("ReconfigVM_Task", "TaskInProgress", count=2)
+    cluster, _owner = approved_cluster(make_user, workers=1)
+    tasks.reconcile_cluster.delay(cluster.pk)
+    settle(wait_for, cluster, S.READY)
+    assert OperationLog.objects.filter(cluster=cluster, step__contains="retrying").exists()
+
+
+def test_drift_marks_the_cluster_degraded_and_reconverges(celery_worker, site, own_vcsim, make_user, wait_for):
+    cluster, _owner = approved_cluster(make_user, workers=1)
+    tasks.reconcile_cluster.delay(cluster.pk)
+    settle(wait_for, cluster, S.READY)
+    victim = node_names(cluster)[-1][1]
+    with Driver(own_vcsim.config()) as drv:
+        drv.destroy_vm("DC0", victim, drv.snapshot("DC0").vms[victim][0].marker)  # out of band
+    assert tasks.check_drift() == 1
+    cluster.refresh_from_db()
+    assert cluster.state in (S.DEGRADED, S.PROVISIONING, S.READY)
+    settle(wait_for, cluster, S.READY)
+    with Driver(own_vcsim.config()) as drv:
+        assert victim in drv.snapshot("DC0").vms
+
+
+KILL_QUEUE = "vsphere-kill-test"
+
+
+def start_worker(log_path):
+    """A worker of our own on a private queue, so the session worker never takes these tasks."""
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    env = dict(os.environ, ENCLAVE_DB_NAME=settings.DATABASES["default"]["NAME"], PYTHONUNBUFFERED="1")
+    cmd = [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool=solo", "-Q", KILL_QUEUE,
+           "--without-gossip", "--without-mingle", "-n", f"kill-{os.getpid()}-{log_path.stem}@%h"]  # fmt: skip
+    out = open(log_path, "wb")  # noqa: SIM115 (closed with the process)
+    proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    out.close()
+    return proc
+
+
+def kill(proc) -> None:
+    import os
+    import signal
+
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+@pytest.fixture
+def slow_site(vcsim_binary, tmp_path):
+    """A simulator with vCenter-like delays, so a worker can be killed in the middle."""
+    from tests.vsphere.conftest import Sim, free_port
+
+    sim = Sim(workdir=tmp_path, port=free_port(), extra_args=("-profile", "vcenter")).start()
+    vcenter = VCenter.objects.create(
+        name="slow", host="127.0.0.1", port=sim.port, username=sim.info["user"], password=sim.info["password"],
+        ca_bundle=sim.ca_file, datacenter="DC0", compute_cluster="DC0_C0", template="hpc-template", default_vlan=130,
+    )  # fmt: skip
+    vsphere_services.discover(vcenter)
+    yield sim
+    sim.stop()
+
+
+def test_a_worker_killed_mid_reconcile_converges_without_duplicates(slow_site, make_user, wait_for, tmp_path):
+    cluster, _owner = approved_cluster(make_user, workers=3)
+    first = start_worker(tmp_path / "first.log")
+    try:
+        tasks.reconcile_cluster.apply_async((cluster.pk,), queue=KILL_QUEUE)
+        clones = OperationLog.objects.filter(cluster=cluster, key__startswith="clone:", status=StepStatus.STARTED)
+        assert wait_for(lambda: clones.count() == 4, SETTLE)
+    finally:
+        kill(first)  # SIGKILL while the clones run in vCenter
+    second = start_worker(tmp_path / "second.log")
+    try:
+        tasks.reconcile_cluster.apply_async((cluster.pk,), queue=KILL_QUEUE)  # what redelivery does
+        settle(wait_for, cluster, S.READY)
+    finally:
+        kill(second)
+    with Driver(slow_site.config()) as drv:
+        snap = drv.snapshot("DC0")
+    ours = sorted(name for name in snap.vms if name.startswith("lab-mpi-"))
+    assert ours == sorted(name for _r, name in node_names(cluster))
+    assert all(len(snap.vms[name][0].sriov_nics) == 1 for name in ours)
+    assert VFAssignment.objects.filter(cluster=cluster).count() == 4
