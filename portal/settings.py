@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "audit",
     "users",
     "tenants",
+    "vsphere",
     "agents",
     "frontend",
 ]
@@ -157,6 +158,8 @@ CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "portal.tasks.heartbeat", "schedule": 30.0},
     "silent-nodes": {"task": "agents.tasks.mark_silent_nodes", "schedule": 30.0},
     "refresh-nodes": {"task": "agents.tasks.refresh_nodes", "schedule": 300.0},
+    "vsphere-discovery": {"task": "vsphere.tasks.discover_all", "schedule": 900.0},
+    "vsphere-drift": {"task": "vsphere.tasks.check_drift", "schedule": 300.0},
 }
 
 SESSION_COOKIE_HTTPONLY = True

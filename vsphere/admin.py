@@ -1,0 +1,33 @@
+"""Admin pages for site admins: vCenters (insecure switch visible), hosts, PFs, VFs, step log."""
+
+from django.contrib import admin
+
+from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
+
+
+@admin.register(VCenter)
+class VCenterAdmin(admin.ModelAdmin):
+    list_display = ["name", "host", "datacenter", "compute_cluster", "verify_tls", "insecure", "last_discovery"]
+    readonly_fields = ["inventory", "last_discovery", "discovery_error"]
+
+
+@admin.register(Host)
+class HostAdmin(admin.ModelAdmin):
+    list_display = ["name", "vcenter", "compute_cluster", "discovered"]
+
+
+@admin.register(PhysicalFunction)
+class PhysicalFunctionAdmin(admin.ModelAdmin):
+    list_display = ["host", "pci_id", "pnic", "model", "link_type", "firmware_num_vfs", "max_vfs", "source"]
+    list_filter = ["link_type", "source"]
+
+
+@admin.register(VFAssignment)
+class VFAssignmentAdmin(admin.ModelAdmin):
+    list_display = ["pf", "slot", "cluster", "node_name", "created"]
+
+
+@admin.register(OperationLog)
+class OperationLogAdmin(admin.ModelAdmin):
+    list_display = ["cluster", "generation", "status", "step", "created"]
+    list_filter = ["status"]

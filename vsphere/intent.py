@@ -1,0 +1,137 @@
+"""Translate the database's intent (cluster, VF assignments, site) into the driver's dataclasses."""
+
+from django.apps import apps
+
+from portal.errors import InvalidRequest
+from tenants.choices import ClusterState, NetworkMode, WorkloadClass
+from tenants.models import VirtualCluster
+from vsphere import allocation
+from vsphere.driver import VCenterConfig
+from vsphere.models import PhysicalFunction, VCenter, VFAssignment
+from vsphere.specs import ClusterIntent, NodeIntent
+from vsphere.specs import PhysicalFunction as PFSpec
+from vsphere.verbs import node_marker
+
+DECOMMISSION_STATES = {ClusterState.DECOMMISSIONING, ClusterState.RETIRED}
+# Before approval VFs are not taken yet: the plan preview places nodes tentatively.
+PREVIEW_STATES = {ClusterState.DRAFT, ClusterState.SUBMITTED, ClusterState.ENDORSED}
+
+
+def node_names(cluster: VirtualCluster) -> list[tuple[str, str]]:
+    """(role, VM name) of every node; names are deterministic so retries find the same VMs."""
+    base = f"{cluster.tenant.slug}-{cluster.name}"
+    names = [("login", f"{base}-login")] if cluster.login_node else []
+    names.append(("mgr", f"{base}-mgr"))
+    names += [("w", f"{base}-w{i:02d}") for i in range(1, cluster.worker_count + 1)]
+    return names
+
+
+def cluster_marker(cluster: VirtualCluster) -> str:
+    """The Enclave id vCenter objects of this cluster carry."""
+    return f"enclave:cluster:{cluster.pk}"
+
+
+def vcenter_config(vcenter: VCenter) -> VCenterConfig:
+    """Connection settings for the driver."""
+    return VCenterConfig(
+        host=vcenter.host,
+        port=vcenter.port,
+        user=vcenter.username,
+        password=vcenter.secret(),
+        ca_bundle=vcenter.ca_bundle or None,
+        insecure=vcenter.skips_tls_verification,
+    )
+
+
+def inventory(vcenter: VCenter) -> dict[str, dict[str, PFSpec]]:
+    """PFs per host as the database knows them (discovered or entered by admins)."""
+    result: dict[str, dict[str, PFSpec]] = {}
+    for pf in PhysicalFunction.objects.filter(host__vcenter=vcenter).select_related("host"):
+        result.setdefault(pf.host.name, {})[pf.pci_id] = PFSpec(
+            host=pf.host.name, pci_id=pf.pci_id, pnic=pf.pnic, num_vfs=pf.max_vfs, max_vfs=pf.firmware_num_vfs
+        )
+    return result
+
+
+def segment_vlan(cluster: VirtualCluster, vcenter: VCenter) -> int:
+    """VLAN of the tenant's segment on this site, else the site's default VLAN."""
+    if cluster.network_mode == NetworkMode.OVERLAY:
+        raise InvalidRequest(
+            "Overlay (GENEVE) segments on vSphere need NSX, which Enclave does not drive yet; "
+            "use a VLAN segment or the NSX export of the network intent."
+        )
+    if apps.is_installed("netpolicy"):
+        segment_model = apps.get_model("netpolicy", "Segment")
+        segment = (
+            segment_model.objects.filter(tenant=cluster.tenant_id, kind="vlan", vlan_id__isnull=False)
+            .filter(vsphere_cluster__in=["", vcenter.compute_cluster])
+            .exclude(state__in=["retired", "released"])
+            .order_by("-vsphere_cluster", "id")
+            .first()
+        )
+        if segment is not None:
+            return segment.vlan_id
+    if vcenter.default_vlan:
+        return vcenter.default_vlan
+    raise InvalidRequest("No VLAN segment for this tenant on the vSphere site and no default VLAN.")
+
+
+def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
+    """What vCenter must hold for this cluster now (nothing, once decommissioning)."""
+    decommission = cluster.state in DECOMMISSION_STATES
+    try:
+        vlan = segment_vlan(cluster, vcenter)
+    except InvalidRequest:
+        if not decommission:
+            raise
+        vlan = vcenter.default_vlan or 0
+    hosts = list(vcenter.hosts.filter(compute_cluster=vcenter.compute_cluster).values_list("name", flat=True))
+    marker = cluster_marker(cluster)
+    return ClusterIntent(
+        datacenter=vcenter.datacenter,
+        compute_cluster=vcenter.compute_cluster,
+        template=vcenter.template,
+        dvs_name=vcenter.dvs_name,
+        dvs_marker=f"enclave:vcenter:{vcenter.pk}:dvs",
+        uplink_pnic=vcenter.uplink_pnic,
+        portgroup=portgroup_name(cluster, vlan),
+        portgroup_marker=f"enclave:segment:{cluster.tenant.slug}:vlan{vlan}",
+        vlan=vlan,
+        hosts=tuple(hosts),
+        nodes=() if decommission else _nodes(cluster, vcenter, hosts, marker),
+        marker=marker,
+        decommission=decommission,
+    )
+
+
+def portgroup_name(cluster: VirtualCluster, vlan: int) -> str:
+    """One port group per tenant VLAN segment."""
+    return f"enclave-{cluster.tenant.slug}-vlan{vlan}"
+
+
+def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: str) -> tuple[NodeIntent, ...]:
+    if not hosts:
+        raise InvalidRequest("The vCenter has no discovered hosts; run discovery first.")
+    placed = {
+        a.node_name: a.pf for a in VFAssignment.objects.filter(cluster=cluster).select_related("pf__host")
+    }
+    if cluster.uses_sriov and not placed and cluster.state in PREVIEW_STATES:
+        placed = allocation.tentative(cluster, vcenter)
+    latency = cluster.workload_class == WorkloadClass.PARALLEL
+    nodes = []
+    for i, (role, name) in enumerate(node_names(cluster)):
+        pf = placed.get(name)
+        if cluster.uses_sriov and role != "login" and pf is None:
+            raise InvalidRequest(f"{name} has no SR-IOV VF assigned.")
+        nodes.append(
+            NodeIntent(
+                name=name,
+                marker=node_marker(marker, name),
+                host=pf.host.name if pf else hosts[i % len(hosts)],
+                cpus=cluster.vcpus_per_node,
+                memory_mb=cluster.memory_gb_per_node * 1024,
+                sriov_pfs=(pf.pci_id,) if pf else (),
+                latency_high=latency,
+            )
+        )
+    return tuple(nodes)

@@ -1,0 +1,154 @@
+"""vCenter endpoints, discovered inventory, SR-IOV physical functions, VF assignments, step log."""
+
+from pathlib import Path
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, RegexValidator
+from django.db import models
+from django.db.models import Q, Sum
+
+from portal.crypto import EncryptedTextField
+from tenants.models import VirtualCluster
+from vsphere.choices import LinkType, PFSource, StepStatus
+
+pci_id = RegexValidator(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$", "Use a PCI id like 0000:3b:00.0.")
+FIRMWARE_MAX_VFS = 127  # ConnectX firmware limit of NUM_OF_VFS
+
+
+class VCenter(models.Model):
+    """A vCenter Enclave realizes clusters on; TLS is verified unless the lab switch is on."""
+
+    name = models.CharField(max_length=63, unique=True)
+    host = models.CharField(max_length=255)
+    port = models.PositiveIntegerField(default=443)
+    username = models.CharField(max_length=150)
+    password = EncryptedTextField(blank=True, help_text="Encrypted at rest; or use password_file")
+    password_file = models.CharField(max_length=500, blank=True, help_text="Path of a secret file")
+    verify_tls = models.BooleanField(default=True)
+    ca_bundle = models.CharField(max_length=500, blank=True, help_text="PEM file of trusted CAs")
+    insecure = models.BooleanField(default=False, help_text="Lab only: skip TLS verification")
+    datacenter = models.CharField(max_length=80)
+    compute_cluster = models.CharField(max_length=80)
+    template = models.CharField(max_length=80)
+    dvs_name = models.CharField(max_length=80, default="enclave-sriov")
+    uplink_pnic = models.CharField(max_length=32, default="vmnic2")
+    default_vlan = models.PositiveIntegerField(null=True, blank=True, validators=[MaxValueValidator(4094)])
+    inventory = models.JSONField(default=dict, blank=True, help_text="Last discovery: datastores, switches, ...")
+    last_discovery = models.DateTimeField(null=True, blank=True)
+    discovery_error = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(verify_tls=True, insecure=True), name="vcenter_insecure_means_no_verify"
+            )
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def skips_tls_verification(self) -> bool:
+        """Whether connections skip certificate checks (shown prominently in the UI)."""
+        return self.insecure or not self.verify_tls
+
+    def secret(self) -> str:
+        """The password, from the encrypted column or the secret file."""
+        if self.password_file:
+            return Path(self.password_file).read_text().strip()
+        return self.password
+
+
+class Host(models.Model):
+    """An ESXi host of the vCenter's compute cluster."""
+
+    vcenter = models.ForeignKey(VCenter, on_delete=models.CASCADE, related_name="hosts")
+    name = models.CharField(max_length=255)
+    compute_cluster = models.CharField(max_length=80)
+    discovered = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["vcenter", "name"], name="host_unique_per_vcenter")]
+
+    def __str__(self):
+        return self.name
+
+
+class PhysicalFunction(models.Model):
+    """An SR-IOV PF (one port of a card): capacity is inventory, changed only with host reboots."""
+
+    host = models.ForeignKey(Host, on_delete=models.CASCADE, related_name="pfs")
+    pci_id = models.CharField(max_length=12, validators=[pci_id])
+    pnic = models.CharField(max_length=32)
+    model = models.CharField(max_length=80, blank=True)
+    port = models.PositiveSmallIntegerField(default=1)
+    link_type = models.CharField(max_length=16, choices=LinkType.choices, default=LinkType.INFINIBAND)
+    firmware_num_vfs = models.PositiveSmallIntegerField(
+        validators=[MaxValueValidator(FIRMWARE_MAX_VFS)], help_text="NUM_OF_VFS of the card"
+    )
+    max_vfs = models.PositiveSmallIntegerField(help_text="VFs the driver enables on this port (max_vfs)")
+    source = models.CharField(max_length=16, choices=PFSource.choices, default=PFSource.MANUAL)
+
+    class Meta:
+        ordering = ["host__name", "pci_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["host", "pci_id"], name="pf_unique_per_host"),
+            models.CheckConstraint(condition=Q(max_vfs__lt=models.F("firmware_num_vfs")), name="pf_vf_below_firmware"),
+        ]
+
+    def __str__(self):
+        return f"{self.host}/{self.pci_id}"
+
+    @property
+    def card(self) -> str:
+        """The card this port belongs to (PCI domain:bus:device)."""
+        return self.pci_id.rsplit(".", 1)[0]
+
+    def clean(self):
+        """Firmware NUM_OF_VFS must be at least the card's enabled VFs plus one (for the PF)."""
+        siblings = PhysicalFunction.objects.filter(host=self.host_id, pci_id__startswith=self.card + ".")
+        enabled = (siblings.exclude(pk=self.pk).aggregate(n=Sum("max_vfs"))["n"] or 0) + self.max_vfs
+        if self.firmware_num_vfs < enabled + 1:
+            raise ValidationError(
+                {"firmware_num_vfs": f"NUM_OF_VFS must be at least {enabled + 1}: the card enables {enabled} VFs"}
+            )
+
+
+class VFAssignment(models.Model):
+    """One VF of a PF taken by one node of a cluster; slot < PF.max_vfs is enforced by a trigger."""
+
+    pf = models.ForeignKey(PhysicalFunction, on_delete=models.PROTECT, related_name="assignments")
+    slot = models.PositiveSmallIntegerField()
+    cluster = models.ForeignKey(VirtualCluster, on_delete=models.CASCADE, related_name="vf_assignments")
+    node_name = models.CharField(max_length=120)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pf", "slot"]
+        constraints = [
+            models.UniqueConstraint(fields=["pf", "slot"], name="vf_slot_unique"),
+            models.UniqueConstraint(fields=["cluster", "node_name", "pf"], name="vf_one_per_node_and_pf"),
+        ]
+
+    def __str__(self):
+        return f"{self.pf} VF{self.slot} -> {self.node_name}"
+
+
+class OperationLog(models.Model):
+    """One reconciler step of a cluster, shown as live progress; also the write-ahead journal."""
+
+    cluster = models.ForeignKey(VirtualCluster, on_delete=models.CASCADE, related_name="operations")
+    generation = models.PositiveIntegerField()
+    key = models.CharField(max_length=160)
+    step = models.TextField()
+    status = models.CharField(max_length=16, choices=StepStatus.choices)
+    message = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["cluster", "key"], name="oplog_cluster_key")]
+
+    def __str__(self):
+        return f"{self.cluster_id} {self.status} {self.step}"

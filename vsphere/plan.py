@@ -1,0 +1,180 @@
+"""Diff a cluster intent against what vCenter has: the changes the reconciler will make."""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass, field
+
+from vsphere.specs import ClusterIntent, NodeIntent, Observed, ObservedVM, PowerState
+
+
+class ChangeKind(enum.StrEnum):
+    """One kind of vSphere change, in the order the reconciler applies them."""
+
+    BLOCKED = "blocked"  # an object of ours by name carries a foreign marker
+    CREATE_DVS = "create_dvs"
+    ADD_DVS_HOSTS = "add_dvs_hosts"
+    SET_DVS_MTU = "set_dvs_mtu"
+    CREATE_PORTGROUP = "create_portgroup"
+    SET_PORTGROUP_VLAN = "set_portgroup_vlan"
+    CLONE_VM = "clone_vm"
+    POWER_OFF = "power_off"
+    RECONFIGURE_VM = "reconfigure_vm"
+    REMOVE_SRIOV_NIC = "remove_sriov_nic"
+    ADD_SRIOV_NIC = "add_sriov_nic"
+    POWER_ON = "power_on"
+    DESTROY_VM = "destroy_vm"
+    REMOVE_PORTGROUP = "remove_portgroup"
+
+
+@dataclass(frozen=True)
+class Change:
+    """A single planned change, readable by an admin in the plan preview."""
+
+    kind: ChangeKind
+    target: str
+    detail: str = ""
+    data: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} {self.target}" + (f": {self.detail}" if self.detail else "")
+
+
+def plan(intent: ClusterIntent, observed: Observed) -> list[Change]:
+    """Return the ordered changes that make vCenter match the intent (empty when converged)."""
+    changes = _blocked(intent, observed)
+    if changes:
+        return changes
+    if not intent.decommission:
+        changes += _network_changes(intent, observed)
+    wanted = {} if intent.decommission else {node.name: node for node in intent.nodes}
+    pg_key = observed.portgroup.key if observed.portgroup else None
+    for node in wanted.values():
+        changes += _node_changes(node, intent, observed.vm(node.name), pg_key)
+    for name, vm in sorted(observed.vms.items()):
+        if name not in wanted:
+            changes += _removal(vm)
+    if intent.decommission:
+        changes += _portgroup_removal(intent, observed)
+    return changes
+
+
+def _blocked(intent: ClusterIntent, observed: Observed) -> list[Change]:
+    blocked = []
+    if observed.dvs and observed.dvs.marker != intent.dvs_marker:
+        blocked.append(_foreign("switch", intent.dvs_name, observed.dvs.marker))
+    if observed.portgroup and observed.portgroup.marker != intent.portgroup_marker:
+        blocked.append(_foreign("port group", intent.portgroup, observed.portgroup.marker))
+    for node in intent.nodes:
+        vm = observed.vm(node.name)
+        if vm and vm.marker != node.marker:
+            blocked.append(_foreign("VM", node.name, vm.marker))
+    return blocked
+
+
+def _foreign(what: str, name: str, marker: str) -> Change:
+    owner = f"marker {marker!r}" if marker else "no Enclave marker"
+    return Change(ChangeKind.BLOCKED, name, f"existing {what} has {owner}; refusing to touch it")
+
+
+def _network_changes(intent: ClusterIntent, observed: Observed) -> list[Change]:
+    changes = []
+    dvs = observed.dvs
+    if dvs is None:
+        changes.append(Change(ChangeKind.CREATE_DVS, intent.dvs_name, f"MTU {intent.mtu}"))
+        missing = list(intent.hosts)
+    else:
+        missing = [h for h in intent.hosts if h not in dvs.hosts]
+        if dvs.mtu != intent.mtu:
+            changes.append(Change(ChangeKind.SET_DVS_MTU, intent.dvs_name, f"{dvs.mtu} -> {intent.mtu}"))
+    if missing:
+        detail = f"{', '.join(missing)} uplinked on {intent.uplink_pnic}"
+        changes.append(Change(ChangeKind.ADD_DVS_HOSTS, intent.dvs_name, detail, {"hosts": missing}))
+    pg = observed.portgroup
+    if pg is None:
+        changes.append(Change(ChangeKind.CREATE_PORTGROUP, intent.portgroup, f"VLAN {intent.vlan}"))
+    elif pg.vlan != intent.vlan:
+        changes.append(
+            Change(ChangeKind.SET_PORTGROUP_VLAN, intent.portgroup, f"{pg.vlan} -> {intent.vlan}")
+        )
+    return changes
+
+
+def _node_changes(
+    node: NodeIntent, intent: ClusterIntent, vm: ObservedVM | None, pg_key: str | None
+) -> list[Change]:
+    if vm is None:
+        changes = [Change(ChangeKind.CLONE_VM, node.name, f"from {intent.template} on {node.host}")]
+        changes += _config_changes(node, None)
+        changes += [_add_nic(node, pf) for pf in node.sriov_pfs]
+        if node.power_on:
+            changes.append(Change(ChangeKind.POWER_ON, node.name))
+        return changes
+    config = _config_changes(node, vm)
+    attached = [nic for nic in vm.sriov_nics if nic.portgroup_key == pg_key]
+    have = Counter(nic.pf for nic in attached)
+    want = Counter(node.sriov_pfs)
+    adds = [_add_nic(node, pf) for pf in sorted((want - have).elements())]
+    extra = have - want
+    removes = []
+    for nic in vm.sriov_nics:
+        stray = nic.portgroup_key != pg_key  # on another port group: not part of this intent
+        if stray or extra[nic.pf] > 0:
+            extra[nic.pf] -= 0 if stray else 1
+            removes.append(Change(ChangeKind.REMOVE_SRIOV_NIC, node.name, nic.pf, {"key": nic.key}))
+    return _with_power(node, vm, config + removes + adds)
+
+
+def _with_power(node: NodeIntent, vm: ObservedVM, edits: list[Change]) -> list[Change]:
+    running = vm.power == PowerState.ON
+    changes = []
+    if edits and running:
+        changes.append(Change(ChangeKind.POWER_OFF, node.name, "needed to change hardware"))
+    changes += edits
+    if node.power_on and (not running or edits):
+        changes.append(Change(ChangeKind.POWER_ON, node.name))
+    if not node.power_on and running and not edits:
+        changes.append(Change(ChangeKind.POWER_OFF, node.name))
+    return changes
+
+
+def _config_changes(node: NodeIntent, vm: ObservedVM | None) -> list[Change]:
+    want = _hardware(node.cpus, node.memory_mb, node.full_reservation, node.latency_high)
+    if vm is not None:
+        have = _hardware(vm.cpus, vm.memory_mb, vm.reservation_locked, vm.latency_high)
+        if have == want:
+            return []
+    detail = "{} vCPU, {} MB, reservation {}, latency {}".format(*_describe(want))
+    return [Change(ChangeKind.RECONFIGURE_VM, node.name, detail)]
+
+
+def _hardware(cpus: int, memory: int, locked: bool, latency: bool) -> tuple:
+    return (cpus, memory, locked, latency)
+
+
+def _describe(hw: tuple) -> tuple:
+    cpus, memory, locked, latency = hw
+    return cpus, memory, "all" if locked else "none", "high" if latency else "normal"
+
+
+def _add_nic(node: NodeIntent, pf: str) -> Change:
+    return Change(ChangeKind.ADD_SRIOV_NIC, node.name, f"VF of {pf} on {node.host}", {"pf": pf})
+
+
+def _removal(vm: ObservedVM) -> list[Change]:
+    changes = []
+    if vm.power != PowerState.OFF:
+        changes.append(Change(ChangeKind.POWER_OFF, vm.name))
+    freed = f"frees {len(vm.sriov_nics)} VF(s)" if vm.sriov_nics else ""
+    changes.append(Change(ChangeKind.DESTROY_VM, vm.name, freed))
+    return changes
+
+
+def _portgroup_removal(intent: ClusterIntent, observed: Observed) -> list[Change]:
+    if observed.portgroup is None:
+        return []
+    ours = set(observed.vms)
+    if any(user not in ours for user in observed.portgroup_users):
+        return []  # still used by other clusters on the same segment
+    return [Change(ChangeKind.REMOVE_PORTGROUP, intent.portgroup)]

@@ -1,0 +1,148 @@
+"""Plain data shared by the driver, the planner and the reconciler (no pyvmomi here)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+MARKER_KEY = "enclave.id"
+HPC_MTU = 9000
+
+
+class PowerState(enum.StrEnum):
+    """VM power states as vSphere names them."""
+
+    ON = "poweredOn"
+    OFF = "poweredOff"
+    SUSPENDED = "suspended"
+
+
+class LinkType(enum.StrEnum):
+    """Fabric a physical function is cabled to."""
+
+    INFINIBAND = "infiniband"
+    ETHERNET = "ethernet"
+
+
+@dataclass(frozen=True)
+class PhysicalFunction:
+    """An SR-IOV physical function of one host, as discovered or entered by an admin."""
+
+    host: str
+    pci_id: str
+    pnic: str
+    num_vfs: int  # VFs enabled through the driver (max_vfs for this port)
+    max_vfs: int = 0  # firmware NUM_OF_VFS, 0 if unknown
+    vendor_id: int = 0x15B3  # PCI ids vSphere wants in the passthrough backing
+    device_id: int = 0x1017
+
+
+@dataclass(frozen=True)
+class NodeIntent:
+    """One VM the cluster should have."""
+
+    name: str
+    marker: str
+    host: str
+    cpus: int
+    memory_mb: int
+    sriov_pfs: tuple[str, ...] = ()  # one VF per entry, PF PCI ids on `host`
+    latency_high: bool = False
+    power_on: bool = True
+    reserve_memory: bool | None = None  # None: reserve all memory exactly when SR-IOV is used
+
+    @property
+    def full_reservation(self) -> bool:
+        """Whether all guest memory must be reserved (required by SR-IOV)."""
+        if self.reserve_memory is None:
+            return bool(self.sriov_pfs)
+        return self.reserve_memory
+
+
+@dataclass(frozen=True)
+class ClusterIntent:
+    """What vCenter should hold for one Enclave virtual cluster."""
+
+    datacenter: str
+    compute_cluster: str
+    template: str
+    dvs_name: str
+    dvs_marker: str
+    uplink_pnic: str
+    portgroup: str
+    portgroup_marker: str
+    vlan: int
+    hosts: tuple[str, ...]
+    nodes: tuple[NodeIntent, ...] = ()
+    marker: str = ""  # the cluster's Enclave id; node markers start with it
+    datastore: str | None = None
+    mtu: int = HPC_MTU
+    decommission: bool = False  # remove every node, then the port group when unused
+
+
+@dataclass(frozen=True)
+class ObservedNic:
+    """An SR-IOV passthrough NIC found on a VM."""
+
+    key: int
+    pf: str
+    portgroup_key: str
+    switch_uuid: str
+
+
+@dataclass(frozen=True)
+class ObservedVM:
+    """What vCenter reports about one VM."""
+
+    name: str
+    moid: str
+    marker: str
+    host: str
+    cpus: int
+    memory_mb: int
+    reservation_locked: bool
+    latency_high: bool
+    power: PowerState
+    sriov_nics: tuple[ObservedNic, ...] = ()
+    template: bool = False
+
+
+@dataclass(frozen=True)
+class ObservedDVS:
+    """What vCenter reports about a distributed switch."""
+
+    name: str
+    moid: str
+    marker: str
+    uuid: str
+    mtu: int
+    hosts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ObservedPortgroup:
+    """What vCenter reports about a distributed port group."""
+
+    name: str
+    moid: str
+    key: str
+    marker: str
+    vlan: int | None
+    switch_uuid: str
+
+
+@dataclass
+class Observed:
+    """A read-only snapshot of the objects one cluster intent cares about."""
+
+    vms: dict[str, ObservedVM] = field(default_factory=dict)
+    dvs: ObservedDVS | None = None
+    portgroup: ObservedPortgroup | None = None
+    pfs: dict[str, dict[str, PhysicalFunction]] = field(default_factory=dict)  # host -> pci -> PF
+    # (host, pf) -> name of the VM behind each SR-IOV NIC on that PF, across the datacenter
+    vf_users: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    portgroup_users: list[str] = field(default_factory=list)  # VMs with a NIC on the port group
+
+    def vm(self, name: str) -> ObservedVM | None:
+        """Return the observed VM of that name, if any."""
+        return self.vms.get(name)
