@@ -141,12 +141,12 @@ def approve_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
     """A site admin approves an endorsed request; quota is checked again and reconciliation queued."""
     if not is_site_admin(user):
         raise Forbidden("Only site admins may approve requests.")
-    signals.cluster_pre_approve.send(sender=VirtualCluster, cluster=cluster)
-    cluster = _transition(
-        cluster, "cluster.approve", {S.ENDORSED}, S.APPROVED, quota_pending=False, decided_by=user,
-        bump=True,
-    )  # fmt: skip
-    return cluster
+    with transaction.atomic():
+        # Site checks and reservations (e.g. SR-IOV VFs) commit or roll back with the approval.
+        signals.cluster_pre_approve.send(sender=VirtualCluster, cluster=cluster)
+        return _transition(
+            cluster, "cluster.approve", {S.ENDORSED}, S.APPROVED, quota_pending=False, decided_by=user, bump=True
+        )
 
 
 def reject_cluster(cluster: VirtualCluster, user, reason: str) -> VirtualCluster:

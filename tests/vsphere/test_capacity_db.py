@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from portal.errors import Conflict, InvalidRequest
+from portal.errors import Conflict, InvalidRequest, QuotaExceeded
 from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
@@ -123,3 +123,15 @@ def test_approving_an_overlay_cluster_on_a_vsphere_site_is_refused_with_the_reas
     with pytest.raises(InvalidRequest, match="NSX"):
         services.approve_cluster(cluster, admin)
     assert VFAssignment.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_refused_approval_leaves_no_vfs_taken(make_user):
+    site(max_vfs=8)
+    admin = make_user("site-admin", staff=True)
+    cluster = endorsed_cluster(make_user, 99, worker_count=3)
+    services.update_quota(cluster.tenant.quota, max_nodes=2)  # approval re-checks quota and fails
+    with pytest.raises(QuotaExceeded):
+        services.approve_cluster(cluster, admin)
+    assert VFAssignment.objects.filter(cluster=cluster).count() == 0
+    assert VirtualCluster.objects.get(pk=cluster.pk).state == ClusterState.ENDORSED
