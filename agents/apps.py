@@ -8,3 +8,7 @@ class AgentsConfig(AppConfig):
 
     name = "agents"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        """Connect the receivers that keep nodes' desired state current."""
+        from agents import receivers  # noqa: F401

@@ -13,8 +13,18 @@ from agents.api import (
     PoolSubnetViewSet,
 )
 from audit.api import AuditEventViewSet
+from netpolicy.api_urls import register as register_netpolicy
 from tenants.api import ClusterViewSet, MembershipViewSet, QuotaViewSet, TenantViewSet
 from users.api import TokenViewSet
+from vsphere.api import (
+    CapacityView,
+    ClusterOperationLogView,
+    ClusterPlanView,
+    HostViewSet,
+    PhysicalFunctionViewSet,
+    VCenterViewSet,
+    VFAssignmentViewSet,
+)
 
 router = DefaultRouter()
 router.register("tenants", TenantViewSet)
@@ -27,10 +37,20 @@ router.register("node-pools", NodePoolViewSet)
 router.register("pool-subnets", PoolSubnetViewSet)
 router.register("nodes", NodeViewSet)
 router.register("join-tokens", JoinTokenViewSet)
+register_netpolicy(router)
+# vsphere
+router.register("vcenters", VCenterViewSet, basename="vcenter")
+router.register("hosts", HostViewSet, basename="vsphere-host")
+router.register("physical-functions", PhysicalFunctionViewSet, basename="physicalfunction")
+router.register("vf-assignments", VFAssignmentViewSet, basename="vfassignment")
 
 urlpatterns = [
     path("agents/join", JoinView.as_view(), name="agent-join"),
     path("agents/<slug:node>/desired-state", DesiredStateView.as_view(), name="agent-desired-state"),
     path("agents/<slug:node>/observed-state", ObservedStateView.as_view(), name="agent-observed-state"),
+    # vsphere
+    path("vsphere/capacity/", CapacityView.as_view(), name="vsphere-capacity"),
+    path("clusters/<int:pk>/vsphere-plan/", ClusterPlanView.as_view(), name="cluster-vsphere-plan"),
+    path("clusters/<int:pk>/vsphere-operations/", ClusterOperationLogView.as_view(), name="cluster-vsphere-operations"),
     *router.urls,
 ]

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "audit",
     "users",
     "tenants",
+    "netpolicy",
     "vsphere",
     "agents",
     "frontend",

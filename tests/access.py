@@ -50,6 +50,19 @@ MATRIX = {
     "node-detail": ("get", "admin", "node"),
     "jointoken-list": ("get", "admin", None),
     "jointoken-detail": ("get", "admin", "join_token"),
+    # API: vsphere app (inventory is site-admin only; VF assignments, plans and logs are tenant-scoped)
+    "vcenter-list": ("get", "admin", None),
+    "vcenter-detail": ("get", "admin", "vcenter"),
+    "vcenter-discover": ("post", "admin", "vcenter"),
+    "vsphere-host-list": ("get", "admin", None),
+    "vsphere-host-detail": ("get", "admin", "vsphere_host"),
+    "physicalfunction-list": ("get", "admin", None),
+    "physicalfunction-detail": ("get", "admin", "pf"),
+    "vfassignment-list": ("get", "list", "vf_assignment_a"),
+    "vfassignment-detail": ("get", "detail", "vf_assignment_a"),
+    "vsphere-capacity": ("get", "admin", None),
+    "cluster-vsphere-plan": ("get", "detail", "cluster_a"),
+    "cluster-vsphere-operations": ("get", "detail", "cluster_a"),
     # Pages
     "frontend:home": ("get", "list", "cluster_a"),
     "frontend:cluster-list": ("get", "list", "cluster_a"),
@@ -66,4 +79,18 @@ MATRIX = {
     "agents:node-list": ("get", "admin", None),
     "agents:node-detail": ("get", "admin", "node"),
     "agents:join-token-create": ("post", "admin", "pool"),
+    "vsphere:capacity": ("get", "admin", None),
+    "vsphere:vcenter-list": ("get", "admin", None),
+    "vsphere:vcenter-detail": ("get", "admin", "vcenter"),
+    "vsphere:vcenter-discover": ("post", "admin", "vcenter"),
+    "vsphere:pf-list": ("get", "admin", None),
+    "vsphere:cluster-plan": ("get", "detail", "cluster_a"),
+    "vsphere:cluster-operations": ("get", "detail", "cluster_a"),
 }
+
+
+# Other apps keep their entries next to their tests.
+from tests.netpolicy.access_entries import NETPOLICY_EXEMPT, NETPOLICY_MATRIX  # noqa: E402
+
+MATRIX |= NETPOLICY_MATRIX
+EXEMPT |= NETPOLICY_EXEMPT

@@ -46,6 +46,12 @@ class Objects:
         self.pool_subnet = agent_services.add_subnet(self.pool, "10.1.0.0/24", 4790)
         self.join_token, raw = agent_services.create_join_token(self.pool)
         self.node, _ = agent_services.join(raw, "node-1", {})
+        from tests.netpolicy.access_entries import add_netpolicy_objects
+
+        add_netpolicy_objects(self)
+        from tests.vsphere.access_objects import add_vsphere_objects
+
+        add_vsphere_objects(self)
 
 
 @pytest.fixture

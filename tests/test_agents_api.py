@@ -141,3 +141,40 @@ def test_bad_observed_reports_and_pool_input_are_400(pool, api, world):
                       format="json").status_code == 400  # fmt: skip
     assert admin.post("/api/v1/node-pools/", {"name": "p2", "multicast_group": "10.0.0.1"},
                       format="json").status_code == 400  # fmt: skip
+
+
+def overlay_site(world, pool):
+    """VNI and address pools, an approved overlay segment of tenant A on the node pool, member UIDs."""
+    from netpolicy import allocation, segments
+    from users.models import PosixAccount
+
+    allocation.create_pool(world.admin, {"name": "vnis", "kind": "vni", "first": 5000, "last": 5999})
+    allocation.create_pool(world.admin, {"name": "v4", "kind": "ipv4", "cidr": "10.200.0.0/16",
+                                         "default_prefix_length": 24})  # fmt: skip
+    segment = segments.create_segment(world.tenant_a, world.admin, {"name": "uvn", "kind": "overlay",
+                                                                    "node_pool": pool})  # fmt: skip
+    PosixAccount.objects.create(user=world.member_a, uid=20001)
+    PosixAccount.objects.create(user=world.member_b, uid=20002)
+    return segment
+
+
+def test_an_overlay_segment_on_the_pool_puts_its_tenant_on_every_node(pool, world):
+    segment = overlay_site(world, pool)
+    _, cred = enrol(pool)
+    doc = agent(cred).get("/api/v1/agents/node-1/desired-state").json()
+    (tenant,) = doc["tenants"]
+    tid = world.tenant_a.pk
+    assert tenant["id"] == tid and tenant["vni"] == segment.vni and tenant["uids"] == [20001]
+    assert tenant["vrf"] == {"name": f"vrf{tid}", "table": 0x01000000 + tid}
+    assert tenant["vxlans"] == [{"device": f"em1u{tid}", "underlay": "em1", "dstport": 4790,
+                                 "address": "10.10.0.5/24", "group": "239.1.1.1", "ttl": 5}]  # fmt: skip
+    assert "table inet enclave" in doc["nftables"] and f'"vrf{tid}"' in doc["nftables"]
+
+
+def test_the_desired_state_parses_with_the_agents_own_validator(pool, world):
+    from enclave_agent.state import parse
+
+    overlay_site(world, pool)
+    _, cred = enrol(pool)
+    state = parse(agent(cred).get("/api/v1/agents/node-1/desired-state").json())
+    assert state.tenant_for_uid(20001).id == world.tenant_a.pk and state.tenant_for_uid(20002) is None

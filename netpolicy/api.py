@@ -1,0 +1,269 @@
+"""REST API of the netpolicy app; every change goes through the service modules."""
+
+from django.db.models import Q
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from netpolicy import allocation, policy, rules, segments
+from netpolicy.choices import SegmentState
+from netpolicy.compiler import analysis, nft, nsx
+from netpolicy.compiler.model import PolicyError
+from netpolicy.filtersets import (
+    FirewallPolicyFilterSet,
+    FirewallRuleFilterSet,
+    GroupFilterSet,
+    PoolFilterSet,
+    SegmentFilterSet,
+    ServiceFilterSet,
+)
+from netpolicy.ir import build_site
+from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
+from netpolicy.serializers import (
+    FirewallPolicySerializer,
+    FirewallRuleSerializer,
+    GroupSerializer,
+    PoolSerializer,
+    SegmentSerializer,
+    ServiceSerializer,
+    WhatIfSerializer,
+)
+from portal.api import TenantScopedViewSet
+from portal.errors import InvalidRequest, NotFound
+from tenants.access import is_site_admin, tenant_ids
+
+CRUD = (mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+        mixins.UpdateModelMixin, mixins.DestroyModelMixin)
+
+
+class SiteOrOwnTenantMixin:
+    """Objects of the user's tenants plus site-wide ones (tenant is null); others are 404."""
+
+    tenant_field = "tenant"
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if is_site_admin(self.request.user):
+            return queryset
+        own = Q(**{f"{self.tenant_field}__in": tenant_ids(self.request.user)})
+        return queryset.filter(own | Q(**{f"{self.tenant_field}__isnull": True}))
+
+
+class PoolViewSet(SiteOrOwnTenantMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                  mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """Id and address pools; site admins define them, tenants see shared and reserved ones."""
+
+    queryset = Pool.objects.all()
+    serializer_class = PoolSerializer
+    filterset_class = PoolFilterSet
+
+    def perform_create(self, serializer):
+        serializer.instance = allocation.create_pool(self.request.user, serializer.validated_data)
+
+
+class SegmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+                     TenantScopedViewSet):
+    """Segments; ids and subnets come next-free from the pools unless given explicitly."""
+
+    queryset = Segment.objects.select_related("tenant")
+    serializer_class = SegmentSerializer
+    filterset_class = SegmentFilterSet
+
+    def perform_create(self, serializer):
+        data = dict(serializer.validated_data)
+        tenant = data.pop("tenant")
+        serializer.instance = segments.create_segment(tenant, self.request.user, data)
+
+    def _transition(self, name, state):
+        segment = segments.transition_segment(self.get_object(), self.request.user, name, state)
+        return Response(SegmentSerializer(segment, context=self.get_serializer_context()).data)
+
+    @extend_schema(request=None, responses=SegmentSerializer)
+    @action(detail=True, methods=["post"])
+    def approve(self, request, pk=None):
+        """Approve a requested segment (site admins)."""
+        return self._transition("approve", SegmentState.APPROVED)
+
+    @extend_schema(request=None, responses=SegmentSerializer)
+    @action(detail=True, methods=["post"])
+    def reject(self, request, pk=None):
+        """Reject a requested segment (site admins); its ids return to the pool."""
+        return self._transition("reject", SegmentState.REJECTED)
+
+    @extend_schema(request=None, responses=SegmentSerializer)
+    @action(detail=True, methods=["post"])
+    def retire(self, request, pk=None):
+        """Retire a segment; its ids and subnet return to the pools."""
+        return self._transition("retire", SegmentState.RETIRED)
+
+
+class ServiceViewSet(*CRUD, viewsets.GenericViewSet):
+    """The service catalogue: readable by all, edited by site admins."""
+
+    queryset = Service.objects.all()
+    serializer_class = ServiceSerializer
+    filterset_class = ServiceFilterSet
+
+    def perform_create(self, serializer):
+        serializer.instance = policy.save_service(self.request.user,
+                                                  dict(serializer.validated_data))
+
+    def perform_update(self, serializer):
+        serializer.instance = policy.save_service(self.request.user,
+                                                  dict(serializer.validated_data),
+                                                  serializer.instance)
+
+    def perform_destroy(self, instance):
+        policy.require_editor(self.request.user, None)
+        raise InvalidRequest("Services are kept for the audit trail; stop using it instead.")
+
+
+class GroupViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
+    queryset = Group.objects.select_related("tenant")
+    serializer_class = GroupSerializer
+    filterset_class = GroupFilterSet
+
+    def perform_create(self, serializer):
+        serializer.instance = policy.save_group(self.request.user, dict(serializer.validated_data))
+
+    def perform_update(self, serializer):
+        serializer.instance = policy.save_group(self.request.user,
+                                                dict(serializer.validated_data),
+                                                serializer.instance)
+
+    def perform_destroy(self, instance):
+        policy.require_editor(self.request.user, instance.tenant_id)
+        raise InvalidRequest("Remove the group from its rules first; groups are not deleted "
+                             "through the API yet.")
+
+
+class FirewallPolicyViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
+    queryset = FirewallPolicy.objects.select_related("tenant")
+    serializer_class = FirewallPolicySerializer
+    filterset_class = FirewallPolicyFilterSet
+
+    def perform_create(self, serializer):
+        serializer.instance = rules.save_policy(self.request.user,
+                                                dict(serializer.validated_data))
+
+    def perform_update(self, serializer):
+        serializer.instance = rules.save_policy(self.request.user,
+                                                dict(serializer.validated_data),
+                                                serializer.instance)
+
+    def perform_destroy(self, instance):
+        rules.delete_policy(self.request.user, instance)
+
+
+class FirewallRuleViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
+    """Rules with their analysis findings (shadowed, redundant, exposes another tenant)."""
+
+    queryset = FirewallRule.objects.select_related("policy").prefetch_related(
+        "sources", "destinations", "services")
+    serializer_class = FirewallRuleSerializer
+    filterset_class = FirewallRuleFilterSet
+    tenant_field = "policy__tenant"
+
+    def _findings(self, tenant_ids_: set) -> dict:
+        found: dict = {}
+        for tenant_id in sorted(tenant_ids_, key=lambda t: (t is None, t or 0)):
+            for finding in rules.findings_for(tenant_id):
+                found.setdefault(finding["rule"], []).append(finding)
+        return found
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        context = self.get_serializer_context()
+        context["findings"] = self._findings({r.policy.tenant_id for r in page})
+        return self.get_paginated_response(FirewallRuleSerializer(page, many=True,
+                                                                  context=context).data)
+
+    def _respond(self, rule, code=status.HTTP_200_OK):
+        context = self.get_serializer_context()
+        context["findings"] = self._findings({rule.policy.tenant_id})
+        return Response(FirewallRuleSerializer(rule, context=context).data, status=code)
+
+    def retrieve(self, request, *args, **kwargs):
+        return self._respond(self.get_object())
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        rule = rules.save_rule(request.user, dict(serializer.validated_data))
+        return self._respond(rule, status.HTTP_201_CREATED)
+
+    def update(self, request, *args, **kwargs):
+        instance = self.get_object()
+        serializer = self.get_serializer(instance, data=request.data,
+                                         partial=kwargs.get("partial", False))
+        serializer.is_valid(raise_exception=True)
+        return self._respond(rules.save_rule(request.user, dict(serializer.validated_data),
+                                             instance))
+
+    def perform_destroy(self, instance):
+        rules.delete_rule(self.request.user, instance)
+
+
+class WhatIfViewSet(viewsets.GenericViewSet):
+    """Can X reach Y on proto/port, and which rule decides?"""
+
+    serializer_class = WhatIfSerializer
+
+    @extend_schema(request=WhatIfSerializer, responses=OpenApiTypes.OBJECT)
+    def create(self, request):
+        serializer = WhatIfSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            decision = analysis.what_if(build_site(), data["source"], data["destination"],
+                                        data["protocol"], data.get("port"))
+        except PolicyError as exc:
+            raise InvalidRequest(str(exc)) from None
+        return Response(self._describe(decision))
+
+    def _describe(self, decision) -> dict:
+        rule = (FirewallRule.objects.select_related("policy").filter(pk=int(decision.rule[1:]))
+                .first() if decision.rule else None)
+        visible = rule is not None and (is_site_admin(self.request.user) or rule.policy.tenant_id
+                                        in tenant_ids(self.request.user) | {None})
+        return {
+            "action": decision.action.value,
+            "where": rules.readable(decision.where),
+            "rule": rule.pk if visible else None,
+            "rule_name": rule.name if visible else ("a rule of another tenant" if rule else ""),
+            "policy": str(rule.policy) if visible else None,
+        }
+
+
+class ExportViewSet(viewsets.GenericViewSet):
+    """Compiled policy downloads (site admins): the node's nftables ruleset and the NSX body."""
+
+    serializer_class = None
+
+    def initial(self, request, *args, **kwargs):
+        """Like other admin-only routes, the exports do not exist for anyone else (404)."""
+        super().initial(request, *args, **kwargs)
+        if not is_site_admin(request.user):
+            raise NotFound("Not found.")
+
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR})
+    @action(detail=False, methods=["get"])
+    def nft(self, request):
+        """The full `table inet enclave` ruleset for a Linux node (`nft -f` it)."""
+        text = nft.compile_ruleset(build_site())
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="enclave.nft"'
+        return response
+
+    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    @action(detail=False, methods=["get"])
+    def nsx(self, request):
+        """The hierarchical body for `PATCH /policy/api/v1/infra`."""
+        domain = request.query_params.get("domain", "default")
+        text = nsx.export_infra_json(build_site(), domain)
+        response = HttpResponse(text, content_type="application/json")
+        response["Content-Disposition"] = 'attachment; filename="enclave-nsx-infra.json"'
+        return response

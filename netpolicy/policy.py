@@ -1,0 +1,194 @@
+"""Firewall intent changes: the default policy, and audited, permission-checked edits."""
+
+import ipaddress
+
+from django.db import IntegrityError, transaction
+
+from audit.services import record, snapshot
+from netpolicy.choices import Action, Category, Direction, NodeRole
+from netpolicy.compiler import defaults
+from netpolicy.compiler.model import PolicyError
+from netpolicy.ir import parse_ports
+from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service
+from portal.errors import Forbidden, InvalidRequest
+from tenants.access import is_owner, is_site_admin, require_member
+
+RULE_FIELDS = ("name", "sequence", "action", "direction", "logged", "enabled", "description")
+M2M_FIELDS = ("sources", "destinations", "services")
+
+
+# ---------------------------------------------------------------- audit helpers
+
+
+def rule_snapshot(rule: FirewallRule) -> dict:
+    """Concrete fields plus the ids of the rule's groups and services."""
+    data = snapshot(rule)
+    for field in M2M_FIELDS:
+        data[field] = sorted(getattr(rule, field).values_list("pk", flat=True))
+    return data
+
+
+def _save(obj, action: str, before: dict | None, tenant, message: str = ""):
+    """Save inside a savepoint; a unique-constraint clash becomes a clear 400."""
+    try:
+        with transaction.atomic():
+            obj.save()
+    except IntegrityError:
+        raise InvalidRequest(f"A {obj._meta.verbose_name} named '{obj.name}' already exists "
+                             "here.", "name") from None
+    record(action, obj, before=before, after=snapshot(obj), tenant=tenant, message=message)
+    return obj
+
+
+# ---------------------------------------------------------------- defaults
+
+
+def ensure_seeded_services() -> dict[str, Service]:
+    """The seeded catalogue (SSH, ICMP, DHCP, DNS, NFS, Slurm), created once."""
+    services = {}
+    for seed in defaults.SEEDED_SERVICES:
+        service = Service.objects.filter(name=seed.name).first()
+        if service is None:
+            ports = ",".join(str(p) for p in seed.ports)
+            service = Service(name=seed.name, protocol=seed.protocol.value, ports=ports,
+                              description="seeded")
+            _save(service, "service.create", None, None, "seeded")
+        services[seed.name] = service
+    return services
+
+
+def _rule(policy, name, sequence, action, sources=(), destinations=(), services=(),
+          direction=Direction.IN_OUT, logged=False) -> FirewallRule:
+    rule = FirewallRule.objects.create(policy=policy, name=name, sequence=sequence,
+                                       action=action, direction=direction, logged=logged)
+    rule.sources.set(sources)
+    rule.destinations.set(destinations)
+    rule.services.set(services)
+    record("firewall_rule.create", rule, after=rule_snapshot(rule), tenant=policy.tenant_id,
+           message="default policy")
+    return rule
+
+
+def _site_group(name: str) -> Group:
+    group = Group.objects.filter(tenant__isnull=True, name=name).first()
+    return group or _save(Group(name=name, description="public service; site admins fill in "
+                                "the addresses"), "group.create", None, None, "default policy")
+
+
+def ensure_site_defaults() -> tuple[Group, Group]:
+    """Site policies of DOMAIN.md (ICMP and DHCP allowed, everything else rejected), once."""
+    svc = ensure_seeded_services()
+    nfs, dns = _site_group("nfs_servers"), _site_group("dns_servers")
+    if not FirewallPolicy.objects.filter(tenant__isnull=True,
+                                         name=defaults.SITE_BASE_POLICY).exists():
+        base = _save(FirewallPolicy(name=defaults.SITE_BASE_POLICY, sequence=10,
+                                    category=Category.INFRASTRUCTURE), "firewall_policy.create",
+                     None, None, "default policy")
+        _rule(base, "allow_icmp", 10, Action.ALLOW, services=[svc["icmp"]])
+        _rule(base, "allow_dhcp", 20, Action.ALLOW, services=[svc["dhcp"]])
+    if not FirewallPolicy.objects.filter(tenant__isnull=True,
+                                         name=defaults.SITE_DEFAULT_DENY_POLICY).exists():
+        deny = _save(FirewallPolicy(name=defaults.SITE_DEFAULT_DENY_POLICY,
+                                    sequence=defaults.DEFAULT_DENY_SEQUENCE,
+                                    category=Category.APPLICATION), "firewall_policy.create",
+                     None, None, "default policy")
+        _rule(deny, "reject_all", 10, Action.REJECT, logged=True)
+    return nfs, dns
+
+
+def create_default_policy(tenant) -> FirewallPolicy:
+    """Intra-tenant allow, SSH from outside to the login node only, tenant to NFS and DNS."""
+    nfs, dns = ensure_site_defaults()
+    svc = ensure_seeded_services()
+    every = _save(Group(tenant=tenant, name="all", all_segments=True), "group.create", None,
+                  tenant, "default policy")
+    login = _save(Group(tenant=tenant, name="login", role=NodeRole.LOGIN), "group.create", None,
+                  tenant, "default policy")
+    policy = _save(FirewallPolicy(tenant=tenant, name="isolation", sequence=100,
+                                  category=Category.APPLICATION), "firewall_policy.create",
+                   None, tenant, "default policy")
+    _rule(policy, "intra_tenant", 10, Action.ALLOW, [every], [every])
+    _rule(policy, "ssh_to_login", 20, Action.ALLOW, [], [login], [svc["ssh"]], Direction.IN)
+    _rule(policy, "tenant_to_nfs", 30, Action.ALLOW, [every], [nfs],
+          [svc["nfs_tcp"], svc["nfs_udp"]], Direction.OUT)
+    _rule(policy, "tenant_to_dns", 40, Action.ALLOW, [every], [dns],
+          [svc["dns_udp"], svc["dns_tcp"]], Direction.OUT)
+    return policy
+
+
+# ---------------------------------------------------------------- permissions
+
+
+def require_editor(user, tenant_id) -> None:
+    """Site objects: site admins. Tenant objects: the tenant's owners and site admins."""
+    if tenant_id is None:
+        if not is_site_admin(user):
+            raise Forbidden("Only site admins edit site-wide policy objects.")
+        return
+    require_member(user, tenant_id)
+    if not (is_site_admin(user) or is_owner(user, tenant_id)):
+        raise Forbidden("Only a tenant owner or a site admin may edit the tenant's policy.")
+
+
+def check_rule_groups(user, policy: FirewallPolicy, data: dict) -> None:
+    """Groups of another tenant are refused; owners' allow rules must stay inside the tenant."""
+    groups = list(data.get("sources", [])) + list(data.get("destinations", []))
+    for group in groups:
+        if group.tenant_id is not None and group.tenant_id != policy.tenant_id:
+            raise InvalidRequest(f"Group {group.pk} belongs to another tenant.", "sources")
+    if is_site_admin(user) or data.get("action") != Action.ALLOW:
+        return  # site admins decide site-wide; drop and reject can only tighten
+    if not data.get("sources") or not data.get("destinations"):
+        raise InvalidRequest("Tenant owners may only allow traffic between named groups of "
+                             "their own tenant (ANY would open the tenant).", "sources")
+    outside = [g for g in groups if g.tenant_id != policy.tenant_id]
+    if outside:
+        raise InvalidRequest(f"Tenant owners may only allow traffic between their own groups; "
+                             f"{outside[0]} is a site group.", "destinations")
+
+
+# ---------------------------------------------------------------- services and groups
+
+
+def save_service(user, data: dict, instance: Service | None = None) -> Service:
+    """Create or change a service (site admins)."""
+    require_editor(user, None)
+    try:
+        parse_ports(data.get("ports", instance.ports if instance else ""))
+    except PolicyError as exc:
+        raise InvalidRequest(str(exc), "ports") from None
+    with transaction.atomic():
+        service = instance or Service()
+        before = snapshot(service) if instance else None
+        for key, value in data.items():
+            setattr(service, key, value)
+        action = "service.update" if instance else "service.create"
+        return _save(service, action, before, None)
+
+
+def check_cidrs(cidrs: list) -> list[str]:
+    """Strict networks only: /33 and host bits set are refused with the offending value."""
+    out = []
+    for text in cidrs:
+        try:
+            out.append(str(ipaddress.ip_network(str(text), strict=True)))
+        except ValueError as exc:
+            raise InvalidRequest(f"'{text}' is not a network: {exc}", "cidrs") from None
+    return out
+
+
+def save_group(user, data: dict, instance: Group | None = None) -> Group:
+    """Create or change a group; a segment must belong to the group's tenant."""
+    tenant = data.get("tenant", instance.tenant if instance else None)
+    require_editor(user, getattr(tenant, "pk", None))
+    if "cidrs" in data:
+        data["cidrs"] = check_cidrs(data["cidrs"])
+    segment = data.get("segment")
+    if segment is not None and segment.tenant_id != getattr(tenant, "pk", None):
+        raise InvalidRequest("The segment belongs to another tenant.", "segment")
+    with transaction.atomic():
+        group = instance or Group()
+        before = snapshot(group) if instance else None
+        for key, value in data.items():
+            setattr(group, key, value)
+        return _save(group, "group.update" if instance else "group.create", before, tenant)

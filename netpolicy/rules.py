@@ -1,0 +1,128 @@
+"""Firewall policies and rules: permission-checked, audited edits with analysis on save."""
+
+from django.db import transaction
+
+from audit.services import record, snapshot
+from netpolicy.choices import TENANT_CATEGORIES
+from netpolicy.compiler import analysis
+from netpolicy.compiler.model import PolicyError
+from netpolicy.ir import build_site, tenant_name
+from netpolicy.models import FirewallPolicy, FirewallRule
+from netpolicy.policy import M2M_FIELDS, RULE_FIELDS, _save, check_rule_groups, require_editor
+from netpolicy.policy import rule_snapshot as rule_state
+from portal.errors import Forbidden, InvalidRequest
+from tenants.access import is_site_admin
+from tenants.models import Tenant
+
+
+def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> FirewallPolicy:
+    """Create or change a policy; owners keep to the environment and application categories."""
+    tenant = data.get("tenant", instance.tenant if instance else None)
+    require_editor(user, getattr(tenant, "pk", None))
+    category = data.get("category", instance.category if instance else None)
+    if tenant is not None and not is_site_admin(user) and category not in TENANT_CATEGORIES:
+        raise Forbidden(f"Tenant owners may not place policies in the {category} category.")
+    with transaction.atomic():
+        policy = instance or FirewallPolicy()
+        before = snapshot(policy) if instance else None
+        for key, value in data.items():
+            setattr(policy, key, value)
+        action = "firewall_policy.update" if instance else "firewall_policy.create"
+        policy = _save(policy, action, before, tenant)
+        _validate(policy.tenant_id)
+    return policy
+
+
+def delete_policy(user, policy: FirewallPolicy) -> None:
+    """Delete a policy and its rules."""
+    require_editor(user, policy.tenant_id)
+    with transaction.atomic():
+        record("firewall_policy.delete", policy, before=snapshot(policy), tenant=policy.tenant_id)
+        policy.delete()
+
+
+def _check_sequence(policy: FirewallPolicy, sequence: int, rule_pk=None) -> None:
+    clash = policy.rules.filter(sequence=sequence).exclude(pk=rule_pk).first()
+    if clash is not None:
+        raise InvalidRequest(f"Sequence number {sequence} is already used by rule "
+                             f"'{clash.name}' in this policy.", "sequence")
+
+
+def save_rule(user, data: dict, instance: FirewallRule | None = None) -> FirewallRule:
+    """Create or change a rule; the rule keeps its id whatever its sequence number becomes."""
+    policy = data.get("policy", instance.policy if instance else None)
+    if instance is not None and policy.pk != instance.policy_id:
+        raise InvalidRequest("A rule cannot move to another policy.", "policy")
+    require_editor(user, policy.tenant_id)
+    merged = _merged(instance, data)
+    check_rule_groups(user, policy, merged)
+    _check_sequence(policy, merged["sequence"], getattr(instance, "pk", None))
+    with transaction.atomic():
+        rule = instance or FirewallRule(policy=policy)
+        before = rule_state(rule) if instance else None
+        for key in RULE_FIELDS:
+            if key in data:
+                setattr(rule, key, data[key])
+        rule.save()
+        for key in M2M_FIELDS:
+            if key in data:
+                getattr(rule, key).set(data[key])
+        action = "firewall_rule.update" if instance else "firewall_rule.create"
+        record(action, rule, before=before, after=rule_state(rule), tenant=policy.tenant_id)
+        _validate(policy.tenant_id)
+    return rule
+
+
+def _merged(instance: FirewallRule | None, data: dict) -> dict:
+    """The rule's values after the change (for validation before anything is written)."""
+    if instance is None:
+        return dict(data)
+    merged = {k: getattr(instance, k) for k in RULE_FIELDS}
+    merged.update({k: list(getattr(instance, k).all()) for k in M2M_FIELDS})
+    merged.update(data)
+    return merged
+
+
+def delete_rule(user, rule: FirewallRule) -> None:
+    """Delete a rule."""
+    require_editor(user, rule.policy.tenant_id)
+    with transaction.atomic():
+        record("firewall_rule.delete", rule, before=rule_state(rule),
+               tenant=rule.policy.tenant_id)
+        rule.delete()
+
+
+def _validate(tenant_id) -> None:
+    """Compile the affected tenant's IR: anything the compilers refuse is a 400, not a 500."""
+    tenants = Tenant.objects.filter(pk=tenant_id) if tenant_id else Tenant.objects.none()
+    try:
+        build_site(tenants)
+    except PolicyError as exc:
+        raise InvalidRequest(str(exc)) from None
+
+
+def findings_for(tenant_id) -> list[dict]:
+    """Analysis of one tenant (or of the site policies): shadowed, redundant, exposing rules."""
+    if tenant_id is None:
+        site = build_site(Tenant.objects.none())
+        found = analysis.cover_findings(site, None)
+    else:
+        site = build_site(Tenant.objects.all())
+        found = analysis.analyse_tenant(site, tenant_name(tenant_id))
+    return [{"kind": f.kind.value, "rule": int(f.rule[1:]), "message": readable(f.message),
+             "by_rule": int(f.by_rule[1:]) if f.by_rule else None} for f in found]
+
+
+def readable(message: str) -> str:
+    """Replace IR ids (p12/r34, t5) with the rules' names."""
+    for token in sorted(set(message.replace("/", " ").split()), key=len, reverse=True):
+        if token[:1] == "r" and token[1:].isdigit():
+            rule = FirewallRule.objects.filter(pk=int(token[1:])).first()
+            message = message.replace(token, f"'{rule.name}'" if rule else token)
+        elif token[:1] == "p" and token[1:].isdigit():
+            policy = FirewallPolicy.objects.filter(pk=int(token[1:])).first()
+            message = message.replace(token, str(policy) if policy else token)
+        elif token[:1] == "t" and token[1:].isdigit():
+            tenant = Tenant.objects.filter(pk=int(token[1:])).first()
+            message = message.replace(token, tenant.slug if tenant else token)
+    return message

@@ -1,0 +1,166 @@
+"""Segment lifecycle: request with next-free or explicit ids and subnets, approve, retire."""
+
+import ipaddress
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from audit.services import record, snapshot
+from netpolicy.allocation import (
+    ID_COLUMN,
+    POOL_FOR,
+    PoolExhausted,
+    next_free_id,
+    next_free_subnet,
+)
+from netpolicy.choices import PoolKind, SegmentState
+from netpolicy.models import LIVE, Pool, Segment
+from portal.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
+from tenants.access import is_site_admin, require_member, require_owner_or_admin
+from tenants.models import Quota, Tenant
+
+S = SegmentState
+SEGMENT_FIELDS = ("name", "kind", "mtu", "data_path", "vsphere_cluster", "node_pool")
+PREFIX_KINDS_BY_VERSION = {4: (PoolKind.IPV4,), 6: (PoolKind.IPV6,)}
+
+
+def _candidate_pools(kind: str, tenant: Tenant):
+    """Pools usable by the tenant: reserved for it first, then shared ones, by name."""
+    pools = Pool.objects.filter(Q(tenant=tenant) | Q(tenant__isnull=True), kind=kind)
+    return sorted(pools, key=lambda p: (p.tenant_id is None, p.name))
+
+
+def _check_pool_use(pool: Pool, tenant: Tenant, kind: str) -> None:
+    if pool.kind != kind:
+        raise InvalidRequest(f"Pool {pool.name} is a {pool.kind} pool, not {kind}.", "pool")
+    if pool.tenant_id not in (None, tenant.pk):
+        raise InvalidRequest(f"Pool {pool.name} is reserved for another tenant.", "pool")
+
+
+def _choose_id(tenant: Tenant, kind: str, data: dict) -> tuple[Pool, int]:
+    """The id pool and the id: explicit (validated) or next-free over the candidate pools."""
+    column = ID_COLUMN[kind]
+    pools = [data["id_pool"]] if data.get("id_pool") else _candidate_pools(POOL_FOR[kind], tenant)
+    if not pools:
+        raise InvalidRequest(f"No {POOL_FOR[kind]} pool is defined.", "id_pool")
+    wanted = data.get(column)
+    errors = []
+    for pool in pools:
+        _check_pool_use(pool, tenant, POOL_FOR[kind])
+        pool = Pool.objects.select_for_update().get(pk=pool.pk)  # serializes allocations
+        if wanted is None:
+            try:
+                return pool, next_free_id(pool, column)
+            except PoolExhausted as exc:
+                errors.append(exc.detail)
+                continue
+        if pool.first <= wanted <= pool.last:
+            if Segment.objects.filter(LIVE, id_pool=pool, **{column: wanted}).exists():
+                raise InvalidRequest(f"{column} {wanted} is already in use in pool {pool.name}.",
+                                     column)
+            return pool, wanted
+    if wanted is not None:
+        raise InvalidRequest(f"{column} {wanted} is outside every usable pool.", column)
+    raise PoolExhausted(" ".join(errors))
+
+
+def _parse_subnet(text: str):
+    try:
+        return ipaddress.ip_network(text, strict=True)
+    except ValueError as exc:
+        raise InvalidRequest(f"'{text}' is not a network: {exc}", "subnet") from None
+
+
+def _choose_subnet(tenant: Tenant, data: dict) -> tuple[Pool, ipaddress._BaseNetwork]:
+    """The prefix pool and subnet: explicit (inside a pool, not overlapping) or next-free."""
+    if data.get("subnet"):
+        net = _parse_subnet(data["subnet"])
+        pools = [data["prefix_pool"]] if data.get("prefix_pool") else [
+            p for k in PREFIX_KINDS_BY_VERSION[net.version] for p in _candidate_pools(k, tenant)]
+        for pool in pools:
+            if net.subnet_of(ipaddress.ip_network(pool.cidr)):
+                _check_pool_use(pool, tenant, pool.kind)
+                Pool.objects.select_for_update().get(pk=pool.pk)
+                _check_overlap(net, pool)
+                return pool, net
+        raise InvalidRequest(f"Subnet {net} is outside every usable address pool.", "subnet")
+    pool = data.get("prefix_pool") or next(iter(_candidate_pools(PoolKind.IPV4, tenant)), None)
+    if pool is None:
+        raise InvalidRequest("No IPv4 pool is defined.", "prefix_pool")
+    _check_pool_use(pool, tenant, pool.kind)
+    pool = Pool.objects.select_for_update().get(pk=pool.pk)
+    return pool, next_free_subnet(pool, data.get("prefix_length"))
+
+
+def _check_overlap(net, pool: Pool) -> None:
+    clash = Segment.objects.filter(LIVE, routing_domain=pool.routing_domain,
+                                   subnet__net_overlaps=str(net)).first()
+    if clash is not None:
+        raise InvalidRequest(f"Subnet {net} overlaps an existing segment's subnet "
+                             f"({clash.subnet}).", "subnet")
+
+
+def _gateway(net, wanted: str | None) -> str:
+    """The requested gateway (must be a host of the subnet) or the subnet's first host."""
+    if not wanted:
+        return str(next(iter(net.hosts()), net.network_address))
+    addr = ipaddress.ip_address(wanted)
+    if addr not in net or addr in (net.network_address, net.broadcast_address):
+        raise InvalidRequest(f"Gateway {addr} is not a host address of {net}.", "gateway")
+    return str(addr)
+
+
+def _check_quota(tenant: Tenant) -> None:
+    quota = Quota.objects.select_for_update().get(tenant=tenant)
+    live = Segment.objects.filter(LIVE, tenant=tenant).count()
+    if live >= quota.max_segments:
+        raise QuotaExceeded([f"segments: {live} of {quota.max_segments} in use"])
+
+
+def create_segment(tenant: Tenant, user, data: dict) -> Segment:
+    """Request a segment; ids and subnet are reserved at once, site admins' are approved."""
+    require_member(user, tenant)
+    with transaction.atomic():
+        _check_quota(tenant)
+        id_pool, ident = _choose_id(tenant, data["kind"], data)
+        prefix_pool, net = _choose_subnet(tenant, data)
+        segment = Segment(
+            tenant=tenant, id_pool=id_pool, prefix_pool=prefix_pool, subnet=str(net),
+            gateway=_gateway(net, data.get("gateway")), routing_domain=prefix_pool.routing_domain,
+            state=S.APPROVED if is_site_admin(user) else S.REQUESTED, requested_by=user,
+            **{ID_COLUMN[data["kind"]]: ident},
+            **{k: data[k] for k in SEGMENT_FIELDS if k in data},
+        )
+        try:
+            with transaction.atomic():
+                segment.save()
+        except IntegrityError as exc:
+            raise Conflict(f"Segment collides with another one: {_constraint(exc)}.") from None
+        record("segment.create", segment, after=snapshot(segment), tenant=tenant)
+    return segment
+
+
+def _constraint(exc: IntegrityError) -> str:
+    cause = getattr(exc, "__cause__", None)
+    diag = getattr(cause, "diag", None)
+    return getattr(diag, "constraint_name", None) or "unique or overlap constraint"
+
+
+def transition_segment(segment: Segment, user, action: str, to_state: str) -> Segment:
+    """Approve, reject or retire a segment (site admins; owners may retire their own)."""
+    allowed = {S.APPROVED: {S.REQUESTED}, S.REJECTED: {S.REQUESTED},
+               S.RETIRED: {S.REQUESTED, S.APPROVED, S.READY, S.ERROR}}[to_state]
+    if not is_site_admin(user) and to_state != S.RETIRED:
+        raise Forbidden("Only site admins approve or reject segments.")
+    require_owner_or_admin(user, segment.tenant_id)
+    with transaction.atomic():
+        current = Segment.objects.select_for_update().get(pk=segment.pk)
+        if current.state not in allowed:
+            raise Conflict(f"Cannot {action}: the segment is {current.state}.")
+        before = snapshot(current)
+        current.state = to_state
+        current.generation += 1
+        current.save(update_fields=["state", "generation", "updated"])
+        record(f"segment.{action}", current, before=before, after=snapshot(current),
+               tenant=current.tenant_id)
+    return current

@@ -1,0 +1,124 @@
+"""API serializers of the netpolicy app (named as NetBox names them)."""
+
+from rest_framework import serializers
+
+from netpolicy.allocation import pool_usage
+from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Protocol
+from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
+from tenants.access import tenant_ids
+from tenants.models import Tenant
+
+
+class TenantField(serializers.PrimaryKeyRelatedField):
+    """A tenant reference that only shows the user's own tenants (others do not exist)."""
+
+    def get_queryset(self):
+        request = self.context.get("request")
+        if request is None or request.user.is_staff:
+            return Tenant.objects.all()
+        return Tenant.objects.filter(pk__in=tenant_ids(request.user))
+
+
+class PoolSerializer(serializers.ModelSerializer):
+    usage = serializers.SerializerMethodField()
+    tenant = TenantField(required=False, allow_null=True)
+    cidr = serializers.CharField(required=False, allow_null=True, help_text="Supernet")
+
+    class Meta:
+        model = Pool
+        fields = ["id", "name", "kind", "first", "last", "cidr", "default_prefix_length",
+                  "routing_domain", "tenant", "description", "usage", "created"]
+        read_only_fields = ["created"]
+
+    def get_usage(self, pool) -> dict:
+        return pool_usage(pool)
+
+
+class SegmentSerializer(serializers.ModelSerializer):
+    """A segment; ids and subnet are optional on create (next-free when omitted)."""
+
+    tenant = TenantField()
+    vlan_id = serializers.IntegerField(required=False, allow_null=True, min_value=VLAN_MIN,
+                                       max_value=VLAN_MAX)
+    vni = serializers.IntegerField(required=False, allow_null=True, min_value=VNI_MIN,
+                                   max_value=VNI_MAX)
+    subnet = serializers.CharField(required=False, allow_blank=True)
+    gateway = serializers.IPAddressField(required=False, allow_blank=True)
+    prefix_length = serializers.IntegerField(required=False, write_only=True, min_value=1,
+                                             max_value=128)
+    effective_mtu = serializers.IntegerField(read_only=True)
+    mtu_warning = serializers.CharField(read_only=True)
+    # Plain text in the schema: a second enum named "state" would collide with the clusters'.
+    state = serializers.CharField(read_only=True, help_text="requested, approved, provisioning, "
+                                  "ready, error, rejected or retired")
+
+    class Meta:
+        model = Segment
+        fields = ["id", "tenant", "name", "kind", "id_pool", "vlan_id", "vni", "prefix_pool",
+                  "subnet", "prefix_length", "gateway", "routing_domain", "mtu", "effective_mtu",
+                  "mtu_warning", "data_path", "vsphere_cluster", "node_pool", "state",
+                  "generation", "observed_generation", "created", "updated"]
+        read_only_fields = ["routing_domain", "generation", "observed_generation",
+                            "created", "updated"]
+        extra_kwargs = {"id_pool": {"required": False}, "prefix_pool": {"required": False}}
+        validators = []  # collisions are checked by the service and the database
+
+
+class ServiceSerializer(serializers.ModelSerializer):
+    protocol = serializers.ChoiceField(choices=Protocol.choices)
+
+    class Meta:
+        model = Service
+        fields = ["id", "name", "protocol", "ports", "description"]
+
+
+class GroupSerializer(serializers.ModelSerializer):
+    tenant = TenantField(required=False, allow_null=True)
+    cidrs = serializers.ListField(child=serializers.CharField(), required=False)
+
+    class Meta:
+        model = Group
+        fields = ["id", "name", "tenant", "cidrs", "segment", "all_segments", "role",
+                  "description"]
+        validators = []
+
+
+class FirewallPolicySerializer(serializers.ModelSerializer):
+    tenant = TenantField(required=False, allow_null=True)
+    scope = serializers.SerializerMethodField()
+
+    class Meta:
+        model = FirewallPolicy
+        fields = ["id", "name", "tenant", "scope", "category", "sequence", "description",
+                  "created", "updated"]
+        read_only_fields = ["created", "updated"]
+        validators = []
+
+    def get_scope(self, policy) -> str:
+        return "tenant" if policy.tenant_id else "site"
+
+
+class FirewallRuleSerializer(serializers.ModelSerializer):
+    """A rule; `findings` lists analysis results about it (shadowed, redundant, exposes)."""
+
+    findings = serializers.SerializerMethodField()
+
+    class Meta:
+        model = FirewallRule
+        fields = ["id", "policy", "name", "sequence", "sources", "destinations", "services",
+                  "action", "direction", "logged", "enabled", "description", "findings",
+                  "created", "updated"]
+        read_only_fields = ["created", "updated"]
+        validators = []
+
+    def get_findings(self, rule) -> list[dict]:
+        findings = self.context.get("findings") or {}
+        return findings.get(rule.pk, [])
+
+
+class WhatIfSerializer(serializers.Serializer):
+    source = serializers.IPAddressField()
+    destination = serializers.IPAddressField()
+    protocol = serializers.ChoiceField(choices=["tcp", "udp", "icmp"])
+    port = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                    max_value=65535)
