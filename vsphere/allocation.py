@@ -95,5 +95,21 @@ def capacity(vcenter: VCenter) -> list[dict]:
     used = Counter(VFAssignment.objects.filter(pf__in=pfs).values_list("pf_id", flat=True))
     for pf in pfs:
         taken = used[pf.pk]
-        rows.append({"host": pf.host.name, "pf": pf.pci_id, "pnic": pf.pnic, "used": taken, "free": pf.max_vfs - taken})
+        rows.append({
+            "id": pf.pk, "host": pf.host.name, "pf": pf.pci_id, "pnic": pf.pnic, "link_type": pf.link_type,
+            "total": pf.max_vfs, "used": taken, "free": pf.max_vfs - taken,
+        })  # fmt: skip
     return rows
+
+
+def capacity_by_host(vcenter: VCenter) -> list[dict]:
+    """capacity() grouped by host, with per-host totals (for the capacity page, chart and API)."""
+    hosts: dict[str, dict] = {}
+    for name in vcenter.hosts.order_by("name").values_list("name", flat=True):
+        hosts[name] = {"host": name, "total": 0, "used": 0, "free": 0, "pfs": []}
+    for row in capacity(vcenter):
+        host = hosts[row["host"]]
+        host["pfs"].append(row)
+        for key in ("total", "used", "free"):
+            host[key] += row[key]
+    return list(hosts.values())

@@ -1,15 +1,28 @@
 """Discovery, plan preview and the operation log (the database side of the reconciler)."""
 
+from dataclasses import dataclass, field, replace
+from pathlib import PurePath
+
 from django.db import transaction
 from django.utils import timezone
 
-from audit.services import record
+from audit.services import record, snapshot
+from portal.errors import Conflict, InvalidRequest, ServiceError
+from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from vsphere import converge as converge_mod
+from vsphere import preflight
 from vsphere.choices import LinkType, PFSource, StepStatus
 from vsphere.driver import Driver
-from vsphere.intent import cluster_intent, vcenter_config
-from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter
+from vsphere.errors import VSphereError
+from vsphere.intent import cluster_intent, inventory, vcenter_config
+from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
+from vsphere.plan import Change
+
+
+def site_vcenter() -> VCenter | None:
+    """The vCenter this site realizes clusters on (the first registered)."""
+    return VCenter.objects.order_by("pk").first()
 
 
 def discover(vcenter: VCenter) -> dict:
@@ -82,3 +95,173 @@ def started_clones(cluster: VirtualCluster) -> frozenset[str]:
     """VM names whose clone Enclave started for this cluster (from the journal)."""
     keys = OperationLog.objects.filter(cluster=cluster, key__startswith="clone:", status=StepStatus.STARTED)
     return frozenset(key.removeprefix("clone:") for key in keys.values_list("key", flat=True))
+
+
+# ---------------------------------------------------------------- inventory changes (site admins)
+
+OBSERVED_VCENTER_FIELDS = ("id", "inventory", "last_discovery", "discovery_error")
+VCENTER_FIELDS = frozenset(f.name for f in VCenter._meta.concrete_fields if f.name not in OBSERVED_VCENTER_FIELDS)
+# Discovery owns these on discovered PFs; admins may still describe the card (model, link type, port).
+DISCOVERED_PF_FIELDS = ("host", "pci_id", "pnic", "firmware_num_vfs", "max_vfs")
+
+
+def _check_tls_and_secret(vcenter: VCenter) -> None:
+    """TLS is verified unless the explicit lab switch is on; some secret must be configured."""
+    if vcenter.insecure and vcenter.verify_tls:
+        raise InvalidRequest("insecure skips TLS verification; it cannot be combined with verify_tls.", "insecure")
+    if not vcenter.verify_tls and not vcenter.insecure:
+        raise InvalidRequest("Skipping TLS verification needs the explicit insecure switch (labs only).", "verify_tls")
+    if vcenter.insecure and vcenter.ca_bundle:
+        raise InvalidRequest("A CA bundle has no effect while insecure is on.", "ca_bundle")
+    if not (vcenter.password or vcenter.password_file):
+        raise InvalidRequest("Give a password or a password_file.", "password")
+    for name in ("password_file", "ca_bundle"):
+        value = getattr(vcenter, name)
+        if value and not PurePath(value).is_absolute():
+            raise InvalidRequest("Use an absolute path on the portal and worker hosts.", name)
+
+
+def _apply_vcenter(vcenter: VCenter, data: dict) -> None:
+    if "insecure" in data and "verify_tls" not in data:
+        data["verify_tls"] = not data["insecure"]  # the lab switch alone says it all
+    unknown = set(data) - VCENTER_FIELDS
+    if unknown:
+        raise InvalidRequest(f"Unknown fields: {', '.join(sorted(unknown))}")
+    for name, value in data.items():
+        setattr(vcenter, name, value)
+    _check_tls_and_secret(vcenter)
+    vcenter.full_clean()
+
+
+def create_vcenter(data: dict) -> VCenter:
+    """Register a vCenter; its password is encrypted at rest (portal.crypto)."""
+    with transaction.atomic():
+        vcenter = VCenter()
+        _apply_vcenter(vcenter, dict(data))
+        vcenter.save()
+        record("vcenter.create", vcenter, after=snapshot(vcenter), message=_tls_note(vcenter))
+    return vcenter
+
+
+def update_vcenter(vcenter: VCenter, data: dict) -> VCenter:
+    """Change a vCenter's connection settings; a new password is noted (never shown) in the audit log."""
+    with transaction.atomic():
+        vcenter = VCenter.objects.select_for_update().get(pk=vcenter.pk)
+        before = snapshot(vcenter)
+        _apply_vcenter(vcenter, dict(data))
+        vcenter.save()
+        notes = "; ".join(filter(None, [_tls_note(vcenter), "password changed" if data.get("password") else ""]))
+        record("vcenter.update", vcenter, before=before, after=snapshot(vcenter), message=notes)
+    return vcenter
+
+
+def _tls_note(vcenter: VCenter) -> str:
+    return "INSECURE: TLS verification off" if vcenter.skips_tls_verification else ""
+
+
+def delete_vcenter(vcenter: VCenter) -> None:
+    """Forget a vCenter and its inventory; refused while clusters hold VFs on it."""
+    with transaction.atomic():
+        vcenter = VCenter.objects.select_for_update().get(pk=vcenter.pk)
+        held = VFAssignment.objects.filter(pf__host__vcenter=vcenter).count()
+        if held:
+            raise Conflict(f"{held} VFs on {vcenter} are assigned to clusters; decommission them first.")
+        record("vcenter.delete", vcenter, before=snapshot(vcenter))
+        vcenter.delete()
+
+
+def queue_discovery(vcenter: VCenter) -> None:
+    """Queue a discovery run for the worker (pages and the API never call vSphere)."""
+    from vsphere.tasks import discover_vcenter
+
+    with transaction.atomic():
+        record("vcenter.discovery_queued", vcenter)
+        transaction.on_commit(lambda: discover_vcenter.delay(vcenter.pk))
+
+
+def create_pf(data: dict) -> PhysicalFunction:
+    """Add a PF by hand (where vCenter reports no SR-IOV devices), checking the firmware rule."""
+    with transaction.atomic():
+        Host.objects.select_for_update().get(pk=data["host"].pk)  # one card check at a time per host
+        pf = PhysicalFunction(source=PFSource.MANUAL, **data)
+        _save_pf(pf)
+        record("pf.create", pf, after=snapshot(pf))
+    return pf
+
+
+def update_pf(pf: PhysicalFunction, data: dict) -> PhysicalFunction:
+    """Edit a PF; capacity of discovered PFs comes from discovery, and assigned VFs must stay."""
+    with transaction.atomic():
+        pf = PhysicalFunction.objects.select_for_update().select_related("host").get(pk=pf.pk)
+        Host.objects.select_for_update().get(pk=pf.host_id)
+        before = snapshot(pf)
+        for name, value in data.items():
+            setattr(pf, name, value)
+        _check_pf_update(pf, before)
+        _save_pf(pf)
+        record("pf.update", pf, before=before, after=snapshot(pf))
+    return pf
+
+
+def _check_pf_update(pf: PhysicalFunction, before: dict) -> None:
+    if pf.source == PFSource.DISCOVERED:
+        after = snapshot(pf)
+        changed = [name for name in DISCOVERED_PF_FIELDS if after[name] != before[name]]
+        if changed:
+            raise InvalidRequest(f"{', '.join(changed)} of a discovered PF come from vCenter; run discovery instead.")
+    highest = pf.assignments.order_by("-slot").values_list("slot", flat=True).first()
+    if highest is not None and pf.max_vfs <= highest:
+        raise Conflict(f"VF {highest} of {pf} is assigned to a cluster; max_vfs must stay above it.")
+
+
+def _save_pf(pf: PhysicalFunction) -> None:
+    """Validate fields, uniqueness and the card's firmware rule, then save."""
+    duplicate = PhysicalFunction.objects.filter(host=pf.host_id, pci_id=pf.pci_id).exclude(pk=pf.pk)
+    if duplicate.exists():  # first: a duplicate would also count twice in the card's firmware rule
+        raise InvalidRequest(f"{pf.host} already has a PF {pf.pci_id}.", "pci_id")
+    pf.full_clean(validate_unique=False, validate_constraints=False)
+    pf.save()
+
+
+def delete_pf(pf: PhysicalFunction) -> None:
+    """Remove a PF; refused while clusters hold its VFs."""
+    with transaction.atomic():
+        pf = PhysicalFunction.objects.select_for_update().select_related("host").get(pk=pf.pk)
+        held = pf.assignments.count()
+        if held:
+            raise Conflict(f"{held} VFs of {pf} are assigned to clusters.")
+        record("pf.delete", pf, before=snapshot(pf))
+        pf.delete()
+
+
+# ---------------------------------------------------------------- plan preview for pages and the API
+
+
+@dataclass
+class PlanPreview:
+    """The changes the reconciler would make now, or why none can be computed."""
+
+    vcenter: VCenter | None
+    changes: list[Change] = field(default_factory=list)
+    error: str = ""
+
+
+PREVIEW_HTTP_TIMEOUT = 20  # seconds: a page waits on this; the reconciler's own timeout is longer
+
+
+def plan_preview(cluster: VirtualCluster) -> PlanPreview:
+    """Dry run for one cluster: reads vCenter, changes nothing, takes no VFs."""
+    vcenter = site_vcenter()
+    if vcenter is None:
+        return PlanPreview(None, error="No vCenter is registered for this site.")
+    if cluster.state == ClusterState.REJECTED:
+        return PlanPreview(vcenter, error="A rejected request has nothing to realize.")
+    try:
+        intent = cluster_intent(cluster, vcenter)
+        preflight.check_cluster(intent, inventory(vcenter))
+        config = replace(vcenter_config(vcenter), http_timeout=PREVIEW_HTTP_TIMEOUT)
+        with Driver(config) as drv:
+            return PlanPreview(vcenter, converge_mod.preview(drv, intent))
+    except (ServiceError, VSphereError, OSError) as exc:
+        detail = exc.detail if isinstance(exc, ServiceError) else str(exc)
+        return PlanPreview(vcenter, error=detail if isinstance(detail, str) else "; ".join(detail))

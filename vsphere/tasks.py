@@ -147,14 +147,25 @@ def _fail(cluster: VirtualCluster, message: str) -> str:
 @shared_task
 def discover_all() -> int:
     """Periodic discovery of every registered vCenter."""
-    count = 0
-    for vcenter in VCenter.objects.all():
-        try:
-            services.discover(vcenter)
-            count += 1
-        except (TransientError, PermanentError) as exc:
-            VCenter.objects.filter(pk=vcenter.pk).update(discovery_error=str(exc)[:4000])
-    return count
+    return sum(_discover_one(vcenter) for vcenter in VCenter.objects.all())
+
+
+@shared_task
+def discover_vcenter(vcenter_id: int) -> bool:
+    """Discovery of one vCenter, queued by an admin (API or page)."""
+    vcenter = VCenter.objects.filter(pk=vcenter_id).first()
+    return vcenter is not None and _discover_one(vcenter)
+
+
+def _discover_one(vcenter: VCenter) -> bool:
+    """Run discovery; a failure is kept on the vCenter for its page instead of raising."""
+    try:
+        services.discover(vcenter)
+        return True
+    except (TransientError, PermanentError, OSError) as exc:
+        # OSError: an unreadable password_file is a configuration error, shown like the others
+        VCenter.objects.filter(pk=vcenter.pk).update(discovery_error=str(exc)[:4000])
+        return False
 
 
 @shared_task

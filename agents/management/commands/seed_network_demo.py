@@ -35,7 +35,8 @@ class Command(BaseCommand):
                 agent_services.add_subnet(node_pool, "10.99.0.0/24", 4789)
             for tenant in Tenant.objects.filter(slug__in=["astro", "genomics"]):
                 if not Segment.objects.filter(tenant=tenant, name="hpc-net").exists():
-                    segments.create_segment(tenant, admin, {"name": "hpc-net", "kind": "overlay", "node_pool": node_pool})
+                    data = {"name": "hpc-net", "kind": "overlay", "node_pool": node_pool}
+                    segments.create_segment(tenant, admin, data)
             for username, uid in UIDS.items():
                 user = get_user_model().objects.filter(username=username).first()
                 if user and not PosixAccount.objects.filter(user=user).exists():

@@ -1,0 +1,50 @@
+"""Filter sets for the vsphere API and pages."""
+
+import django_filters
+
+from vsphere.choices import LinkType, PFSource, StepStatus
+from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
+
+
+class VCenterFilterSet(django_filters.FilterSet):
+    q = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
+
+    class Meta:
+        model = VCenter
+        fields = ["name", "insecure"]
+
+
+class HostFilterSet(django_filters.FilterSet):
+    q = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
+
+    class Meta:
+        model = Host
+        fields = ["vcenter", "compute_cluster"]
+
+
+class PhysicalFunctionFilterSet(django_filters.FilterSet):
+    link_type = django_filters.ChoiceFilter(choices=LinkType.choices)
+    source = django_filters.ChoiceFilter(choices=PFSource.choices)
+    vcenter = django_filters.NumberFilter(field_name="host__vcenter")
+
+    class Meta:
+        model = PhysicalFunction
+        fields = ["host", "vcenter", "link_type", "source", "pci_id"]
+
+
+class VFAssignmentFilterSet(django_filters.FilterSet):
+    host = django_filters.NumberFilter(field_name="pf__host")
+    tenant = django_filters.NumberFilter(field_name="cluster__tenant")
+
+    class Meta:
+        model = VFAssignment
+        fields = ["cluster", "pf", "host", "tenant"]
+
+
+class OperationLogFilterSet(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=StepStatus.choices)
+    after = django_filters.NumberFilter(field_name="id", lookup_expr="gt", help_text="Only entries after this id")
+
+    class Meta:
+        model = OperationLog
+        fields = ["generation", "status", "after"]

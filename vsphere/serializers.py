@@ -1,0 +1,142 @@
+"""API serializers of the vsphere app; writes go through vsphere.services."""
+
+from rest_framework import serializers
+
+from vsphere.choices import StepStatus
+from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
+from vsphere.plan import ChangeKind
+
+
+class VCenterSerializer(serializers.ModelSerializer):
+    """A vCenter endpoint; the password is write-only and stored encrypted."""
+
+    password = serializers.CharField(
+        write_only=True, required=False, allow_blank=True, style={"input_type": "password"},
+        help_text="Write-only; encrypted at rest. Leave out on update to keep the current one.",
+    )  # fmt: skip
+    has_password = serializers.SerializerMethodField()
+    skips_tls_verification = serializers.BooleanField(read_only=True)
+    host_count = serializers.IntegerField(source="hosts.count", read_only=True)
+
+    class Meta:
+        model = VCenter
+        fields = [
+            "id", "name", "host", "port", "username", "password", "has_password", "password_file",
+            "verify_tls", "ca_bundle", "insecure", "skips_tls_verification", "datacenter", "compute_cluster",
+            "template", "dvs_name", "uplink_pnic", "default_vlan", "host_count", "inventory", "last_discovery",
+            "discovery_error",
+        ]  # fmt: skip
+        read_only_fields = ["inventory", "last_discovery", "discovery_error"]
+        extra_kwargs = {
+            "verify_tls": {"required": False, "help_text": "On by default; off only together with insecure"},
+            "insecure": {"required": False, "help_text": "Lab only: skip TLS verification (shown in the UI)"},
+        }
+
+    def get_has_password(self, vcenter) -> bool:
+        return bool(vcenter.password)
+
+
+class HostSerializer(serializers.ModelSerializer):
+    vcenter_name = serializers.CharField(source="vcenter.name", read_only=True)
+    pf_count = serializers.IntegerField(source="pfs.count", read_only=True)
+
+    class Meta:
+        model = Host
+        fields = ["id", "vcenter", "vcenter_name", "name", "compute_cluster", "discovered", "pf_count"]
+        read_only_fields = fields
+
+
+class PhysicalFunctionSerializer(serializers.ModelSerializer):
+    """An SR-IOV PF; NUM_OF_VFS must cover the card's enabled VFs plus one (checked by the service)."""
+
+    host_name = serializers.CharField(source="host.name", read_only=True)
+    card = serializers.CharField(read_only=True)
+    used_vfs = serializers.IntegerField(source="assignments.count", read_only=True)
+
+    class Meta:
+        model = PhysicalFunction
+        fields = [
+            "id", "host", "host_name", "pci_id", "card", "pnic", "model", "port", "link_type",
+            "firmware_num_vfs", "max_vfs", "used_vfs", "source",
+        ]  # fmt: skip
+        read_only_fields = ["source"]
+        # Uniqueness per host is checked by the service, with a message naming the host and PCI id.
+        validators = []
+
+
+class PhysicalFunctionUpdateSerializer(PhysicalFunctionSerializer):
+    class Meta(PhysicalFunctionSerializer.Meta):
+        read_only_fields = ["source", "host"]
+
+
+class VFAssignmentSerializer(serializers.ModelSerializer):
+    host = serializers.CharField(source="pf.host.name", read_only=True)
+    pci_id = serializers.CharField(source="pf.pci_id", read_only=True)
+    tenant = serializers.IntegerField(source="cluster.tenant_id", read_only=True)
+
+    class Meta:
+        model = VFAssignment
+        fields = ["id", "pf", "host", "pci_id", "slot", "cluster", "tenant", "node_name", "created"]
+        read_only_fields = fields
+
+
+class PFCapacitySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    pf = serializers.CharField(help_text="PCI id")
+    pnic = serializers.CharField()
+    link_type = serializers.CharField()
+    total = serializers.IntegerField(help_text="VFs the driver enables (max_vfs)")
+    used = serializers.IntegerField()
+    free = serializers.IntegerField()
+
+
+class HostCapacitySerializer(serializers.Serializer):
+    host = serializers.CharField()
+    total = serializers.IntegerField()
+    used = serializers.IntegerField()
+    free = serializers.IntegerField()
+    pfs = PFCapacitySerializer(many=True)
+
+
+class VCenterCapacitySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    total = serializers.IntegerField()
+    used = serializers.IntegerField()
+    free = serializers.IntegerField()
+    hosts = HostCapacitySerializer(many=True)
+
+
+class CapacitySerializer(serializers.Serializer):
+    vcenters = VCenterCapacitySerializer(many=True)
+
+
+class PlanChangeSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=[(k.value, k.value) for k in ChangeKind])
+    target = serializers.CharField()
+    detail = serializers.CharField()
+    text = serializers.CharField(source="__str__")
+
+
+class PlanPreviewSerializer(serializers.Serializer):
+    """The dry run: what the reconciler would change now, or why no plan can be made."""
+
+    cluster = serializers.IntegerField()
+    state = serializers.CharField()
+    vcenter = serializers.CharField(allow_null=True)
+    changes = PlanChangeSerializer(many=True)
+    error = serializers.CharField(allow_blank=True)
+
+
+class OperationLogSerializer(serializers.ModelSerializer):
+    status = serializers.ChoiceField(choices=StepStatus.choices, read_only=True)
+
+    class Meta:
+        model = OperationLog
+        fields = ["id", "cluster", "generation", "key", "step", "status", "message", "created"]
+        read_only_fields = fields
+
+
+class DiscoveryQueuedSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    vcenter = serializers.IntegerField()
