@@ -30,6 +30,16 @@ def _candidate_pools(kind: str, tenant: Tenant):
     return sorted(pools, key=lambda p: (p.tenant_id is None, p.name))
 
 
+def peek_next_id(tenant: Tenant, kind: str) -> int | None:
+    """The id a new segment of this kind would get now, without reserving it (for plan previews)."""
+    for pool in _candidate_pools(POOL_FOR[kind], tenant):
+        try:
+            return next_free_id(pool, ID_COLUMN[kind])
+        except PoolExhausted:
+            continue
+    return None
+
+
 def _check_pool_use(pool: Pool, tenant: Tenant, kind: str) -> None:
     if pool.kind != kind:
         raise InvalidRequest(f"Pool {pool.name} is a {pool.kind} pool, not {kind}.", "pool")

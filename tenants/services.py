@@ -143,7 +143,7 @@ def approve_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
         raise Forbidden("Only site admins may approve requests.")
     with transaction.atomic():
         # Site checks and reservations (e.g. SR-IOV VFs) commit or roll back with the approval.
-        signals.cluster_pre_approve.send(sender=VirtualCluster, cluster=cluster)
+        signals.cluster_pre_approve.send(sender=VirtualCluster, cluster=cluster, user=user)
         return _transition(
             cluster, "cluster.approve", {S.ENDORSED}, S.APPROVED, quota_pending=False, decided_by=user, bump=True
         )

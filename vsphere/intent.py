@@ -1,7 +1,8 @@
 """Translate the database's intent (cluster, VF assignments, site) into the driver's dataclasses."""
 
-from django.apps import apps
-
+from netpolicy.choices import SegmentKind, SegmentState
+from netpolicy.models import Segment
+from netpolicy.segments import peek_next_id
 from portal.errors import InvalidRequest
 from tenants.choices import ClusterState, NetworkMode, WorkloadClass
 from tenants.models import VirtualCluster
@@ -53,27 +54,28 @@ def inventory(vcenter: VCenter) -> dict[str, dict[str, PFSpec]]:
     return result
 
 
+class NoVlanSegment(InvalidRequest):
+    """The tenant has no VLAN segment on this vSphere site yet."""
+
+
 def segment_vlan(cluster: VirtualCluster, vcenter: VCenter) -> int:
-    """VLAN of the tenant's segment on this site, else the site's default VLAN."""
+    """VLAN of the tenant's own segment on this site: tenants never share a port group's VLAN."""
     if cluster.network_mode == NetworkMode.OVERLAY:
         raise InvalidRequest(
             "Overlay (GENEVE) segments on vSphere need NSX, which Enclave does not drive yet; "
             "use a VLAN segment or the NSX export of the network intent."
         )
-    if apps.is_installed("netpolicy"):
-        segment_model = apps.get_model("netpolicy", "Segment")
-        segment = (
-            segment_model.objects.filter(tenant=cluster.tenant_id, kind="vlan", vlan_id__isnull=False)
-            .filter(vsphere_cluster__in=["", vcenter.compute_cluster])
-            .exclude(state__in=["retired", "released"])
-            .order_by("-vsphere_cluster", "id")
-            .first()
-        )
-        if segment is not None:
-            return segment.vlan_id
-    if vcenter.default_vlan:
-        return vcenter.default_vlan
-    raise InvalidRequest("No VLAN segment for this tenant on the vSphere site and no default VLAN.")
+    segment = (
+        Segment.objects.filter(tenant=cluster.tenant_id, kind=SegmentKind.VLAN, vlan_id__isnull=False)
+        .filter(vsphere_cluster__in=["", vcenter.compute_cluster])
+        .exclude(state__in=[SegmentState.RETIRED, SegmentState.REJECTED])
+        .order_by("-vsphere_cluster", "id")
+        .first()
+    )
+    if segment is None:
+        raise NoVlanSegment(f"Tenant {cluster.tenant.slug} has no VLAN segment on vSphere cluster "
+                            f"{vcenter.compute_cluster}.")  # fmt: skip
+    return segment.vlan_id
 
 
 def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
@@ -81,10 +83,15 @@ def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
     decommission = cluster.state in DECOMMISSION_STATES
     try:
         vlan = segment_vlan(cluster, vcenter)
-    except InvalidRequest:
-        if not decommission:
+    except NoVlanSegment:
+        if cluster.state in PREVIEW_STATES:  # approval will allocate the tenant's segment
+            vlan = peek_next_id(cluster.tenant, SegmentKind.VLAN)
+            if vlan is None:
+                raise
+        elif decommission:
+            vlan = 0  # the segment is gone: only VMs are removed, no port group matches VLAN 0
+        else:
             raise
-        vlan = vcenter.default_vlan or 0
     hosts = list(vcenter.hosts.filter(compute_cluster=vcenter.compute_cluster).values_list("name", flat=True))
     marker = cluster_marker(cluster)
     return ClusterIntent(

@@ -32,7 +32,6 @@ class VCenter(models.Model):
     template = models.CharField(max_length=80)
     dvs_name = models.CharField(max_length=80, default="enclave-sriov")
     uplink_pnic = models.CharField(max_length=32, default="vmnic2")
-    default_vlan = models.PositiveIntegerField(null=True, blank=True, validators=[MaxValueValidator(4094)])
     inventory = models.JSONField(default=dict, blank=True, help_text="Last discovery: datastores, switches, ...")
     last_discovery = models.DateTimeField(null=True, blank=True)
     discovery_error = models.TextField(blank=True)

@@ -2,20 +2,28 @@
 
 from django.dispatch import receiver
 
+from netpolicy import segments
+from netpolicy.choices import SegmentKind
 from tenants.choices import ClusterState
 from tenants.signals import cluster_intent_changed, cluster_pre_approve
 from vsphere import allocation
-from vsphere.intent import segment_vlan
+from vsphere.intent import NoVlanSegment, segment_vlan
 from vsphere.models import VCenter
 
 
 @receiver(cluster_pre_approve)
-def reserve_for_approval(sender, cluster, **kwargs):
-    """Refuse overlay clusters on a vSphere site and take the SR-IOV VFs before approval."""
+def reserve_for_approval(sender, cluster, user=None, **kwargs):
+    """Refuse overlay clusters, give the tenant its own VLAN segment if needed, take the VFs."""
     vcenter = VCenter.objects.order_by("pk").first()
     if vcenter is None or cluster.state != ClusterState.ENDORSED:
         return
-    segment_vlan(cluster, vcenter)  # raises InvalidRequest for overlay or a missing VLAN
+    try:
+        segment_vlan(cluster, vcenter)  # raises InvalidRequest for overlay clusters
+    except NoVlanSegment:
+        # Allocated from the site's VLAN and address pools by the approving admin, audited there.
+        segments.create_segment(cluster.tenant, user, {
+            "name": f"{vcenter.name}-vlan"[:63], "kind": SegmentKind.VLAN, "vsphere_cluster": vcenter.compute_cluster,
+        })  # fmt: skip
     if cluster.uses_sriov:
         allocation.allocate(cluster, vcenter)  # raises Conflict when VFs run out
 

@@ -1,14 +1,24 @@
 """Database sites for the vsphere API and page tests: a vCenter row, hosts, PFs and clusters."""
 
+from netpolicy.models import Pool
 from tenants import services
 from tests.conftest import service_data
 from vsphere.models import Host, PhysicalFunction, VCenter, VFAssignment
 
 
+def ensure_pools() -> None:
+    """The site's VLAN and address pools, from which approvals give each tenant its own VLAN segment."""
+    if not Pool.objects.filter(kind="vlan").exists():
+        Pool.objects.create(name="vsphere-vlans", kind="vlan", first=120, last=199)
+    if not Pool.objects.filter(kind="ipv4").exists():
+        Pool.objects.create(name="vsphere-v4", kind="ipv4", cidr="10.240.0.0/16", default_prefix_length=24)
+
+
 def make_vcenter(name="site", **overrides) -> VCenter:
+    ensure_pools()
     values = {
         "name": name, "host": "127.0.0.1", "port": 9, "username": "u", "password": "p", "datacenter": "DC0",
-        "compute_cluster": "DC0_C0", "template": "hpc-template", "default_vlan": 100,
+        "compute_cluster": "DC0_C0", "template": "hpc-template",
     }  # fmt: skip
     values.update(overrides)
     return VCenter.objects.create(**values)

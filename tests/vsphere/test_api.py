@@ -260,7 +260,8 @@ def test_the_plan_lists_the_vsphere_changes_without_taking_vfs(world, api, vcsim
     kinds = [change["kind"] for change in plan["changes"]]
     assert kinds.count("clone_vm") == 4  # login, manager, 2 workers
     assert kinds.count("add_sriov_nic") == 3  # not the login node
-    assert any(c["kind"] == "create_portgroup" and "VLAN 100" in c["text"] for c in plan["changes"])
+    # The tenant has no VLAN segment yet: the preview names the VLAN approval will allocate.
+    assert any(c["kind"] == "create_portgroup" and "VLAN 120" in c["text"] for c in plan["changes"])
     assert not cluster.vf_assignments.exists()
 
 

@@ -12,6 +12,7 @@ from portal.errors import Conflict, InvalidRequest, QuotaExceeded
 from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
+from tests.vsphere.sites import ensure_pools
 from vsphere import allocation
 from vsphere.models import Host, PhysicalFunction, VCenter, VFAssignment
 
@@ -19,9 +20,10 @@ APPROVERS = 20
 
 
 def site(max_vfs=8) -> tuple[VCenter, PhysicalFunction]:
+    ensure_pools()
     vcenter = VCenter.objects.create(
         name="site", host="127.0.0.1", username="u", password="p", datacenter="DC0",
-        compute_cluster="DC0_C0", template="hpc-template", default_vlan=100,
+        compute_cluster="DC0_C0", template="hpc-template",
     )  # fmt: skip
     host = Host.objects.create(vcenter=vcenter, name="esx-01", compute_cluster="DC0_C0")
     pf = PhysicalFunction.objects.create(
@@ -134,4 +136,32 @@ def test_a_refused_approval_leaves_no_vfs_taken(make_user):
     with pytest.raises(QuotaExceeded):
         services.approve_cluster(cluster, admin)
     assert VFAssignment.objects.filter(cluster=cluster).count() == 0
+    assert VirtualCluster.objects.get(pk=cluster.pk).state == ClusterState.ENDORSED
+
+
+@pytest.mark.django_db
+def test_approval_gives_each_tenant_its_own_vlan_segment(make_user):
+    from netpolicy.models import Segment
+
+    site(max_vfs=8)
+    admin = make_user("site-admin", staff=True)
+    first, second = endorsed_cluster(make_user, 1), endorsed_cluster(make_user, 2)
+    services.approve_cluster(first, admin)
+    services.approve_cluster(second, admin)
+    vlans = {c.tenant_id: Segment.objects.get(tenant=c.tenant, kind="vlan").vlan_id for c in (first, second)}
+    assert len(set(vlans.values())) == 2, "two tenants must never share a VLAN"
+    data = {f: getattr(first, f) for f in services.EDITABLE_FIELDS} | {"name": "mpi-2"}
+    again = services.create_cluster(first.tenant, first.requested_by, data, submit=True)
+    services.approve_cluster(again, admin)  # a second cluster of the tenant reuses its segment
+    assert Segment.objects.filter(tenant=first.tenant, kind="vlan").count() == 1
+
+
+@pytest.mark.django_db
+def test_approval_without_a_vlan_pool_is_refused_with_the_reason(make_user):
+    VCenter.objects.create(name="bare", host="127.0.0.1", username="u", password="p", datacenter="DC0",
+                           compute_cluster="DC0_C0", template="hpc-template")  # fmt: skip
+    admin = make_user("site-admin", staff=True)
+    cluster = endorsed_cluster(make_user, 7, interconnect="none")
+    with pytest.raises(InvalidRequest, match="No vlan pool"):
+        services.approve_cluster(cluster, admin)
     assert VirtualCluster.objects.get(pk=cluster.pk).state == ClusterState.ENDORSED

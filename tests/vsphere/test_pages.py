@@ -105,7 +105,7 @@ def test_the_plan_preview_page_shows_the_vsphere_changes(world, client, vcsim):
     html = page(client, world.admin, f"/vsphere/clusters/{cluster.pk}/plan/").content.decode()
     assert html.count('<li data-kind="clone_vm">') == 3  # manager + 2 workers
     assert html.count('<li data-kind="add_sriov_nic">') == 3
-    assert "tenant-a-plan-page-w02" in html and "VLAN 100" in html
+    assert "tenant-a-plan-page-w02" in html and "VLAN 120" in html  # the next free VLAN of the pool
     partial = client.get(f"/vsphere/clusters/{cluster.pk}/plan/", headers={"HX-Request": "true"}).content.decode()
     assert partial.lstrip().startswith('<div id="vsphere-plan">') and "<html" not in partial
     assert not cluster.vf_assignments.exists()

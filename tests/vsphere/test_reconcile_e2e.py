@@ -8,6 +8,7 @@ from django.utils import timezone
 from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
+from tests.vsphere.sites import ensure_pools
 from vsphere import services as vsphere_services
 from vsphere import tasks
 from vsphere.choices import StepStatus
@@ -22,16 +23,18 @@ SETTLE = 120  # seconds a reconcile may take on a loaded 2-core machine
 
 @pytest.fixture
 def site(own_vcsim):
+    ensure_pools()
     vcenter = VCenter.objects.create(
         name="sim", host="127.0.0.1", port=own_vcsim.port, username=own_vcsim.info["user"],
         password=own_vcsim.info["password"], ca_bundle=own_vcsim.ca_file, datacenter="DC0",
-        compute_cluster="DC0_C0", template="hpc-template", default_vlan=120,
+        compute_cluster="DC0_C0", template="hpc-template",
     )  # fmt: skip
     vsphere_services.discover(vcenter)
     return vcenter
 
 
-def approved_cluster(make_user, workers=3):
+def approved_cluster(make_user, workers=3, before_approval=lambda: None):
+    """Create, submit and approve; approval itself queues the vSphere reconciler on commit."""
     owner, admin = make_user("pi"), make_user("site-admin", staff=True)
     tenant = services.create_tenant("lab", "Lab", owner=owner)
     data = {
@@ -41,6 +44,7 @@ def approved_cluster(make_user, workers=3):
         "justification": "OpenFOAM",
     }  # fmt: skip
     cluster = services.create_cluster(tenant, owner, data, submit=True)
+    before_approval()
     return services.approve_cluster(cluster, admin), owner
 
 
@@ -57,7 +61,6 @@ def test_an_approved_4_node_sriov_cluster_becomes_ready_then_leaves_nothing(
 ):
     cluster, owner = approved_cluster(make_user)  # manager + 3 workers, one VF each
     assert VFAssignment.objects.filter(cluster=cluster).count() == 4
-    tasks.reconcile_cluster.delay(cluster.pk)  # the core's placeholder hook will call this
     settle(wait_for, cluster, S.READY)
     assert cluster.observed_generation == cluster.generation
     with Driver(own_vcsim.config()) as drv:
@@ -69,8 +72,7 @@ def test_an_approved_4_node_sriov_cluster_becomes_ready_then_leaves_nothing(
         assert vm.reservation_locked and [n.portgroup_key for n in vm.sriov_nics] == [pg.key]
     assert OperationLog.objects.filter(cluster=cluster, status=StepStatus.DONE).exists()
 
-    services.decommission_cluster(cluster, owner)
-    tasks.reconcile_cluster.delay(cluster.pk)
+    services.decommission_cluster(cluster, owner)  # queues the reconciler on commit
     settle(wait_for, cluster, S.RETIRED)
     with Driver(own_vcsim.config()) as drv:
         snap = drv.snapshot("DC0")
@@ -82,9 +84,7 @@ def test_an_approved_4_node_sriov_cluster_becomes_ready_then_leaves_nothing(
 def test_a_restarted_simulator_is_reported_then_the_cluster_recovers(
     celery_worker, site, own_vcsim, make_user, wait_for
 ):
-    cluster, _owner = approved_cluster(make_user, workers=1)
-    own_vcsim.stop()
-    tasks.reconcile_cluster.delay(cluster.pk)
+    cluster, _owner = approved_cluster(make_user, workers=1, before_approval=own_vcsim.stop)
     assert wait_for(lambda: VirtualCluster.objects.get(pk=cluster.pk).status_message.startswith("Retrying"), SETTLE)
     own_vcsim.start()  # same port, empty inventory but the same hosts and PFs
     settle(wait_for, cluster, S.READY)
@@ -95,7 +95,6 @@ def test_a_permanent_fault_is_surfaced_as_error_with_its_message(
 ):
     own_vcsim.inject("CloneVM_Task", "InvalidArgument")
     cluster, _owner = approved_cluster(make_user, workers=1)
-    tasks.reconcile_cluster.delay(cluster.pk)
     settle(wait_for, cluster, S.ERROR)
     assert "InvalidArgument" in cluster.status_message
 
@@ -103,14 +102,12 @@ def test_a_permanent_fault_is_surfaced_as_error_with_its_message(
 def test_a_transient_fault_is_retried_into_ready(celery_worker, site, own_vcsim, make_user, wait_for):
     own_vcsim.inject("ReconfigVM_Task", "TaskInProgress", count=2)
     cluster, _owner = approved_cluster(make_user, workers=1)
-    tasks.reconcile_cluster.delay(cluster.pk)
     settle(wait_for, cluster, S.READY)
     assert OperationLog.objects.filter(cluster=cluster, step__contains="retrying").exists()
 
 
 def test_drift_marks_the_cluster_degraded_and_reconverges(celery_worker, site, own_vcsim, make_user, wait_for):
     cluster, _owner = approved_cluster(make_user, workers=1)
-    tasks.reconcile_cluster.delay(cluster.pk)
     settle(wait_for, cluster, S.READY)
     victim = node_names(cluster)[-1][1]
     with Driver(own_vcsim.config()) as drv:
@@ -158,16 +155,35 @@ def slow_site(vcsim_binary, tmp_path):
     from tests.vsphere.conftest import Sim, free_port
 
     sim = Sim(workdir=tmp_path, port=free_port(), extra_args=("-profile", "vcenter")).start()
+    ensure_pools()
     vcenter = VCenter.objects.create(
         name="slow", host="127.0.0.1", port=sim.port, username=sim.info["user"], password=sim.info["password"],
-        ca_bundle=sim.ca_file, datacenter="DC0", compute_cluster="DC0_C0", template="hpc-template", default_vlan=130,
+        ca_bundle=sim.ca_file, datacenter="DC0", compute_cluster="DC0_C0", template="hpc-template",
     )  # fmt: skip
     vsphere_services.discover(vcenter)
     yield sim
     sim.stop()
 
 
-def test_a_worker_killed_mid_reconcile_converges_without_duplicates(slow_site, make_user, wait_for, tmp_path):
+@pytest.fixture
+def reconcile_held():
+    """Approval queues nothing here: this test hands the task to its own, killable workers."""
+    from tenants.signals import cluster_intent_changed
+    from vsphere.receivers import queue_vsphere_reconcile
+
+    def hold(**kwargs):
+        return True
+
+    cluster_intent_changed.disconnect(queue_vsphere_reconcile)
+    cluster_intent_changed.connect(hold)
+    yield
+    cluster_intent_changed.disconnect(hold)
+    cluster_intent_changed.connect(queue_vsphere_reconcile)
+
+
+def test_a_worker_killed_mid_reconcile_converges_without_duplicates(
+    slow_site, reconcile_held, make_user, wait_for, tmp_path
+):
     cluster, _owner = approved_cluster(make_user, workers=3)
     first = start_worker(tmp_path / "first.log")
     try:

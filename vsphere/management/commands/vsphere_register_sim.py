@@ -18,15 +18,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("ready_file", help="JSON the simulator wrote with -ready-file")
         parser.add_argument("--name", default="demo-sim")
-        parser.add_argument("--vlan", type=int, default=100, help="default VLAN for tenants without a segment")
 
-    def handle(self, ready_file, name, vlan, **options):
+    def handle(self, ready_file, name, **options):
         info = json.loads(Path(ready_file).read_text())
         host, port = info["host"].rsplit(":", 1)
         defaults = {
             "host": host, "port": int(port), "username": info["user"], "password": info["password"],
             "ca_bundle": info.get("ca_file", ""), "datacenter": "DC0", "compute_cluster": "DC0_C0",
-            "template": "hpc-template", "default_vlan": vlan,
+            "template": "hpc-template",
         }  # fmt: skip
         with acting_as(system_actor("vsphere_register_sim")):
             with transaction.atomic():
