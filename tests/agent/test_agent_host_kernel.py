@@ -56,3 +56,27 @@ def test_teardown_leaves_foreign_tables_alone(topo):
 def test_capabilities_command_exits_nonzero_without_vrf(topo):
     out = topo.ex("n1", PY, "-m", "enclave_agent.cli", "capabilities", check=False)
     assert out.returncode == 2 and json.loads(out.stdout)["vrf"] is False
+
+
+def test_an_aborted_batch_is_retried_tenant_by_tenant(topo):
+    """`ip -batch` exits on some errors without naming the line; isolation recovers."""
+    from enclave_agent.plan import Op, OpKind
+
+    def op(tid, line):
+        return Op(OpKind.CREATE, tid, ip=(line,))
+
+    ops = [op(1, "link add ab1 group 4242 type veth peer name ab1p"),
+           op(2, "link add ab2 group 4242 type vxlan id 2 dstport 4789 dev nosuchdev"),
+           op(3, "link add ab3 group 4242 type veth peer name ab3p")]
+    code = ("import json, sys; from enclave_agent import kernel; from enclave_agent.plan import "
+            "Op, OpKind; ops = [Op(OpKind.CREATE, t, ip=(l,)) for t, l in json.load(sys.stdin)];"
+            "r = kernel.apply(ops, isolate=len(sys.argv) > 1); print(json.dumps([r.aborted, "
+            "sorted(r.tenant_errors)]))")
+    data = json.dumps([(o.tenant, o.ip[0]) for o in ops])
+    first = json.loads(topo.ex("n1", PY, "-c", code, input=data).stdout)
+    assert first == [True, []]  # the plain batch stopped at tenant 2, tenant 3 never ran
+    assert "ab3" not in topo.ex("n1", "ip", "-br", "link").stdout
+    rest = json.dumps([(o.tenant, o.ip[0]) for o in ops[1:]])
+    second = json.loads(topo.ex("n1", PY, "-c", code, "isolate", input=rest).stdout)
+    assert second == [False, [2]]
+    assert "ab3" in topo.ex("n1", "ip", "-br", "link").stdout

@@ -15,6 +15,7 @@ DOUBLE = str(Path(__file__).with_name("portal_double.py"))
 
 @pytest.fixture
 def portal(tmp_path):
+    """The stdlib portal double on a free port, killed afterwards."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

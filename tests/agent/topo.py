@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -87,6 +88,8 @@ class Topology:
             proc.wait()
         for role in ("sw", "n1", "n2", "rt", "out"):
             sh("ip", "netns", "del", self.ns(role), check=False)
+        for path in Path("/tmp").glob(f"{self.prefix}-*"):  # agents' state dirs of this run
+            shutil.rmtree(path, ignore_errors=True)
 
     # -- processes -------------------------------------------------------------------------
 

@@ -120,3 +120,31 @@ def test_join_then_control_plane_outage_keeps_last_state_and_retries(topo):
     tenants = json.loads(observed.read_text())["tenants"]
     assert {v["status"] for v in tenants.values()} == {"ready"}
 
+
+
+def test_one_tenants_failure_does_not_block_the_others_and_fails_closed(topo):
+    topo.ex("n1", "ip", "link", "add", f"vrf{B}", "type", "dummy")  # not ours: name collision
+    state = desired("n1", 1, [A, B, C], uids={A: [65534], B: [65533]})
+    out = agent(topo, "n1", state)
+    rep = report(out)
+    assert out.returncode == 1
+    assert rep["tenants"][str(A)] == rep["tenants"][str(C)] == {"status": "ready", "errors": []}
+    assert rep["tenants"][str(B)]["status"] == "failed"
+    assert any("File exists" in e for e in rep["tenants"][str(B)]["errors"])
+    refused = agent(topo, "n1", {}, "enter", "--uid", "65533", "--", "true")
+    assert refused.returncode == 1 and "not ready" in refused.stderr
+    assert "dummy" in topo.ex("n1", "ip", "-d", "link", "show", f"vrf{B}").stdout  # untouched
+    topo.ex("n1", "ip", "link", "del", f"vrf{B}")
+    fixed = report(agent(topo, "n1", desired("n1", 1, [A, B, C], generation=2)))
+    assert {v["status"] for v in fixed["tenants"].values()} == {"ready"}
+
+
+def test_a_tenant_on_a_missing_underlay_is_refused_not_half_built(topo):
+    state = desired("n1", 1, [A, B])
+    state["node"]["interfaces"].append({"name": "eth9", "address": "10.9.0.1/24"})
+    state["tenants"][1]["vxlans"][0]["underlay"] = "eth9"  # declared, but absent here
+    rep = report(agent(topo, "n1", state))
+    assert rep["tenants"][str(A)]["status"] == "ready"
+    assert rep["tenants"][str(B)]["status"] == "not_ready"
+    assert "eth9 does not exist" in rep["tenants"][str(B)]["errors"][0]
+    assert _owned_links(topo, "n1") == {f"vrf{A}", f"eth0u{A}"}

@@ -1,0 +1,177 @@
+"""The reconcile pass and the long-poll loop."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from . import kernel, nftables
+from .client import PortalClient, PortalError
+from .plan import Capabilities, KernelState, Plan, plan, projected
+from .state import DesiredState, StateError, TenantStatus, loads
+
+log = logging.getLogger("enclave_agent")
+DEFAULT_DIR = Path(os.environ.get("ENCLAVE_AGENT_DIR", "/var/lib/enclave-agent"))
+
+
+@dataclass
+class Report:
+    """What one pass did; posted to the portal as the observed state."""
+
+    generation: int
+    full: bool
+    ops: int
+    processes: int
+    seconds: float
+    capabilities: dict
+    tenants: dict[str, dict] = field(default_factory=dict)
+    node_errors: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """Plain dict for JSON (shallow: asdict's deep copy is slow at thousands of tenants)."""
+        return dict(vars(self))
+
+    def ok(self) -> bool:
+        """True when nothing failed on the node or any tenant."""
+        return not self.node_errors and all(
+            t["status"] == TenantStatus.READY for t in self.tenants.values())
+
+
+def write_atomic(path: Path, text: str, mode: int = 0o644) -> None:
+    """Write via a temp file and rename so readers never see half a file."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+class Agent:
+    """Reconciles the kernel toward desired state; one instance per node."""
+
+    def __init__(self, state_dir: Path = DEFAULT_DIR, full_every: float = 300.0):
+        self.dir = Path(state_dir)
+        self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.full_every = full_every
+        self.caps: Capabilities = kernel.probe()
+        self.cache: KernelState | None = None
+        self.last_full = 0.0
+        self._persisted: DesiredState | None = None
+        if not self.caps.vrf:
+            log.error("kernel %s lacks VRF support (%s): tenant networks will NOT be built "
+                      "(fail closed)", self.caps.kernel, self.caps.detail)
+
+    def compute(self, desired: DesiredState, full: bool) -> tuple[Plan, tuple[str, str]]:
+        """Read (or reuse) actual state and return the plan; no changes made."""
+        nft = nftables.transaction(desired)
+        if full or self.cache is None:
+            actual = kernel.read(full=True, need_portal_table=bool(desired.nftables.strip()))
+        else:
+            actual = self.cache
+        actual.present = kernel.present({i.name for i in desired.node.interfaces})
+        return plan(actual, desired, self.caps, nft), nft
+
+    def run_pass(self, desired: DesiredState, full: bool = False) -> Report:
+        """One reconcile pass under the node lock; any error forces a full sync next time."""
+        start = time.monotonic()
+        full = full or self.cache is None or time.monotonic() - self.last_full > self.full_every
+        with open(self.dir / "lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            the_plan, nft = self.compute(desired, full)
+            result = kernel.apply(the_plan.ops)
+            if result.aborted:
+                # ip stopped without naming the line: re-read, re-plan, one batch per tenant.
+                log.warning("batch aborted (%s); retrying tenant by tenant", result.node_errors)
+                spawned = result.processes
+                the_plan, nft = self.compute(desired, full=True)
+                result = kernel.apply(the_plan.ops, isolate=True)
+                result.processes += spawned
+        report = self._report(desired, the_plan, result, full, time.monotonic() - start)
+        failed = {int(t) for t, v in report.tenants.items() if v["status"] != TenantStatus.READY}
+        if report.node_errors or failed:
+            self.cache = None  # force a full read next pass
+        else:
+            self.cache = projected(self.cache or KernelState(), desired, self.caps, nft[0],
+                                   failed)
+        if full:
+            self.last_full = time.monotonic()
+        self._persist(desired, report)
+        return report
+
+    def _report(self, desired, the_plan, result, full, seconds) -> Report:
+        report = Report(desired.generation, full, len(the_plan.ops), result.processes,
+                        round(seconds, 4), asdict(self.caps), node_errors=result.node_errors)
+        for t in desired.tenants:
+            errors = result.tenant_errors.get(t.id, [])
+            if t.id in the_plan.blocked:
+                entry = {"status": TenantStatus.NOT_READY, "errors": [the_plan.blocked[t.id]]}
+            elif errors:
+                entry = {"status": TenantStatus.FAILED, "errors": errors}
+            elif result.node_errors:
+                entry = {"status": TenantStatus.NOT_READY, "errors": ["node-wide error"]}
+            else:
+                entry = {"status": TenantStatus.READY, "errors": []}
+            report.tenants[str(t.id)] = entry
+        for tid, reason in desired.invalid:
+            report.tenants[str(tid)] = {"status": TenantStatus.FAILED,
+                                        "errors": [f"invalid tenant entry: {reason}"]}
+        return report
+
+    def _persist(self, desired: DesiredState, report: Report) -> None:
+        # Serialising thousands of tenants is not free: only when the document changed.
+        if desired != self._persisted:
+            write_atomic(self.dir / "desired.json", desired.to_json())
+            self._persisted = desired
+        write_atomic(self.dir / "status.json", json.dumps(report.to_dict(), separators=(",", ":")))
+
+    def last_desired(self) -> DesiredState | None:
+        """The last desired state applied (survives restarts and control-plane outages)."""
+        try:
+            return loads((self.dir / "desired.json").read_text())
+        except (OSError, StateError, ValueError):
+            return None
+
+
+def loop(agent: Agent, client: PortalClient, wait: int = 30, retry_max: float = 60.0,
+         stop=lambda: False) -> None:
+    """Long-poll forever; keep the last state when the portal is down and retry with backoff."""
+    desired, etag, backoff = agent.last_desired(), None, 1.0
+    if desired is not None:
+        _safe_pass(agent, desired, full=True, client=None)
+    while not stop():
+        try:
+            fetched = client.desired_state(etag, wait=wait)
+            backoff = 1.0
+        except (PortalError, StateError) as exc:
+            log.warning("desired state unavailable (%s); keeping last state, retry in %.0fs",
+                        exc, backoff)
+            time.sleep(backoff)
+            backoff = min(backoff * 2, retry_max)
+            if desired is not None and agent.cache is None:
+                _safe_pass(agent, desired, full=True, client=None)
+            continue
+        if fetched.state is not None:
+            desired, etag = fetched.state, fetched.etag
+        if desired is not None:
+            _safe_pass(agent, desired, full=False, client=client)
+
+
+def _safe_pass(agent: Agent, desired: DesiredState, full: bool, client) -> None:
+    try:
+        report = agent.run_pass(desired, full=full)
+    except Exception as exc:  # a bug in one pass must not kill the node's agent
+        log.exception("reconcile pass failed")
+        agent.cache = None
+        report = Report(desired.generation, full, 0, 0, 0.0, asdict(agent.caps),
+                        node_errors=[f"pass crashed: {exc!r}"])
+    log.info("generation %s: %s ops, ok=%s", report.generation, report.ops, report.ok())
+    if client is not None:
+        try:
+            client.report(report.to_dict())
+        except PortalError as exc:
+            log.warning("could not report observed state: %s", exc)

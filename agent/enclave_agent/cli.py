@@ -1,0 +1,127 @@
+"""`enclave-agent` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import socket
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from . import kernel
+from .agent import DEFAULT_DIR, Agent, loop, write_atomic
+from .client import PortalClient, join
+from .session import SessionRefused, exec_in_vrf, move_pid, pam_session
+from .state import loads
+
+
+def _credential(state_dir: Path) -> dict:
+    return json.loads((state_dir / "credential.json").read_text())
+
+
+def cmd_join(args) -> int:
+    """Exchange a one-time token for this node's credential (stored 0600)."""
+    caps = asdict(kernel.probe())
+    data = join(args.server, args.token, args.hostname or socket.gethostname(), caps,
+                cafile=args.cafile, interfaces=kernel.interfaces())
+    args.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    record = {"server": args.server, "node": data["node"], "credential": data["credential"]}
+    write_atomic(args.state_dir / "credential.json", json.dumps(record), mode=0o600)
+    print(f"joined as node {data['node']}")
+    return 0
+
+
+def cmd_run(args) -> int:
+    """The reconcile loop against the portal."""
+    cred = _credential(args.state_dir)
+    client = PortalClient(cred["server"], cred["node"], cred["credential"], cafile=args.cafile)
+    loop(Agent(args.state_dir, full_every=args.full_every), client, wait=args.wait)
+    return 0
+
+
+def cmd_apply(args) -> int:
+    """One pass from a file (tests, benchmarks, break-glass)."""
+    agent = Agent(args.state_dir)
+    report = agent.run_pass(loads(Path(args.file).read_text()), full=True)
+    print(json.dumps(report.to_dict(), indent=1))
+    return 0 if report.ok() else 1
+
+
+def cmd_enter(args) -> int:
+    """Run a command (or, with --pam, the calling session) inside the user's tenant VRF."""
+    try:
+        if args.pam:
+            pam_session(args.state_dir)
+            return 0
+        if args.pid is not None:
+            uid = args.uid if args.uid is not None else os.stat(f"/proc/{args.pid}").st_uid
+            move_pid(args.pid, uid, args.state_dir)
+            return 0
+        argv = args.argv[1:] if args.argv[:1] == ["--"] else args.argv
+        exec_in_vrf(args.uid if args.uid is not None else os.getuid(), argv or ["sh"],
+                    args.state_dir)
+    except SessionRefused as exc:
+        print(f"enclave-agent: session refused: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_teardown(args) -> int:
+    """Remove every link, route and nftables table the agent owns."""
+    res = kernel.teardown()
+    for name in ("desired.json", "status.json"):
+        (args.state_dir / name).unlink(missing_ok=True)
+    print(json.dumps(asdict(res)))
+    return 0 if not res.node_errors else 1
+
+
+def cmd_capabilities(args) -> int:
+    """Print what the kernel supports."""
+    caps = kernel.probe()
+    print(json.dumps(asdict(caps)))
+    return 0 if caps.vrf else 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Argument parser for every subcommand."""
+    ap = argparse.ArgumentParser(prog="enclave-agent")
+    ap.add_argument("--state-dir", type=Path, default=DEFAULT_DIR)
+    ap.add_argument("--cafile")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("join")
+    p.add_argument("--server", required=True)
+    p.add_argument("--token", required=True)
+    p.add_argument("--hostname")
+    p.set_defaults(func=cmd_join)
+    p = sub.add_parser("run")
+    p.add_argument("--wait", type=int, default=30)
+    p.add_argument("--full-every", type=float, default=300.0)
+    p.set_defaults(func=cmd_run)
+    p = sub.add_parser("apply")
+    p.add_argument("--file", required=True)
+    p.set_defaults(func=cmd_apply)
+    p = sub.add_parser("enter")
+    p.add_argument("--uid", type=int)
+    p.add_argument("--pam", action="store_true", help="pam_exec session hook: move the parent")
+    p.add_argument("--pid", type=int, help="move this running process (Slurm task hook)")
+    p.add_argument("argv", nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_enter)
+    sub.add_parser("teardown").set_defaults(func=cmd_teardown)
+    sub.add_parser("capabilities").set_defaults(func=cmd_capabilities)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
