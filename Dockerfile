@@ -9,4 +9,4 @@ RUN ENCLAVE_SECRET_KEY=build-only python manage.py collectstatic --noinput -v0 \
     && useradd --system --home /data enclave && mkdir -p /data && chown enclave /data
 USER enclave
 EXPOSE 8000
-CMD ["gunicorn", "portal.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "portal.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "gthread", "--threads", "32"]
