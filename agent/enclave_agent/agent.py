@@ -92,7 +92,8 @@ class Agent:
                 result = kernel.apply(the_plan.ops, isolate=True)
                 result.processes += spawned
         report = self._report(desired, the_plan, result, full, time.monotonic() - start)
-        failed = {int(t) for t, v in report.tenants.items() if v["status"] != TenantStatus.READY}
+        # Blocked tenants (no VRF, missing underlay) are stable; only real errors force a re-read.
+        failed = {int(t) for t, v in report.tenants.items() if v["status"] == TenantStatus.FAILED}
         if report.node_errors or failed:
             self.cache = None  # force a full read next pass
         else:
