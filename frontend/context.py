@@ -1,5 +1,7 @@
 """Template context shared by every page."""
 
+from netpolicy.choices import SegmentState
+from netpolicy.models import Segment
 from tenants.access import is_site_admin, tenant_ids
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
@@ -16,4 +18,6 @@ def navigation(request):
     owned = tenant_ids(user, "owner")
     if owned:
         waiting = waiting | VirtualCluster.objects.filter(state=ClusterState.SUBMITTED, tenant__in=owned)
-    return {"nav_waiting": waiting.count(), "is_site_admin": is_site_admin(user)}
+    # netpolicy (issue 3): requested segments wait for a site admin's approval too.
+    segments = Segment.objects.filter(state=SegmentState.REQUESTED) if is_site_admin(user) else Segment.objects.none()
+    return {"nav_waiting": waiting.count() + segments.count(), "is_site_admin": is_site_admin(user)}

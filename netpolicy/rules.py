@@ -73,6 +73,31 @@ def save_rule(user, data: dict, instance: FirewallRule | None = None) -> Firewal
     return rule
 
 
+def move_rule(user, rule: FirewallRule, up: bool) -> FirewallRule:
+    """Swap sequence numbers with the neighbouring rule; both rules keep their ids."""
+    require_editor(user, rule.policy.tenant_id)
+    with transaction.atomic():
+        rules = list(FirewallRule.objects.select_for_update().filter(policy_id=rule.policy_id)
+                     .order_by("sequence"))
+        index = next(i for i, r in enumerate(rules) if r.pk == rule.pk)
+        other = index - 1 if up else index + 1
+        if not 0 <= other < len(rules):
+            raise InvalidRequest(f"Rule '{rule.name}' is already the {'first' if up else 'last'} "
+                                 "rule of its policy.", "sequence")
+        mine, theirs = rules[index], rules[other]
+        befores = [rule_state(mine), rule_state(theirs)]
+        spare = rules[-1].sequence + 1  # (policy, sequence) is unique, so swap through a free one
+        steps = ((mine, spare), (theirs, mine.sequence), (mine, theirs.sequence))
+        for obj, sequence in steps:
+            obj.sequence = sequence
+            obj.save(update_fields=["sequence", "updated"])
+        for obj, before in zip((mine, theirs), befores, strict=True):
+            record("firewall_rule.update", obj, before=before, after=rule_state(obj),
+                   tenant=rule.policy.tenant_id, message="moved")
+        _validate(rule.policy.tenant_id)
+    return mine
+
+
 def _merged(instance: FirewallRule | None, data: dict) -> dict:
     """The rule's values after the change (for validation before anything is written)."""
     if instance is None:

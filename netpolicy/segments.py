@@ -156,7 +156,8 @@ def _constraint(exc: IntegrityError) -> str:
     return getattr(diag, "constraint_name", None) or "unique or overlap constraint"
 
 
-def transition_segment(segment: Segment, user, action: str, to_state: str) -> Segment:
+def transition_segment(segment: Segment, user, action: str, to_state: str,
+                       reason: str = "") -> Segment:
     """Approve, reject or retire a segment (site admins; owners may retire their own)."""
     allowed = {S.APPROVED: {S.REQUESTED}, S.REJECTED: {S.REQUESTED},
                S.RETIRED: {S.REQUESTED, S.APPROVED, S.READY, S.ERROR}}[to_state]
@@ -172,5 +173,5 @@ def transition_segment(segment: Segment, user, action: str, to_state: str) -> Se
         current.generation += 1
         current.save(update_fields=["state", "generation", "updated"])
         record(f"segment.{action}", current, before=before, after=snapshot(current),
-               tenant=current.tenant_id)
+               tenant=current.tenant_id, message=reason)
     return current

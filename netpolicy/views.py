@@ -1,19 +1,38 @@
-"""htmx pages: segments with pool usage and MTU warnings, firewall rules with lint, what-if."""
+"""htmx pages: segments (request, live checks, decisions), pools, firewall rules with lint, what-if."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.db.models import Q
-from django.shortcuts import render
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from audit.models import AuditEvent
+from frontend.admin_views import staff_member_required
 from frontend.views import render_page
+from netpolicy import allocation, policy, segments
 from netpolicy import rules as rule_service
-from netpolicy.allocation import pool_usage
+from netpolicy.allocation import PoolExhausted, pool_usage
+from netpolicy.choices import SegmentKind, SegmentState
 from netpolicy.compiler import analysis
 from netpolicy.compiler.model import Category, PolicyError
+from netpolicy.forms import (
+    GroupAddressForm,
+    PoolForm,
+    ReasonForm,
+    RuleForm,
+    SegmentForm,
+    ServiceForm,
+)
 from netpolicy.ir import build_site
-from netpolicy.models import FirewallPolicy, Pool, Segment
+from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from netpolicy.serializers import WhatIfSerializer
-from tenants.access import is_site_admin, scope, tenant_ids
+from portal.errors import Forbidden, NotFound, ServiceError
+from tenants.access import is_owner, is_site_admin, scope, tenant_ids
+
+S = SegmentState
 
 
 def _own_or_site(queryset, user, field: str = "tenant"):
@@ -23,14 +42,179 @@ def _own_or_site(queryset, user, field: str = "tenant"):
     return queryset.filter(Q(**{f"{field}__in": tenant_ids(user)}) | Q(**{f"{field}__isnull": True}))
 
 
+def _refused(request, exc: ServiceError):
+    """A service refusal as a page: 404 stays a 404, everything else is a 403 with the reason."""
+    if isinstance(exc, NotFound):
+        raise Http404(str(exc.detail))
+    return render(request, "netpolicy/refused.html", {"reason": _text(exc)}, status=403)
+
+
+def _text(exc: ServiceError) -> str:
+    return exc.detail if isinstance(exc.detail, str) else "; ".join(map(str, exc.detail))
+
+
+def _attach(form, exc: ServiceError, aliases: dict | None = None) -> None:
+    """Show a service error next to the field it is about (or above the form)."""
+    field = (aliases or {}).get(exc.field, exc.field)
+    form.add_error(field if field in form.fields else None, _text(exc))
+
+
+# ---------------------------------------------------------------- segments
+
+
 @login_required
 def segment_list(request):
     """Segments of the user's tenants, with effective MTU and IPoIB warnings; pools' usage."""
-    segments = scope(Segment.objects.select_related("tenant", "id_pool"), request.user)
+    segments_ = scope(Segment.objects.select_related("tenant", "id_pool"), request.user)
     pools = [(p, pool_usage(p)) for p in _own_or_site(Pool.objects.all(), request.user)]
-    context = {"segments": segments.order_by("tenant__slug", "name")[:500], "pools": pools}
+    pending = segments_.filter(state=S.REQUESTED) if is_site_admin(request.user) else []
+    context = {"segments": segments_.order_by("tenant__slug", "name")[:500], "pools": pools,
+               "pending": pending}
     return render_page(request, "netpolicy/segment_list.html", context,
                        "netpolicy/partials/segment_table.html")
+
+
+class _DryRun(Exception):
+    """Carries the would-be segment out of the transaction that is rolled back."""
+
+    def __init__(self, segment):
+        super().__init__()
+        self.segment = segment
+
+
+def _dry_run(tenant, user, data: dict) -> Segment:
+    """The real service in a rolled-back transaction: the same checks as submit, nothing kept."""
+    try:
+        with transaction.atomic():
+            raise _DryRun(segments.create_segment(tenant, user, data))
+    except _DryRun as done:
+        return done.segment
+
+
+def _segment_error(form, exc: ServiceError) -> str | None:
+    """Pool exhaustion and id/subnet conflicts belong to the id or subnet field; returns it."""
+    kind = form.cleaned_data.get("kind")
+    id_field = "vni" if kind == SegmentKind.OVERLAY else "vlan_id"
+    field = exc.field
+    if isinstance(exc, PoolExhausted) and field is None:
+        field = id_field if " ids " in _text(exc) else "subnet"
+    aliases = {"id_pool": id_field, "pool": id_field, "prefix_pool": "subnet",
+               "prefix_length": "subnet", "quota": None}
+    field = aliases.get(field, field)
+    form.add_error(field if field in form.fields else None, _text(exc))
+    return field
+
+
+def _mtu_preview(form) -> Segment:
+    """A transient segment carrying kind and MTU, for the effective MTU and IPoIB warning."""
+    data = form.data
+    try:
+        mtu = int(data.get("mtu") or 9000)
+    except ValueError:
+        mtu = 9000
+    return Segment(kind=data.get("kind") or SegmentKind.VLAN, mtu=mtu)
+
+
+@login_required
+def segment_create(request):
+    """The request form; htmx posts it as the user types to check it against the pools live."""
+    form = SegmentForm(request.POST or None, user=request.user)
+    live = request.htmx and request.headers.get("X-Enclave-Validate") == "1"
+    allocation_preview, service_fields = None, set()
+    if request.method == "POST" and form.is_valid():
+        tenant, data = form.cleaned_data["tenant"], form.service_data()
+        try:
+            if live:
+                allocation_preview = _dry_run(tenant, request.user, data)
+            else:
+                segment = segments.create_segment(tenant, request.user, data)
+                messages.success(request, f"Segment {segment} is {segment.get_state_display().lower()}.")
+                return redirect("netpolicy:segment-detail", pk=segment.pk)
+        except ServiceError as exc:
+            service_fields.add(_segment_error(form, exc))
+    context = {"form": form, "live": live, "preview": _mtu_preview(form),
+               "allocation": allocation_preview, "service_fields": service_fields}
+    return render_page(request, "netpolicy/segment_form.html", context,
+                       "netpolicy/partials/segment_live.html")
+
+
+def _get_segment(user, pk) -> Segment:
+    """Another tenant's segment is a 404, exactly like a missing one."""
+    queryset = scope(Segment.objects.select_related("tenant", "id_pool", "prefix_pool",
+                                                    "node_pool", "requested_by"), user)
+    return get_object_or_404(queryset, pk=pk)
+
+
+@login_required
+def segment_detail(request, pk):
+    segment = _get_segment(request.user, pk)
+    admin = is_site_admin(request.user)
+    history = AuditEvent.objects.filter(object_type="netpolicy.segment", object_id=str(segment.pk))
+    context = {
+        "segment": segment,
+        "history": history.order_by("created", "id"),
+        "can_decide": admin and segment.state == S.REQUESTED,
+        "can_retire": (admin or is_owner(request.user, segment.tenant_id))
+        and segment.state in (S.REQUESTED, S.APPROVED, S.READY, S.ERROR),
+        "reason_form": ReasonForm(),
+    }
+    return render_page(request, "netpolicy/segment_detail.html", context,
+                       "netpolicy/partials/segment_status.html")
+
+
+def _transition(request, pk, action: str, to_state: str, reason: str = ""):
+    segment = _get_segment(request.user, pk)
+    try:
+        segment = segments.transition_segment(segment, request.user, action, to_state, reason)
+        messages.success(request, f"Segment {segment} is now {segment.get_state_display().lower()}.")
+    except NotFound:
+        raise Http404("No such segment.") from None
+    except ServiceError as exc:
+        messages.error(request, _text(exc))
+    return redirect("netpolicy:segment-detail", pk=pk)
+
+
+@login_required
+@require_POST
+def segment_approve(request, pk):
+    return _transition(request, pk, "approve", S.APPROVED)
+
+
+@login_required
+@require_POST
+def segment_reject(request, pk):
+    """Rejections need a reason; it is kept in the audit event."""
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        _get_segment(request.user, pk)
+        messages.error(request, "Give a reason for the rejection.")
+        return redirect("netpolicy:segment-detail", pk=pk)
+    return _transition(request, pk, "reject", S.REJECTED, form.cleaned_data["reason"])
+
+
+@login_required
+@require_POST
+def segment_retire(request, pk):
+    return _transition(request, pk, "retire", S.RETIRED)
+
+
+@staff_member_required
+def pool_create(request):
+    """Define a pool; the page lists every pool with used / free."""
+    form = PoolForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            pool = allocation.create_pool(request.user, form.service_data())
+        except ServiceError as exc:
+            _attach(form, exc)
+        else:
+            messages.success(request, f"Pool {pool} created.")
+            return redirect("netpolicy:pool-create")
+    pools = [(p, pool_usage(p)) for p in Pool.objects.select_related("tenant")]
+    return render(request, "netpolicy/pool_form.html", {"form": form, "pools": pools})
+
+
+# ---------------------------------------------------------------- firewall
 
 
 def _policies(user):
@@ -42,47 +226,166 @@ def _policies(user):
     return sorted(policies, key=lambda p: (order[p.category], p.sequence, p.pk))
 
 
+def _findings(tenant_ids_) -> dict:
+    """Analysis findings keyed by rule id, for the given tenants (None: site policies)."""
+    found: dict = {}
+    for tenant_id in tenant_ids_:
+        for finding in rule_service.findings_for(tenant_id):
+            found.setdefault(finding["rule"], []).append(finding)
+    return found
+
+
+def _can_edit(user, tenant_id) -> bool:
+    return is_site_admin(user) or (tenant_id is not None and is_owner(user, tenant_id))
+
+
+def _firewall_context(user) -> dict:
+    policies = _policies(user)
+    findings = _findings({p.tenant_id for p in policies})
+    rows = [(p, _can_edit(user, p.tenant_id), [(r, findings.get(r.pk, [])) for r in p.rules.all()])
+            for p in policies]
+    groups = _own_or_site(Group.objects.select_related("tenant", "segment"), user)
+    groups = [(g, _can_edit(user, g.tenant_id)) for g in groups]
+    return {"rows": rows, "groups": groups, "form": {}, "is_admin": is_site_admin(user)}
+
+
 @login_required
 def firewall(request):
     """Every visible policy and rule, with the analysis findings next to each rule."""
-    policies = _policies(request.user)
-    findings: dict = {}
-    for tenant_id in {p.tenant_id for p in policies}:
-        for finding in rule_service.findings_for(tenant_id):
-            findings.setdefault(finding["rule"], []).append(finding)
-    rows = [(p, [(r, findings.get(r.pk, [])) for r in p.rules.all()]) for p in policies]
-    return render(request, "netpolicy/firewall.html", {"rows": rows, "form": {}})
+    return render(request, "netpolicy/firewall.html", _firewall_context(request.user))
 
 
 @login_required
 @require_POST
 def what_if(request):
-    """Answer one what-if question (htmx partial)."""
-    serializer = WhatIfSerializer(data=request.POST)
-    context = {"form": request.POST}
+    """Answer one what-if question: the partial for htmx, the whole page without JavaScript."""
+    context = {"form": request.POST, **_what_if_answer(request.user, request.POST)}
+    if not request.htmx:
+        context = {**_firewall_context(request.user), **context}
+    return render_page(request, "netpolicy/firewall.html", context, "netpolicy/partials/what_if.html")
+
+
+def _what_if_answer(user, data) -> dict:
+    serializer = WhatIfSerializer(data=data)
     if not serializer.is_valid():
-        context["errors"] = {k: " ".join(map(str, v)) for k, v in serializer.errors.items()}
-        return render(request, "netpolicy/partials/what_if.html", context)
+        return {"errors": {k: " ".join(map(str, v)) for k, v in serializer.errors.items()}}
     data = serializer.validated_data
     try:
         decision = analysis.what_if(build_site(), data["source"], data["destination"],
                                     data["protocol"], data.get("port"))
     except PolicyError as exc:
-        context["errors"] = {"detail": str(exc)}
-        return render(request, "netpolicy/partials/what_if.html", context)
-    context["decision"] = decision
-    context["where"] = rule_service.readable(decision.where)
-    context["rule"] = _visible_rule(request.user, decision.rule)
-    return render(request, "netpolicy/partials/what_if.html", context)
+        return {"errors": {"detail": str(exc)}}
+    return {"decision": decision, "where": rule_service.readable(decision.where),
+            "rule": _visible_rule(user, decision.rule)}
 
 
 def _visible_rule(user, rule_id: str | None):
     """The deciding rule if the user may see it (another tenant's rule stays anonymous)."""
-    from netpolicy.models import FirewallRule
-
     if not rule_id:
         return None
     rule = FirewallRule.objects.select_related("policy").filter(pk=int(rule_id[1:])).first()
     if rule and (is_site_admin(user) or rule.policy.tenant_id in tenant_ids(user) | {None}):
         return rule
     return "hidden"
+
+
+def _rule_saved(request, rule: FirewallRule):
+    """Back to the firewall page at the rule, with its lint in the message as well."""
+    found = _findings([rule.policy.tenant_id]).get(rule.pk, [])
+    lint = "; ".join(f"{f['kind']}: {f['message']}" for f in found) or "no findings"
+    (messages.warning if found else messages.success)(request, f"Saved rule '{rule.name}' — lint: {lint}")
+    return redirect(reverse("netpolicy:rule-list") + f"#rule-{rule.pk}")
+
+
+def _rule_form_page(request, policy_obj: FirewallPolicy, instance: FirewallRule | None):
+    """Create or edit a rule through the rules service; refusals come back next to the fields."""
+    try:
+        policy.require_editor(request.user, policy_obj.tenant_id)
+    except ServiceError as exc:
+        return _refused(request, exc)
+    form = RuleForm(request.POST or None, instance=instance, user=request.user, policy=policy_obj)
+    if request.method == "POST" and form.is_valid():
+        fresh = FirewallRule.objects.get(pk=instance.pk) if instance else None  # form mutated instance
+        try:
+            rule = rule_service.save_rule(request.user, form.service_data(), fresh)
+        except ServiceError as exc:
+            _attach(form, exc)
+        else:
+            return _rule_saved(request, rule)
+    found = _findings([policy_obj.tenant_id]).get(instance.pk, []) if instance else []
+    context = {"form": form, "policy": policy_obj, "rule": instance, "findings": found}
+    return render(request, "netpolicy/rule_form.html", context)
+
+
+@login_required
+def rule_create(request, pk):
+    policy_obj = get_object_or_404(_own_or_site(FirewallPolicy.objects.all(), request.user), pk=pk)
+    return _rule_form_page(request, policy_obj, None)
+
+
+def _get_rule(user, pk) -> FirewallRule:
+    rules = _own_or_site(FirewallRule.objects.select_related("policy__tenant"), user,
+                         "policy__tenant")
+    return get_object_or_404(rules, pk=pk)
+
+
+@login_required
+def rule_edit(request, pk):
+    rule = _get_rule(request.user, pk)
+    return _rule_form_page(request, rule.policy, rule)
+
+
+@login_required
+@require_POST
+def rule_move(request, pk):
+    """Move a rule up or down within its policy; it keeps its id."""
+    rule = _get_rule(request.user, pk)
+    direction = request.POST.get("direction")
+    if direction not in ("up", "down"):
+        messages.error(request, "Say whether the rule moves up or down.")
+        return redirect("netpolicy:rule-list")
+    try:
+        rule = rule_service.move_rule(request.user, rule, direction == "up")
+    except Forbidden as exc:
+        return _refused(request, exc)
+    except ServiceError as exc:
+        messages.error(request, _text(exc))
+    return redirect(reverse("netpolicy:rule-list") + f"#rule-{rule.pk}")
+
+
+@login_required
+def group_edit(request, pk):
+    """Set a group's explicit addresses (site groups: admins; tenant groups: owners and admins)."""
+    group = get_object_or_404(_own_or_site(Group.objects.select_related("tenant"), request.user),
+                              pk=pk)
+    try:
+        policy.require_editor(request.user, group.tenant_id)
+    except ServiceError as exc:
+        return _refused(request, exc)
+    initial = {"cidrs": "\n".join(group.cidrs), "description": group.description}
+    form = GroupAddressForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            policy.save_group(request.user, dict(form.cleaned_data), group)
+        except ServiceError as exc:
+            _attach(form, exc)
+        else:
+            messages.success(request, f"Addresses of {group} saved.")
+            return redirect(reverse("netpolicy:rule-list") + "#groups")
+    return render(request, "netpolicy/group_form.html", {"form": form, "group": group})
+
+
+@staff_member_required
+def service_create(request):
+    """Add a service to the catalogue (ports are checked: 1..65535, ranges not inverted)."""
+    form = ServiceForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            service = policy.save_service(request.user, dict(form.cleaned_data))
+        except ServiceError as exc:
+            _attach(form, exc)
+        else:
+            messages.success(request, f"Service {service} added.")
+            return redirect("netpolicy:service-create")
+    return render(request, "netpolicy/service_form.html",
+                  {"form": form, "services": Service.objects.all()})

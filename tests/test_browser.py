@@ -43,6 +43,9 @@ def test_researcher_submits_owner_endorses_admin_approves(browser, live_server, 
     researcher = login(browser, live_server, "member-a")
     researcher.goto(f"{live_server.url}/clusters/new/")
     researcher.select_option("#id_tenant", label="tenant-a")
+    researcher.fill("#id_name", "Not_DNS!")
+    researcher.press("#id_name", "Tab")
+    researcher.wait_for_selector("#err-name:has-text('lowercase letters')")  # checked live, inline
     researcher.fill("#id_name", "cfd-run")
     researcher.select_option("#id_workload_class", "parallel-distributed")
     # htmx re-renders the advice for the chosen class without a page load.

@@ -17,6 +17,7 @@ from pathlib import Path
 KERNEL_PKG = "linux-image-6.1.0-50-amd64"
 KERNEL_VERSION = "6.1.176-1"
 KREL = "6.1.0-50-amd64"
+PROJECT = Path(__file__).resolve().parents[2]  # the checkout, wherever it was cloned
 CACHE = Path(os.environ.get("ENCLAVE_GUEST_CACHE", "/var/cache/enclave-vrf-guest"))
 MODULES = [
     "crc32c_generic", "vrf", "vxlan", "veth", "bridge", "dummy", "9p", "9pnet_virtio", "virtio_pci",
@@ -36,6 +37,9 @@ mount -t tmpfs tmp $H/tmp; mount -t tmpfs run $H/run
 mount -t cgroup2 none $H/sys/fs/cgroup 2>/dev/null
 mkdir -p $H/tmp/job
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 job $H/tmp/job
+# The checkout may live under /tmp or /run, which the tmpfs mounts above hide: mount it again.
+P=$(sed -n 's/.*enclave_project=\([^ ]*\).*/\1/p' /proc/cmdline)
+if [ -n "$P" ]; then mkdir -p $H$P 2>/dev/null; mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000 project $H$P; fi
 chroot $H /bin/sh -c 'ip link set lo up; cd /tmp/job && HOME=/tmp /bin/sh ./cmd.sh' \
   > /dev/ttyS0 2>&1
 echo "RC=$?" > /dev/ttyS0
@@ -134,9 +138,10 @@ def run(script: str, timeout: float = 900, mem: int = 1536) -> tuple[int, str]:
         cmd = [
             "qemu-system-x86_64", "-accel", "tcg", "-m", str(mem), "-smp", "1",
             "-nographic", "-no-reboot", "-kernel", str(vmlinuz), "-initrd", str(initrd),
-            "-append", "console=ttyS0 quiet panic=-1 rdinit=/init",
+            "-append", f"console=ttyS0 quiet panic=-1 rdinit=/init enclave_project={PROJECT}",
             "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
             "-virtfs", f"local,path={job},mount_tag=job,security_model=none",
+            "-virtfs", f"local,path={PROJECT},mount_tag=project,security_model=none,readonly=on,multidevs=remap",
         ]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",

@@ -24,6 +24,19 @@ NETPOLICY_MATRIX = {
     "netpolicy:segment-list": ("get", "list", "np_segment_a"),
     "netpolicy:rule-list": ("get", "list", "np_rule_a"),
     "netpolicy:what-if": ("post", "list", None),
+    "netpolicy:segment-create": ("get", "list", None),
+    "netpolicy:segment-detail": ("get", "detail", "np_segment_a"),
+    "netpolicy:segment-approve": ("post", "action", "np_segment_a"),
+    "netpolicy:segment-reject": ("post", "action", "np_segment_a"),
+    "netpolicy:segment-retire": ("post", "action", "np_segment_a"),
+    "netpolicy:pool-create": ("get", "admin", None),
+    "netpolicy:service-create": ("get", "admin", None),
+    # Edit forms are GETs with "action" semantics: tenant B gets 404, a member of A 403 (owners
+    # and site admins only edit), which tests/netpolicy/test_netpolicy_db_forms.py checks exactly.
+    "netpolicy:rule-create": ("get", "action", "np_policy_a"),
+    "netpolicy:rule-edit": ("get", "action", "np_rule_a"),
+    "netpolicy:rule-move": ("post", "action", "np_rule_a"),
+    "netpolicy:group-edit": ("get", "action", "np_group_a"),
 }
 # The service catalogue is site-wide and carries no tenant data; what-if is a POST that names
 # only rules the caller may see (tests/netpolicy/test_netpolicy_db_api.py covers both).

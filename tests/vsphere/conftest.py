@@ -202,3 +202,19 @@ def cluster_intent(prefix: str, nodes: int, vlan: int, pf: str = PF0, **override
     }
     values.update(overrides)
     return ClusterIntent(**values)
+
+
+@pytest.fixture
+def reconcile_held():
+    """Approval queues nothing here: this test hands the task to its own, killable workers."""
+    from tenants.signals import cluster_intent_changed
+    from vsphere.receivers import queue_vsphere_reconcile
+
+    def hold(**kwargs):
+        return True
+
+    cluster_intent_changed.disconnect(queue_vsphere_reconcile)
+    cluster_intent_changed.connect(hold)
+    yield
+    cluster_intent_changed.disconnect(hold)
+    cluster_intent_changed.connect(queue_vsphere_reconcile)

@@ -46,7 +46,7 @@ def endorsed_cluster(make_user, n: int, **overrides):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_20_parallel_approvals_for_8_vfs_grant_exactly_8(make_user):
+def test_20_parallel_approvals_for_8_vfs_grant_exactly_8(make_user, reconcile_held):
     site(max_vfs=8)
     admin = make_user("site-admin", staff=True)
     clusters = [endorsed_cluster(make_user, n) for n in range(APPROVERS)]  # 2 VFs each

@@ -165,22 +165,6 @@ def slow_site(vcsim_binary, tmp_path):
     sim.stop()
 
 
-@pytest.fixture
-def reconcile_held():
-    """Approval queues nothing here: this test hands the task to its own, killable workers."""
-    from tenants.signals import cluster_intent_changed
-    from vsphere.receivers import queue_vsphere_reconcile
-
-    def hold(**kwargs):
-        return True
-
-    cluster_intent_changed.disconnect(queue_vsphere_reconcile)
-    cluster_intent_changed.connect(hold)
-    yield
-    cluster_intent_changed.disconnect(hold)
-    cluster_intent_changed.connect(queue_vsphere_reconcile)
-
-
 def test_a_worker_killed_mid_reconcile_converges_without_duplicates(
     slow_site, reconcile_held, make_user, wait_for, tmp_path
 ):
