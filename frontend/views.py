@@ -8,6 +8,8 @@ from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
 from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm
+from netpolicy.choices import SegmentState
+from netpolicy.models import Segment
 from portal.errors import NotFound, ServiceError
 from tenants import advice, quotas, services
 from tenants.access import can_decide, is_owner, is_site_admin, scope, visible_tenants
@@ -149,4 +151,7 @@ def approvals(request):
     if not is_site_admin(user):
         to_endorse = [c for c in to_endorse if is_owner(user, c.tenant_id)]
     to_approve = visible_clusters(user).filter(state=ClusterState.ENDORSED) if is_site_admin(user) else []
-    return render(request, "frontend/approvals.html", {"to_endorse": to_endorse, "to_approve": to_approve})
+    # Segment requests (network intent) wait for site admins too.
+    pending = Segment.objects.filter(state=SegmentState.REQUESTED).select_related("tenant", "requested_by")
+    context = {"to_endorse": to_endorse, "to_approve": to_approve, "pending": pending if is_site_admin(user) else []}
+    return render(request, "frontend/approvals.html", context)

@@ -39,7 +39,10 @@ mkdir -p $H/tmp/job
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 job $H/tmp/job
 # The checkout may live under /tmp or /run, which the tmpfs mounts above hide: mount it again.
 P=$(sed -n 's/.*enclave_project=\([^ ]*\).*/\1/p' /proc/cmdline)
-if [ -n "$P" ]; then mkdir -p $H$P 2>/dev/null; mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000 project $H$P; fi
+if [ -n "$P" ]; then
+  mkdir -p $H$P 2>/dev/null
+  mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000 project $H$P
+fi
 chroot $H /bin/sh -c 'ip link set lo up; cd /tmp/job && HOME=/tmp /bin/sh ./cmd.sh' \
   > /dev/ttyS0 2>&1
 echo "RC=$?" > /dev/ttyS0
