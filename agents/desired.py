@@ -31,9 +31,11 @@ def vxlan_name(dev: str, tenant_id: int) -> str:
     return f"{dev[: IFNAMSIZ - 8]}u{hashlib.sha256(name.encode()).hexdigest()[:6]}"
 
 
-def cgnat_for(tenant_id: int) -> str:
-    """The tenant's host route source from 100.64.0.0/10, derived from its id."""
-    return f"{CGNAT.network_address + tenant_id + 1}/32"
+def cgnat_for(tenant_id: int, base=CGNAT) -> str:
+    """The tenant's host route source, derived from its id inside the site's CGNAT pool (or the /10)."""
+    if tenant_id + 1 >= base.num_addresses:
+        base = CGNAT  # the admin's pool is too small for this id; the whole range still is unique
+    return f"{base.network_address + tenant_id + 1}/32"
 
 
 def _matching_interfaces(node: Node) -> list[tuple[dict, int]]:
@@ -48,7 +50,7 @@ def _matching_interfaces(node: Node) -> list[tuple[dict, int]]:
     return result
 
 
-def tenant_document(node: Node, net: TenantNetwork) -> dict:
+def tenant_document(node: Node, net: TenantNetwork, cgnat_base=CGNAT) -> dict:
     """The per-tenant part: VRF, VNI, CGNAT /32, one VXLAN per matching interface, member UIDs."""
     vxlans = [
         {"device": vxlan_name(iface["name"], net.tenant_id), "underlay": iface["name"], "dstport": port,
@@ -59,19 +61,19 @@ def tenant_document(node: Node, net: TenantNetwork) -> dict:
         "id": net.tenant_id,
         "vrf": {"name": f"vrf{net.tenant_id}"[:IFNAMSIZ], "table": TABLE_BASE + net.tenant_id},
         "vni": net.vni,
-        "cgnat": cgnat_for(net.tenant_id),
+        "cgnat": cgnat_for(net.tenant_id, cgnat_base),
         "vxlans": vxlans,
         "uids": sorted(net.uids),
     }
 
 
-def build(node: Node, networks: list[TenantNetwork], nftables: str) -> dict:
+def build(node: Node, networks: list[TenantNetwork], nftables: str, cgnat_base=CGNAT) -> dict:
     """The whole document for a node (generation included)."""
     interfaces = [{"name": i["name"], "address": i["address"], "gateway": i.get("gateway")} for i in node.interfaces]
     return {
         "generation": node.desired_generation,
         "node": {"name": node.name, "address": str(node.address or ""), "interfaces": interfaces},
-        "tenants": [tenant_document(node, net) for net in sorted(networks, key=lambda n: n.tenant_id)],
+        "tenants": [tenant_document(node, net, cgnat_base) for net in sorted(networks, key=lambda n: n.tenant_id)],
         "nftables": nftables,
     }
 

@@ -77,7 +77,7 @@ def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None) -> 
 def desired_document(node: Node) -> dict:
     """Compute the node's desired state from current intent."""
     networks = sources.tenant_networks(node.pool)
-    return build(node, networks, sources.ruleset(node, networks))
+    return build(node, networks, sources.ruleset(node, networks), sources.cgnat_base())
 
 
 def refresh(node: Node) -> bool:

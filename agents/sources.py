@@ -1,10 +1,12 @@
 """Where a node's desired state comes from: tenants' overlay segments on its pool and their firewall."""
 
-from agents.desired import TenantNetwork
-from netpolicy.choices import SegmentKind, SegmentState
+import ipaddress
+
+from agents.desired import CGNAT, TenantNetwork
+from netpolicy.choices import PoolKind, SegmentKind, SegmentState
 from netpolicy.compiler import nft
 from netpolicy.ir import build_site
-from netpolicy.models import Segment
+from netpolicy.models import Pool, Segment
 from tenants.models import Tenant
 from users.models import PosixAccount
 
@@ -42,6 +44,12 @@ def _member_uids(tenant_ids) -> dict[int, list[int]]:
         if len(tenants) == 1:  # ambiguous sessions must fail closed, not pick a tenant
             result.setdefault(next(iter(tenants)), []).append(uid)
     return result
+
+
+def cgnat_base():
+    """The site's CGNAT pool (netpolicy, kind cgnat), or the whole 100.64.0.0/10 when none is defined."""
+    pool = Pool.objects.filter(kind=PoolKind.CGNAT).order_by("pk").first()
+    return ipaddress.ip_network(str(pool.cidr)) if pool else CGNAT
 
 
 def ruleset(node, networks: list[TenantNetwork]) -> str:

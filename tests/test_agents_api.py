@@ -178,3 +178,13 @@ def test_the_desired_state_parses_with_the_agents_own_validator(pool, world):
     _, cred = enrol(pool)
     state = parse(agent(cred).get("/api/v1/agents/node-1/desired-state").json())
     assert state.tenant_for_uid(20001).id == world.tenant_a.pk and state.tenant_for_uid(20002) is None
+
+
+def test_cgnat_addresses_come_from_the_sites_cgnat_pool(pool, world):
+    from netpolicy import allocation
+
+    overlay_site(world, pool)
+    allocation.create_pool(world.admin, {"name": "cgnat", "kind": "cgnat", "cidr": "100.100.0.0/16"})
+    _, cred = enrol(pool)
+    (tenant,) = agent(cred).get("/api/v1/agents/node-1/desired-state").json()["tenants"]
+    assert tenant["cgnat"] == f"100.100.0.{world.tenant_a.pk + 1}/32"
