@@ -4,7 +4,7 @@ from django import forms
 from django.utils import timezone
 
 from tenants.access import visible_tenants
-from tenants.choices import Role
+from tenants.choices import Interconnect, Role
 from tenants.models import Quota, Tenant, VirtualCluster
 
 
@@ -44,6 +44,11 @@ class RejectForm(forms.Form):
 
 class ExtendLeaseForm(forms.Form):
     lease_end = forms.DateField(widget=DateInput())
+
+
+class ResizeForm(forms.Form):
+    worker_count = forms.IntegerField(min_value=1, max_value=1024, label="Workers")
+    interconnect = forms.ChoiceField(choices=Interconnect.choices)
 
 
 class TokenForm(forms.Form):

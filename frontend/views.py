@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
-from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm
+from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm, ResizeForm
 from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from portal.errors import NotFound, ServiceError
@@ -102,11 +102,16 @@ def cluster_detail(request, pk):
         "can_decide": can_decide(request.user, cluster),
         "reject_form": RejectForm(),
         "lease_form": ExtendLeaseForm(initial={"lease_end": cluster.lease_end}),
+        "resize_form": ResizeForm(initial={"worker_count": cluster.worker_count, "interconnect": cluster.interconnect}),
+        "can_resize": can_decide(request.user, cluster) and cluster.state in RESIZABLE_STATES,
         "notes": advice.notes(cluster.workload_class, cluster.interconnect, cluster.network_mode,
                               cluster.data_path),
     }  # fmt: skip
     return render_page(request, "frontend/cluster_detail.html", context, "frontend/partials/cluster_status.html")
 
+
+RESIZABLE_STATES = {ClusterState.APPROVED, ClusterState.PROVISIONING, ClusterState.READY, ClusterState.DEGRADED,
+                    ClusterState.ERROR}  # fmt: skip
 
 ACTIONS = {
     "submit": lambda c, u, p: services.submit_cluster(c, u),
@@ -117,17 +122,26 @@ ACTIONS = {
 }
 
 
+FORM_ACTIONS = {
+    "extend-lease": (ExtendLeaseForm, lambda c, u, d: services.extend_lease(c, u, d["lease_end"]),
+                     "Give a valid date for the new lease end."),
+    "resize": (ResizeForm, lambda c, u, d: services.resize_cluster(c, u, **d),
+               "Give a worker count between 1 and 1024 and an interconnect."),
+}  # fmt: skip
+
+
 @login_required
 @require_POST
 def cluster_action(request, pk, verb):
     """Run one state transition; errors come back as a message, nothing half-done."""
     cluster = get_cluster(request.user, pk)
-    if verb == "extend-lease":
-        form = ExtendLeaseForm(request.POST)
+    if verb in FORM_ACTIONS:
+        form_class, call, problem = FORM_ACTIONS[verb]
+        form = form_class(request.POST)
         if not form.is_valid():
-            messages.error(request, "Give a valid date for the new lease end.")
+            messages.error(request, problem)
             return redirect("frontend:cluster-detail", pk=pk)
-        handler = lambda c, u, p: services.extend_lease(c, u, form.cleaned_data["lease_end"])  # noqa: E731
+        handler = lambda c, u, p: call(c, u, form.cleaned_data)  # noqa: E731
     elif verb in ACTIONS:
         handler = ACTIONS[verb]
     else:

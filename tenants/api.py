@@ -22,6 +22,7 @@ from tenants.serializers import (
     MembershipSerializer,
     QuotaSerializer,
     RejectSerializer,
+    ResizeSerializer,
     TenantSerializer,
 )
 
@@ -87,7 +88,7 @@ class ClusterViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
     def get_serializer_class(self):
         if self.action in ("update", "partial_update"):
             return ClusterUpdateSerializer
-        return {"reject": RejectSerializer, "extend_lease": ExtendLeaseSerializer}.get(
+        return {"reject": RejectSerializer, "extend_lease": ExtendLeaseSerializer, "resize": ResizeSerializer}.get(
             self.action, ClusterSerializer
         )
 
@@ -145,3 +146,12 @@ class ClusterViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
         serializer = ExtendLeaseSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         return self._respond(services.extend_lease(cluster, request.user, serializer.validated_data["lease_end"]))
+
+    @extend_schema(request=ResizeSerializer, responses=ClusterSerializer)
+    @action(detail=True, methods=["post"])
+    def resize(self, request, pk=None):
+        """Day 2: change the number of workers or add/remove SR-IOV on a live cluster."""
+        cluster = self.get_object()
+        serializer = ResizeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return self._respond(services.resize_cluster(cluster, request.user, **serializer.validated_data))

@@ -3,6 +3,7 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from tenants.choices import Interconnect
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
 
@@ -70,6 +71,11 @@ class ClusterSerializer(serializers.ModelSerializer):
 class ClusterUpdateSerializer(ClusterSerializer):
     class Meta(ClusterSerializer.Meta):
         read_only_fields = ClusterSerializer.Meta.read_only_fields + ["tenant"]
+
+
+class ResizeSerializer(serializers.Serializer):
+    worker_count = serializers.IntegerField(min_value=1, max_value=1024, required=False)
+    interconnect = serializers.ChoiceField(choices=Interconnect.choices, required=False)
 
 
 class RejectSerializer(serializers.Serializer):

@@ -186,6 +186,35 @@ def extend_lease(cluster: VirtualCluster, user, lease_end: datetime.date) -> Vir
     return _transition(cluster, "cluster.extend_lease", states, None, lease_end=lease_end)
 
 
+RESIZABLE = ("worker_count", "interconnect")
+
+
+def resize_cluster(cluster: VirtualCluster, user, **changes) -> VirtualCluster:
+    """Day 2: scale workers up or down, or add/remove SR-IOV, on a live cluster (owners and admins)."""
+    if not can_decide(user, cluster):
+        raise Forbidden("Only a tenant owner or a site admin may resize a cluster.")
+    changes = {k: v for k, v in changes.items() if k in RESIZABLE and v is not None}
+    if not changes:
+        raise InvalidRequest("Give a new worker_count or interconnect.")
+    live = {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.ERROR}
+    with transaction.atomic():
+        current = VirtualCluster.objects.select_for_update().get(pk=cluster.pk)
+        if current.state not in live:
+            raise Conflict(f"Only live clusters can be resized; this one is {_state_of(current)}.")
+        before = snapshot(current)
+        for field, value in changes.items():
+            setattr(current, field, value)
+        quotas.check_fits(current, include_pending=False)
+        signals.cluster_pre_resize.send(sender=VirtualCluster, cluster=current, user=user)
+        VirtualCluster.objects.filter(pk=current.pk, state=current.state).update(
+            **changes, generation=current.generation + 1, updated=timezone.now()
+        )
+        current.refresh_from_db()
+        record("cluster.resize", current, before=before, after=snapshot(current), tenant=current.tenant_id)
+        signals.queue_reconcile(current)
+    return current
+
+
 def expire_lease(cluster: VirtualCluster) -> VirtualCluster | None:
     """Begin decommissioning a cluster whose lease has ended (run by the periodic task)."""
     live = {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.ERROR}
@@ -199,7 +228,7 @@ def set_observed(cluster: VirtualCluster, state: str, message: str = "", observe
     """Record what a reconciler observed (state and message); used by workers, audited."""
     allowed = {
         S.PROVISIONING: {S.APPROVED, S.READY, S.DEGRADED, S.ERROR},
-        S.READY: {S.PROVISIONING, S.DEGRADED, S.ERROR, S.APPROVED},
+        S.READY: {S.PROVISIONING, S.DEGRADED, S.ERROR, S.APPROVED, S.READY},
         S.DEGRADED: {S.READY},
         S.ERROR: {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.DECOMMISSIONING},
         S.RETIRED: {S.DECOMMISSIONING},

@@ -162,3 +162,22 @@ def test_two_admins_approving_at_once_exactly_one_wins(world, make_user):
     assert sorted(outcomes) == ["approved", "conflict"]
     assert AuditEvent.objects.filter(action="cluster.approve", object_id=str(cluster.pk)).count() == 1
     assert VirtualCluster.objects.get(pk=cluster.pk).generation == 2
+
+
+def test_owners_resize_live_clusters_within_quota(world, api):
+    cluster = services.create_cluster(world.tenant_a, world.owner_a, service_data(worker_count=2), submit=True)
+    with pytest.raises(Conflict, match="Only live clusters"):
+        services.resize_cluster(cluster, world.owner_a, worker_count=3)
+    cluster = services.approve_cluster(cluster, world.admin)
+    with pytest.raises(Forbidden):
+        services.resize_cluster(cluster, world.member_a, worker_count=3)
+    with pytest.raises(QuotaExceeded, match="nodes: asked 22"):
+        services.resize_cluster(cluster, world.owner_a, worker_count=20)
+    resized = services.resize_cluster(cluster, world.owner_a, worker_count=4)
+    assert resized.worker_count == 4 and resized.generation == cluster.generation + 1
+    event = AuditEvent.objects.get(action="cluster.resize", object_id=str(cluster.pk))
+    assert event.before["worker_count"] == 2 and event.after["worker_count"] == 4
+    response = api(world.owner_b).post(f"/api/v1/clusters/{cluster.pk}/resize/", {"worker_count": 1}, format="json")
+    assert response.status_code == 404
+    response = api(world.owner_a).post(f"/api/v1/clusters/{cluster.pk}/resize/", {"worker_count": 0}, format="json")
+    assert response.status_code == 400 and "worker_count" in response.json()

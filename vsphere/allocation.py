@@ -82,6 +82,12 @@ def _pick(pfs, used, per_host) -> PhysicalFunction:
     return min(candidates, key=lambda pf: (per_host[pf.host_id], len(used[pf.pk]) - pf.max_vfs, pf.pk))
 
 
+def release_unwanted(cluster: VirtualCluster) -> int:
+    """Free the VFs of nodes the cluster no longer has (after scale-down or SR-IOV removal converged)."""
+    deleted, _ = VFAssignment.objects.filter(cluster=cluster).exclude(node_name__in=sriov_node_names(cluster)).delete()
+    return deleted
+
+
 def release(cluster: VirtualCluster) -> int:
     """Free every VF the cluster holds (on decommission)."""
     deleted, _ = VFAssignment.objects.filter(cluster=cluster).delete()

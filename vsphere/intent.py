@@ -127,7 +127,8 @@ def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: 
     latency = cluster.workload_class == WorkloadClass.PARALLEL
     nodes = []
     for i, (role, name) in enumerate(node_names(cluster)):
-        pf = placed.get(name)
+        # After SR-IOV is removed the old assignments linger until converge succeeds: ignore them.
+        pf = placed.get(name) if cluster.uses_sriov else None
         if cluster.uses_sriov and role != "login" and pf is None:
             raise InvalidRequest(f"{name} has no SR-IOV VF assigned.")
         nodes.append(

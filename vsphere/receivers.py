@@ -5,7 +5,7 @@ from django.dispatch import receiver
 from netpolicy import segments
 from netpolicy.choices import SegmentKind
 from tenants.choices import ClusterState
-from tenants.signals import cluster_intent_changed, cluster_pre_approve
+from tenants.signals import cluster_intent_changed, cluster_pre_approve, cluster_pre_resize
 from vsphere import allocation
 from vsphere.intent import NoVlanSegment, segment_vlan
 from vsphere.models import VCenter
@@ -26,6 +26,14 @@ def reserve_for_approval(sender, cluster, user=None, **kwargs):
         })  # fmt: skip
     if cluster.uses_sriov:
         allocation.allocate(cluster, vcenter)  # raises Conflict when VFs run out
+
+
+@receiver(cluster_pre_resize)
+def reserve_for_resize(sender, cluster, **kwargs):
+    """Take the VFs a bigger or newly SR-IOV cluster needs before the resize is accepted."""
+    vcenter = VCenter.objects.order_by("pk").first()
+    if vcenter is not None and cluster.uses_sriov:
+        allocation.allocate(cluster, vcenter)  # Conflict (409) names how many VFs are short
 
 
 @receiver(cluster_intent_changed)

@@ -22,6 +22,7 @@ from vsphere.models import VCenter
 
 log = logging.getLogger(__name__)
 S = ClusterState
+LIVE_STATES = {S.READY, S.DEGRADED, S.ERROR}  # a new generation of these is provisioned again
 CONVERGE_STATES = {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.ERROR}
 LOCK_TTL = 30  # seconds; extended every LOCK_TTL/3 while a run is alive
 MAX_RETRIES = 8
@@ -83,7 +84,7 @@ def _reconcile(task, cluster_id: int) -> str:
     generation = cluster.generation
     steps = services.StepLog(cluster, generation)
     try:
-        if cluster.state == S.APPROVED:
+        if cluster.state == S.APPROVED or (cluster.state in LIVE_STATES and cluster.observed_generation != generation):
             cluster = tenant_services.set_observed(cluster, S.PROVISIONING, "Reconciling on vSphere")
         if cluster.state not in DECOMMISSION_STATES and cluster.uses_sriov:
             allocation.allocate(cluster, vcenter)
@@ -113,6 +114,11 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
     if cluster.generation != generation:
         reconcile_cluster.delay(cluster.pk)  # intent changed meanwhile: converge again
         return "requeued"
+    with transaction.atomic():
+        # Only now are the removed nodes' NICs gone from vCenter, so their VFs can be reused.
+        freed = allocation.release_unwanted(cluster)
+        if freed:
+            record("cluster.vfs_released", cluster, tenant=cluster.tenant_id, message=f"{freed} VFs (resized)")
     if cluster.state != S.READY or cluster.observed_generation != generation:
         tenant_services.set_observed(cluster, S.READY, "Realized on vSphere", observed_generation=generation)
     steps.note("ready", StepStatus.DONE)

@@ -165,3 +165,16 @@ def test_approval_without_a_vlan_pool_is_refused_with_the_reason(make_user):
     with pytest.raises(InvalidRequest, match="No vlan pool"):
         services.approve_cluster(cluster, admin)
     assert VirtualCluster.objects.get(pk=cluster.pk).state == ClusterState.ENDORSED
+
+
+@pytest.mark.django_db
+def test_resizing_beyond_the_free_vfs_is_refused_and_changes_nothing(make_user):
+    site(max_vfs=4)
+    admin = make_user("site-admin", staff=True)
+    cluster = services.approve_cluster(endorsed_cluster(make_user, 5, worker_count=1), admin)  # 2 VFs
+    with pytest.raises(Conflict, match="Not enough free SR-IOV VFs"):
+        services.resize_cluster(cluster, admin, worker_count=4)  # would need 5
+    assert VirtualCluster.objects.get(pk=cluster.pk).worker_count == 1
+    assert VFAssignment.objects.filter(cluster=cluster).count() == 2
+    services.resize_cluster(cluster, admin, worker_count=3)
+    assert VFAssignment.objects.filter(cluster=cluster).count() == 4

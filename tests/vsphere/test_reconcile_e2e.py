@@ -106,6 +106,35 @@ def test_a_transient_fault_is_retried_into_ready(celery_worker, site, own_vcsim,
     assert OperationLog.objects.filter(cluster=cluster, step__contains="retrying").exists()
 
 
+def test_day_2_scale_up_then_remove_sriov_converges_and_frees_the_vfs(
+    celery_worker, site, own_vcsim, make_user, wait_for
+):
+    cluster, owner = approved_cluster(make_user, workers=1)
+    settle(wait_for, cluster, S.READY)
+    services.resize_cluster(cluster, owner, worker_count=2)
+    settle_generation(wait_for, cluster)
+    assert VFAssignment.objects.filter(cluster=cluster).count() == 3
+    with Driver(own_vcsim.config()) as drv:
+        vms = drv.snapshot("DC0").vms
+    assert all(len(vms[name][0].sriov_nics) == 1 for _r, name in node_names(cluster))
+    services.resize_cluster(cluster, owner, interconnect="none")
+    settle_generation(wait_for, cluster)
+    assert VFAssignment.objects.filter(cluster=cluster).count() == 0
+    with Driver(own_vcsim.config()) as drv:
+        vms = drv.snapshot("DC0").vms
+    assert not any(vms[name][0].sriov_nics for _r, name in node_names(cluster))
+
+
+def settle_generation(wait_for, cluster):
+    """Wait until the reconciler has realized the current generation and reports ready."""
+
+    def done():
+        cluster.refresh_from_db()
+        return cluster.state == S.READY and cluster.observed_generation == cluster.generation
+
+    assert wait_for(done, SETTLE), f"{cluster.state}: {cluster.status_message}"
+
+
 def test_drift_marks_the_cluster_degraded_and_reconverges(celery_worker, site, own_vcsim, make_user, wait_for):
     cluster, _owner = approved_cluster(make_user, workers=1)
     settle(wait_for, cluster, S.READY)
