@@ -13,6 +13,10 @@ SUBJECTS = {
     "cluster.decommission": "being decommissioned",
     "cluster.withdraw": "withdrawn",
     "cluster.lease_expired": "lease expired",
+    "cluster.ready": "is ready",
+    "cluster.error": "failed to provision",
+    "cluster.degraded": "is degraded (being repaired)",
+    "cluster.retired": "retired",
 }
 
 
@@ -26,6 +30,8 @@ def state_changed(cluster, action: str) -> None:
     body = f"Your cluster request {cluster} is now {cluster.get_state_display()}.\n"
     if cluster.rejection_reason and action == "cluster.reject":
         body += f"\nReason: {cluster.rejection_reason}\n"
+    if cluster.status_message and action in ("cluster.error", "cluster.degraded"):
+        body += f"\nWhat happened: {cluster.status_message}\n"
     body += f"\nDetails and history: {url}\n"
     subject = f"[Enclave] {cluster} {what}"
     transaction.on_commit(

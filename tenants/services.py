@@ -236,7 +236,7 @@ def set_observed(cluster: VirtualCluster, state: str, message: str = "", observe
     fields = {"status_message": message[:4000]}
     if observed_generation is not None:
         fields["observed_generation"] = observed_generation
-    return _transition(cluster, f"cluster.{state}", allowed, state, notify=False, **fields)
+    return _transition(cluster, f"cluster.{state}", allowed, state, **fields)
 
 
 def _transition(cluster, action, from_states, to_state, *, quota_pending=None, bump=False,
@@ -257,7 +257,7 @@ def _transition(cluster, action, from_states, to_state, *, quota_pending=None, b
         VirtualCluster.objects.filter(pk=current.pk, state=current.state).update(**changes)
         current.refresh_from_db()
         record(action, current, before=before, after=snapshot(current), tenant=current.tenant_id)
-        if notify and to_state is not None:
+        if notify and to_state is not None and before["state"] != to_state:
             notifications.state_changed(current, action)
         if bump:
             signals.queue_reconcile(current)

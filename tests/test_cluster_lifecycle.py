@@ -181,3 +181,14 @@ def test_owners_resize_live_clusters_within_quota(world, api):
     assert response.status_code == 404
     response = api(world.owner_a).post(f"/api/v1/clusters/{cluster.pk}/resize/", {"worker_count": 0}, format="json")
     assert response.status_code == 400 and "worker_count" in response.json()
+
+
+def test_the_requester_hears_when_the_cluster_is_ready_or_failed(world, django_capture_on_commit_callbacks):
+    cluster = services.create_cluster(world.tenant_a, world.owner_a, service_data(), submit=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        cluster = services.approve_cluster(cluster, world.admin)
+        cluster = services.set_observed(cluster, ClusterState.PROVISIONING, "Reconciling")
+        cluster = services.set_observed(cluster, ClusterState.ERROR, "CloneVM_Task: InvalidArgument")
+    failed = [m for m in mail.outbox if "failed to provision" in m.subject]
+    assert failed and "CloneVM_Task: InvalidArgument" in failed[0].body
+    assert not [m for m in mail.outbox if "provisioning" in m.subject.lower()]
