@@ -31,6 +31,7 @@ class FindingKind(StrEnum):
     SHADOWED = "shadowed"
     REDUNDANT = "redundant"
     EXPOSES = "exposes"
+    EMPTY = "matches-nothing"
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,11 @@ def rule_covers(earlier: Rule, later: Rule) -> bool:
 # ---------------------------------------------------------------- shadowing
 
 
+def _is_empty(space: Space) -> bool:
+    """A rule side naming groups that hold no addresses (None is ANY, which is not empty)."""
+    return space is not None and not any(space.values())
+
+
 def _first_cover(ordered: list[tuple[Policy, Rule]], index: int, direction: str):
     """The earliest rule before `index` that covers it at this direction, if any."""
     later = ordered[index][1]
@@ -150,15 +156,33 @@ def _cover_finding(ordered, index: int) -> Finding | None:
     policy, rule = ordered[index]
     sides = [d for d in DIRECTIONS if applies(rule, d)]
     covers = [_first_cover(ordered, index, d) for d in sides]
-    if not sides or not all(covers):
-        return None
-    by_policy, by_rule = covers[0]
-    same = all(c[1].action == rule.action for c in covers)
-    kind = FindingKind.REDUNDANT if same else FindingKind.SHADOWED
-    verb = "is redundant with" if same else "never decides: it is shadowed by"
-    return Finding(kind, policy.id, rule.id,
-                   f"rule {policy.id}/{rule.id} {verb} {by_policy.id}/{by_rule.id}",
-                   by_policy.id, by_rule.id)
+    empty = _empty_groups(rule)
+    if sides and all(covers) and not (empty and not all(_names_groups_of(c[1], rule) for c in covers)):
+        by_policy, by_rule = covers[0]
+        same = all(c[1].action == rule.action for c in covers)
+        kind = FindingKind.REDUNDANT if same else FindingKind.SHADOWED
+        verb = "is redundant with" if same else "never decides: it is shadowed by"
+        return Finding(kind, policy.id, rule.id,
+                       f"rule {policy.id}/{rule.id} {verb} {by_policy.id}/{by_rule.id}",
+                       by_policy.id, by_rule.id)
+    if empty:
+        # An empty group is covered by anything; saying so would hide the real problem.
+        return Finding(FindingKind.EMPTY, policy.id, rule.id,
+                       f"rule {policy.id}/{rule.id} matches no traffic yet: group(s) "
+                       f"{', '.join(empty)} hold no addresses")  # fmt: skip
+    return None
+
+
+def _empty_groups(rule: Rule) -> list[str]:
+    """Names of the groups of a rule side that holds no addresses at all (ANY is not empty)."""
+    sides = (rule.sources, rule.destinations)
+    return sorted({g.name for side in sides if _is_empty(address_space(side)) for g in side})
+
+
+def _names_groups_of(earlier: Rule, later: Rule) -> bool:
+    """Whether the earlier rule covers the later one by naming its very groups (or ANY)."""
+    return all(not e or set(e) >= set(lt) for e, lt in ((earlier.sources, later.sources),
+                                                        (earlier.destinations, later.destinations)))
 
 
 def cover_findings(site: Site, tenant: Tenant | None) -> list[Finding]:

@@ -169,3 +169,17 @@ def test_a_site_rule_opening_everything_exposes_every_tenant():
     site = make_site([make_tenant("acme", 1), make_tenant("beta", 2)], [open_all])
     exposed = [f.message for f in analysis.analyse(site) if f.kind is FindingKind.EXPOSES]
     assert len(exposed) == 2
+
+
+def test_rules_to_site_groups_without_addresses_say_so_instead_of_redundant():
+    from netpolicy.compiler import analysis, defaults
+    from netpolicy.compiler.model import Site
+
+    nfs, dns = defaults.site_groups([], [])  # a fresh site: NFS and DNS servers not entered yet
+    tenant = defaults.default_tenant("t1", "vrf1", ["10.1.0.0/24"], {defaults.ROLE_LOGIN: ["10.1.0.10/32"]},
+                                     nfs, dns)  # fmt: skip
+    site = Site(defaults.site_policies(), (tenant,), (), (nfs, dns))
+    kinds = {f.rule: (f.kind, f.message) for f in analysis.analyse_tenant(site, "t1")}
+    nfs_rule = next(r for r in kinds if "nfs" in r)
+    assert kinds[nfs_rule][0] == analysis.FindingKind.EMPTY and "nfs_servers" in kinds[nfs_rule][1]
+    assert all(kind != analysis.FindingKind.REDUNDANT for kind, _ in kinds.values())
