@@ -100,10 +100,11 @@ def create_default_policy(tenant) -> FirewallPolicy:
     """Intra-tenant allow, SSH from outside to the login node only, tenant to NFS and DNS."""
     nfs, dns = ensure_site_defaults()
     svc = ensure_seeded_services()
-    every = _save(Group(tenant=tenant, name="all", all_segments=True), "group.create", None,
-                  tenant, "default policy")
-    login = _save(Group(tenant=tenant, name="login", role=NodeRole.LOGIN), "group.create", None,
-                  tenant, "default policy")
+    # Reuse the tenant's groups if they survived an earlier policy (ensure_default_policies).
+    every = Group.objects.filter(tenant=tenant, name="all").first() or _save(
+        Group(tenant=tenant, name="all", all_segments=True), "group.create", None, tenant, "default policy")
+    login = Group.objects.filter(tenant=tenant, name="login").first() or _save(
+        Group(tenant=tenant, name="login", role=NodeRole.LOGIN), "group.create", None, tenant, "default policy")
     policy = _save(FirewallPolicy(tenant=tenant, name="isolation", sequence=100,
                                   category=Category.APPLICATION), "firewall_policy.create",
                    None, tenant, "default policy")

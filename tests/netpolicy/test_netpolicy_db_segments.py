@@ -177,3 +177,14 @@ def test_fifty_concurrent_allocations_never_collide(world):
     assert len(results) == 60
     assert len({v for v, _ in results}) == 60 and len({s for _, s in results}) == 60
     assert Segment.objects.count() == 60
+
+
+def test_tenants_without_a_policy_get_the_default_one_once(world):
+    from django.core.management import call_command
+
+    from netpolicy.models import FirewallPolicy
+
+    FirewallPolicy.objects.filter(tenant=world.tenant_a).delete()
+    call_command("ensure_default_policies")
+    call_command("ensure_default_policies")
+    assert FirewallPolicy.objects.filter(tenant=world.tenant_a, name="isolation").count() == 1

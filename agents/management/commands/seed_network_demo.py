@@ -1,6 +1,7 @@
 """Seed the demo site's network intent: id and address pools, a node pool, one segment per tenant."""
 
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -41,4 +42,5 @@ class Command(BaseCommand):
                 user = get_user_model().objects.filter(username=username).first()
                 if user and not PosixAccount.objects.filter(user=user).exists():
                     PosixAccount.objects.create(user=user, uid=uid)
+        call_command("ensure_default_policies")
         self.stdout.write("Network demo: pools site-vlans/site-vnis/site-ipv4, node pool demo-rack, segments hpc-net")
