@@ -1,7 +1,7 @@
 """REST API: admin management of pools, nodes and join tokens; the node agents' own endpoints."""
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins, permissions, status, viewsets
+from rest_framework import mixins, status, viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -18,28 +18,16 @@ from agents.serializers import (
 )
 from audit.context import Actor, ActorKind, acting_as
 from audit.middleware import client_ip
+from portal.api import SITE_ADMIN_ONLY
 
 MAX_WAIT = 60
-
-
-class IsSiteAdmin(permissions.BasePermission):
-    """Inventory is site admins' business; to others it does not exist."""
-
-    def has_permission(self, request, view):
-        if not request.user.is_authenticated:
-            return False
-        if not request.user.is_staff:
-            from rest_framework.exceptions import NotFound
-
-            raise NotFound()
-        return True
 
 
 class NodePoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                       viewsets.GenericViewSet):  # fmt: skip
     queryset = NodePool.objects.prefetch_related("subnets")
     serializer_class = NodePoolSerializer
-    permission_classes = [IsSiteAdmin]
+    permission_classes = SITE_ADMIN_ONLY
     filterset_fields = ["name"]
 
     def perform_create(self, serializer):
@@ -50,7 +38,7 @@ class PoolSubnetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
                         viewsets.GenericViewSet):  # fmt: skip
     queryset = PoolSubnet.objects.select_related("pool")
     serializer_class = PoolSubnetSerializer
-    permission_classes = [IsSiteAdmin]
+    permission_classes = SITE_ADMIN_ONLY
     filterset_fields = ["pool"]
 
     def perform_create(self, serializer):
@@ -61,7 +49,7 @@ class NodeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Updat
                   viewsets.GenericViewSet):  # fmt: skip
     queryset = Node.objects.select_related("pool")
     serializer_class = NodeSerializer
-    permission_classes = [IsSiteAdmin]
+    permission_classes = SITE_ADMIN_ONLY
     filterset_fields = ["pool", "status"]
 
     def perform_update(self, serializer):
@@ -72,7 +60,7 @@ class JoinTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.
                        viewsets.GenericViewSet):  # fmt: skip
     queryset = JoinToken.objects.select_related("pool")
     serializer_class = JoinTokenSerializer
-    permission_classes = [IsSiteAdmin]
+    permission_classes = SITE_ADMIN_ONLY
     filterset_fields = ["pool"]
 
     def create(self, request, *args, **kwargs):

@@ -1,8 +1,8 @@
 """API base classes shared by every app: tenant-scoped viewsets."""
 
-from rest_framework import viewsets
+from rest_framework import permissions, viewsets
 
-from tenants.access import scope
+from tenants.access import is_site_admin, scope
 
 
 class TenantScopedViewSet(viewsets.GenericViewSet):
@@ -13,3 +13,13 @@ class TenantScopedViewSet(viewsets.GenericViewSet):
     def get_queryset(self):
         """Scope the declared queryset to the requesting user's tenants."""
         return scope(super().get_queryset(), self.request.user, self.tenant_field)
+
+
+class IsSiteAdmin(permissions.BasePermission):
+    """Site inventory (vCenters, hosts, PFs, node pools, nodes) is for site admins only (403 otherwise)."""
+
+    def has_permission(self, request, view):
+        return is_site_admin(request.user)
+
+
+SITE_ADMIN_ONLY = [permissions.IsAuthenticated, IsSiteAdmin]

@@ -2,13 +2,13 @@
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, mixins, permissions, viewsets
+from rest_framework import generics, mixins, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from portal.api import TenantScopedViewSet
-from tenants.access import is_site_admin, scope
+from portal.api import SITE_ADMIN_ONLY, TenantScopedViewSet
+from tenants.access import scope
 from tenants.models import VirtualCluster
 from vsphere import allocation, services
 from vsphere.filtersets import (
@@ -35,14 +35,7 @@ from vsphere.serializers import (
 CLUSTER_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="Cluster id")
 
 
-class IsSiteAdmin(permissions.BasePermission):
-    """Site inventory (vCenters, hosts, PFs, capacity) is for site admins only."""
-
-    def has_permission(self, request, view):
-        return is_site_admin(request.user)
-
-
-ADMIN_ONLY = [permissions.IsAuthenticated, IsSiteAdmin]
+ADMIN_ONLY = SITE_ADMIN_ONLY
 
 
 class VCenterViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
