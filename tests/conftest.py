@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 from audit.context import acting_as, system_actor
 from tenants import services
 from tenants.choices import Role
+from tests.browser import browser  # noqa: F401 - the Chromium fixture, for every test module
 
 ROOT = Path(__file__).resolve().parent.parent
 

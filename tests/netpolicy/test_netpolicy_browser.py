@@ -1,42 +1,12 @@
 """In Debian's Chromium (Playwright, no browser download): request an overlay, approve it."""
 
-import os
-import shutil
-
 import pytest
 
 from netpolicy.models import Segment
+from tests.browser import login
 from tests.netpolicy.test_netpolicy_db_segments import make_pools
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; the ORM calls here stay synchronous.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            yield browser
-            browser.close()
-    finally:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-
-
-def login(browser, live_server, username):
-    page = browser.new_context().new_page()
-    page.goto(f"{live_server.url}/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "pw-" + username)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
-    return page
 
 
 def test_member_requests_an_overlay_sees_the_mtu_warning_and_admin_approves(browser, live_server,
