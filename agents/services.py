@@ -74,15 +74,21 @@ def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None) -> 
     return node, raw
 
 
-def desired_document(node: Node) -> dict:
-    """Compute the node's desired state from current intent."""
-    networks = sources.tenant_networks(node.pool)
-    return build(node, networks, sources.ruleset(node, networks), sources.cgnat_base())
+def pool_intent(pool) -> tuple:
+    """What every node of a pool shares: its tenants' networks, their compiled ruleset, the CGNAT base."""
+    networks = sources.tenant_networks(pool)
+    return networks, sources.ruleset(pool, networks), sources.cgnat_base()
 
 
-def refresh(node: Node) -> bool:
+def desired_document(node: Node, shared: tuple | None = None) -> dict:
+    """Compute the node's desired state from current intent (pass `shared` to reuse the pool's part)."""
+    networks, ruleset, cgnat = shared or pool_intent(node.pool)
+    return build(node, networks, ruleset, cgnat)
+
+
+def refresh(node: Node, shared: tuple | None = None) -> bool:
     """Bump the node's generation if its desired state really changed; return whether it did."""
-    document = desired_document(node)
+    document = desired_document(node, shared)
     new_digest = digest(document)
     if new_digest == node.desired_digest:
         return False

@@ -52,8 +52,8 @@ def cgnat_base():
     return ipaddress.ip_network(str(pool.cidr)) if pool else CGNAT
 
 
-def ruleset(node, networks: list[TenantNetwork]) -> str:
-    """The compiled nftables ruleset for the tenants present on this node."""
+def ruleset(pool, networks: list[TenantNetwork]) -> str:
+    """The compiled nftables ruleset for the tenants present on a pool's nodes."""
     if not networks:
         return ""
     tenants = Tenant.objects.filter(pk__in=[n.tenant_id for n in networks]).order_by("pk")

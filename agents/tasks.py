@@ -12,7 +12,13 @@ def refresh_nodes(pool_ids=None) -> int:
     nodes = Node.objects.select_related("pool")
     if pool_ids is not None:
         nodes = nodes.filter(pool_id__in=pool_ids)
-    changed = [node for node in nodes if services.refresh(node)]
+    shared = {}  # the ruleset compile is the expensive part and is the same for a whole pool
+    changed = []
+    for node in nodes:
+        if node.pool_id not in shared:
+            shared[node.pool_id] = services.pool_intent(node.pool)
+        if services.refresh(node, shared[node.pool_id]):
+            changed.append(node)
     services.wake(changed)
     return len(changed)
 
