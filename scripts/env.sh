@@ -1,6 +1,9 @@
 # Sourced by the Makefile's recipes: where the local services live and how to reach them.
 # Every value can be overridden from the environment.
 export ENCLAVE_HOME="${ENCLAVE_HOME:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+# Per-checkout overrides (ports, for two checkouts side by side); ignored by git.
+# shellcheck disable=SC1091
+[ -f "$ENCLAVE_HOME/.local.env" ] && set -a && source "$ENCLAVE_HOME/.local.env" && set +a
 export ENCLAVE_DATA_DIR="${ENCLAVE_DATA_DIR:-$ENCLAVE_HOME/.data}"
 export ENCLAVE_DB_HOST="${ENCLAVE_DB_HOST:-127.0.0.1}"
 export ENCLAVE_DB_PORT="${ENCLAVE_DB_PORT:-54329}"
