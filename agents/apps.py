@@ -10,5 +10,5 @@ class AgentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        """Connect the receivers that keep nodes' desired state current."""
+        """Connect the POSIX-account receiver (every other change calls tenants.network explicitly)."""
         from agents import receivers  # noqa: F401

@@ -9,6 +9,7 @@ from netpolicy.choices import ID_KINDS, PoolKind, SegmentKind
 from netpolicy.models import LIVE, Pool, Segment
 from portal.errors import Forbidden, InvalidRequest, ServiceError
 from tenants.access import is_site_admin
+from tenants.network import network_changed
 
 ID_COLUMN = {SegmentKind.VLAN: "vlan_id", SegmentKind.OVERLAY: "vni"}
 POOL_FOR = {SegmentKind.VLAN: PoolKind.VLAN, SegmentKind.OVERLAY: PoolKind.VNI}
@@ -36,6 +37,8 @@ def create_pool(user, data: dict) -> Pool:
             raise InvalidRequest(f"Pool {pool.name} overlaps an existing {pool.kind} pool "
                                  "(or its name is taken).") from None
         record("pool.create", pool, after=snapshot(pool), tenant=pool.tenant_id)
+        if pool.kind == PoolKind.CGNAT:
+            network_changed()  # every tenant's CGNAT /32 comes from the site's CGNAT pool
     return pool
 
 

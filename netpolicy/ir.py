@@ -2,6 +2,8 @@
 
 from collections import defaultdict
 
+from django.db.models import Q
+
 from netpolicy.compiler import model as ir
 from netpolicy.models import LIVE, FirewallPolicy, Group, Segment, Service
 from tenants.models import Tenant
@@ -29,8 +31,11 @@ def to_service(service: Service) -> ir.Service:
 class Builder:
     """Loads everything once, then converts rows to IR objects."""
 
-    def __init__(self):
-        live = Segment.objects.filter(LIVE).values_list("pk", "tenant_id", "subnet")
+    def __init__(self, tenant_ids=None):
+        live = Segment.objects.filter(LIVE)
+        if tenant_ids is not None:  # only tenant groups name segments, so these tenants' suffice
+            live = live.filter(tenant_id__in=tenant_ids)
+        live = live.values_list("pk", "tenant_id", "subnet")
         self.segment_subnets = {pk: subnet for pk, _, subnet in live}
         self.tenant_subnets = defaultdict(list)
         for _, tenant_id, subnet in live:
@@ -68,19 +73,22 @@ class Builder:
                          rules, tenant)
 
 
-def _policies():
-    return FirewallPolicy.objects.prefetch_related(
-        "rules__sources", "rules__destinations", "rules__services").order_by("pk")
+def _policies(tenant_ids=None):
+    policies = FirewallPolicy.objects.prefetch_related("rules__sources", "rules__destinations", "rules__services")
+    if tenant_ids is not None:  # reading every tenant's rules for a few would cost the whole site
+        policies = policies.filter(Q(tenant__isnull=True) | Q(tenant__in=tenant_ids))
+    return policies.order_by("pk")
 
 
 def build_site(tenants=None) -> ir.Site:
     """The whole site (or only the given tenants) as the compilers' input."""
-    builder = Builder()
-    tenants = list(tenants if tenants is not None else Tenant.objects.all())
+    scoped = tenants is not None
+    tenants = list(tenants if scoped else Tenant.objects.all())
     wanted = {t.pk for t in tenants}
+    builder = Builder(wanted if scoped else None)
     by_tenant = defaultdict(list)
     site_policies = []
-    for policy in _policies():
+    for policy in _policies(wanted if scoped else None):
         if policy.tenant_id is None:
             site_policies.append(builder.policy(policy))
         elif policy.tenant_id in wanted:

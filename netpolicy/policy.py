@@ -12,6 +12,7 @@ from netpolicy.ir import parse_ports
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service
 from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_owner, is_site_admin, require_member
+from tenants.network import network_changed
 
 RULE_FIELDS = ("name", "sequence", "action", "direction", "logged", "enabled", "description")
 M2M_FIELDS = ("sources", "destinations", "services")
@@ -114,6 +115,7 @@ def create_default_policy(tenant) -> FirewallPolicy:
           [svc["nfs_tcp"], svc["nfs_udp"]], Direction.OUT)
     _rule(policy, "tenant_to_dns", 40, Action.ALLOW, [every], [dns],
           [svc["dns_udp"], svc["dns_tcp"]], Direction.OUT)
+    network_changed([tenant])
     return policy
 
 
@@ -164,7 +166,9 @@ def save_service(user, data: dict, instance: Service | None = None) -> Service:
         for key, value in data.items():
             setattr(service, key, value)
         action = "service.update" if instance else "service.create"
-        return _save(service, action, before, None)
+        service = _save(service, action, before, None)
+        network_changed()  # any tenant's rules may use the service
+        return service
 
 
 def check_cidrs(cidrs: list) -> list[str]:
@@ -192,4 +196,6 @@ def save_group(user, data: dict, instance: Group | None = None) -> Group:
         before = snapshot(group) if instance else None
         for key, value in data.items():
             setattr(group, key, value)
-        return _save(group, "group.update" if instance else "group.create", before, tenant)
+        group = _save(group, "group.update" if instance else "group.create", before, tenant)
+        network_changed([group.tenant_id] if group.tenant_id else None)  # site groups: everyone
+        return group

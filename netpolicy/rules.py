@@ -13,6 +13,7 @@ from netpolicy.policy import rule_snapshot as rule_state
 from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_site_admin
 from tenants.models import Tenant
+from tenants.network import network_changed
 
 
 def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> FirewallPolicy:
@@ -30,6 +31,7 @@ def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> Fir
         action = "firewall_policy.update" if instance else "firewall_policy.create"
         policy = _save(policy, action, before, tenant)
         _validate(policy.tenant_id)
+        _changed(policy.tenant_id)
     return policy
 
 
@@ -39,6 +41,7 @@ def delete_policy(user, policy: FirewallPolicy) -> None:
     with transaction.atomic():
         record("firewall_policy.delete", policy, before=snapshot(policy), tenant=policy.tenant_id)
         policy.delete()
+        _changed(policy.tenant_id)
 
 
 def _check_sequence(policy: FirewallPolicy, sequence: int, rule_pk=None) -> None:
@@ -70,6 +73,7 @@ def save_rule(user, data: dict, instance: FirewallRule | None = None) -> Firewal
         action = "firewall_rule.update" if instance else "firewall_rule.create"
         record(action, rule, before=before, after=rule_state(rule), tenant=policy.tenant_id)
         _validate(policy.tenant_id)
+        _changed(policy.tenant_id)
     return rule
 
 
@@ -95,6 +99,7 @@ def move_rule(user, rule: FirewallRule, up: bool) -> FirewallRule:
             record("firewall_rule.update", obj, before=before, after=rule_state(obj),
                    tenant=rule.policy.tenant_id, message="moved")
         _validate(rule.policy.tenant_id)
+        _changed(rule.policy.tenant_id)
     return mine
 
 
@@ -115,6 +120,12 @@ def delete_rule(user, rule: FirewallRule) -> None:
         record("firewall_rule.delete", rule, before=rule_state(rule),
                tenant=rule.policy.tenant_id)
         rule.delete()
+        _changed(rule.policy.tenant_id)
+
+
+def _changed(tenant_id) -> None:
+    """Nodes enforce the tenant's policy (site policies: every tenant's chains jump to them)."""
+    network_changed([tenant_id] if tenant_id else None)
 
 
 def _validate(tenant_id) -> None:

@@ -18,6 +18,7 @@ from netpolicy.models import LIVE, Pool, Segment
 from portal.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
 from tenants.access import is_site_admin, require_member, require_owner_or_admin
 from tenants.models import Quota, Tenant
+from tenants.network import network_changed
 
 S = SegmentState
 SEGMENT_FIELDS = ("name", "kind", "mtu", "data_path", "vsphere_cluster", "node_pool")
@@ -147,6 +148,8 @@ def create_segment(tenant: Tenant, user, data: dict) -> Segment:
         except IntegrityError as exc:
             raise Conflict(f"Segment collides with another one: {_constraint(exc)}.") from None
         record("segment.create", segment, after=snapshot(segment), tenant=tenant)
+        if segment.node_pool_id:
+            network_changed([tenant])  # an admin's overlay segment is approved at once
     return segment
 
 
@@ -174,4 +177,6 @@ def transition_segment(segment: Segment, user, action: str, to_state: str,
         current.save(update_fields=["state", "generation", "updated"])
         record(f"segment.{action}", current, before=before, after=snapshot(current),
                tenant=current.tenant_id, message=reason)
+        if current.node_pool_id:
+            network_changed([current.tenant_id])
     return current

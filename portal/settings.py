@@ -158,7 +158,9 @@ CELERY_BEAT_SCHEDULE = {
     "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
     "worker-heartbeat": {"task": "portal.tasks.heartbeat", "schedule": 30.0},
     "silent-nodes": {"task": "agents.tasks.mark_silent_nodes", "schedule": 30.0},
-    "refresh-nodes": {"task": "agents.tasks.refresh_nodes", "schedule": 300.0},
+    "sweep-nodes": {"task": "agents.tasks.sweep", "schedule": 30.0},  # portal.leases.SWEEP_INTERVAL
+    "sweep-clusters": {"task": "tenants.tasks.sweep_clusters", "schedule": 30.0},
+    "refresh-desired-state": {"task": "agents.tasks.refresh_everything", "schedule": 3600.0},
     "vsphere-discovery": {"task": "vsphere.tasks.discover_all", "schedule": 900.0},
     "vsphere-drift": {"task": "vsphere.tasks.check_drift", "schedule": 300.0},
 }

@@ -11,6 +11,7 @@ from tenants import notifications, quotas, signals
 from tenants.access import can_decide, is_owner, is_site_admin, require_member
 from tenants.choices import ClusterState, Role
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
+from tenants.network import network_changed
 
 S = ClusterState
 EDITABLE_FIELDS = (
@@ -67,6 +68,7 @@ def set_membership(tenant: Tenant, user, role: str) -> Membership:
         before = snapshot(membership) if membership else None
         if membership is None:
             membership = Membership.objects.create(tenant=tenant, user=user, role=role)
+            network_changed([tenant])  # the member's UID on the tenant's nodes
         else:
             membership.role = role
             membership.save(update_fields=["role"])
@@ -83,6 +85,7 @@ def remove_membership(membership: Membership) -> None:
             raise Conflict("A tenant must keep at least one owner.")
         record("membership.delete", membership, before=snapshot(membership), tenant=membership.tenant_id)
         membership.delete()
+        network_changed([membership.tenant_id])
 
 
 def create_cluster(tenant: Tenant, user, data: dict, submit: bool = False) -> VirtualCluster:

@@ -3,6 +3,8 @@
 from django.db import transaction
 from django.dispatch import Signal
 
+from portal import leases
+
 # Sent inside the transaction that creates a tenant; receivers add their own default intent.
 tenant_created = Signal()
 # Sent before an approval is committed; receivers may raise a ServiceError to refuse it.
@@ -15,17 +17,27 @@ cluster_pre_resize = Signal()
 cluster_intent_changed = Signal()
 
 
+LEASE = "cluster"  # portal.leases: a cluster's reconcile is queued or running
+
+
 def queue_reconcile(cluster) -> None:
     """Hand the cluster to its site's reconciler once the current transaction commits."""
     cluster_id = cluster.pk
-    transaction.on_commit(lambda: _dispatch(cluster_id))
+    transaction.on_commit(lambda: _dispatch(cluster_id), robust=True)
 
 
 def _dispatch(cluster_id: int) -> None:
     """Queue the site reconciler, or the core's placeholder when no site realizes clusters yet."""
-    from tenants.models import VirtualCluster
     from tenants.tasks import reconcile_cluster
 
-    responses = cluster_intent_changed.send(sender=VirtualCluster, cluster_id=cluster_id)
-    if not any(handled for _, handled in responses):
+    if not requeue(cluster_id):
         reconcile_cluster.delay(cluster_id)
+
+
+def requeue(cluster_id: int) -> bool:
+    """Queue the site reconciler now (also from the sweep); False when no site realizes clusters."""
+    from tenants.models import VirtualCluster
+
+    leases.take(LEASE, [cluster_id])
+    responses = cluster_intent_changed.send(sender=VirtualCluster, cluster_id=cluster_id)
+    return any(handled for _, handled in responses)

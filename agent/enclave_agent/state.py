@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 import ipaddress
 import json
 import re
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
-IFNAMSIZ = 15  # usable characters of a Linux interface name
-CGNAT = ipaddress.ip_network("100.64.0.0/10")
-TABLE_BASE = 0x0100_0000  # VRF tables live above every 24-bit VNI-derived id, below 2^32
+from .wire import CGNAT, IFNAMSIZ, TABLE_BASE, SchemaError, expand, vxlan_name  # noqa: F401 (re-exported)
+
 RESERVED_TABLES = {0, 253, 254, 255}
 NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
 
@@ -115,15 +113,6 @@ def cgnat_for(tenant_id: int) -> str:
     return f"{CGNAT.network_address + tenant_id + 1}/32"
 
 
-def vxlan_name(dev: str, tenant_id: int) -> str:
-    """`<dev>u<id>` as in the paper, shortened with a hash suffix when over IFNAMSIZ."""
-    name = f"{dev}u{tenant_id}"
-    if len(name) <= IFNAMSIZ:
-        return name
-    digest = hashlib.sha256(name.encode()).hexdigest()[:6]
-    return f"{dev[: IFNAMSIZ - 8]}u{digest}"
-
-
 @functools.lru_cache(maxsize=65536)
 def _interface_ok(text: str) -> bool:
     # Cached: every pass re-validates thousands of the same strings.
@@ -203,6 +192,7 @@ def _unique(values: list, what: str) -> None:
 def parse(data: dict) -> DesiredState:
     """Validate a decoded JSON document into a DesiredState."""
     try:
+        data = expand(data)  # schema 2: VXLAN underlays are sent once, per node
         node = data["node"]
         parsed = [_tenant_or_error(t) for t in data.get("tenants", ())]
         state = DesiredState(
@@ -217,6 +207,8 @@ def parse(data: dict) -> DesiredState:
             invalid=tuple(t for t in parsed if not isinstance(t, Tenant)),
         )
     except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, SchemaError):  # a newer portal: keep running on the last state
+            raise StateError(str(exc)) from exc
         if isinstance(exc, StateError):
             raise
         raise StateError(f"malformed desired state: {exc!r}") from exc

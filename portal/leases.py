@@ -1,0 +1,62 @@
+"""Short leases in Redis that say "work on this object is queued or running", for the sweeps.
+
+A queued task leases its objects for GRACE seconds; a running one renews the lease while it
+lives. A lost publish or a SIGKILLed worker leaves no lease after GRACE, so the periodic sweep
+(whose interval is SWEEP_INTERVAL) queues the object again: lost work resumes within about
+GRACE + SWEEP_INTERVAL seconds instead of the broker's visibility timeout.
+"""
+
+import contextlib
+import threading
+
+import redis
+from django.conf import settings
+
+GRACE = 60  # seconds a queued or running task keeps its objects from being swept again
+SWEEP_INTERVAL = 30.0  # seconds between sweeps (the beat schedule in portal.settings)
+
+
+def _client() -> redis.Redis:
+    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+
+
+def _key(kind: str, ident) -> str:
+    return f"enclave:lease:{kind}:{ident}"
+
+
+def take(kind: str, idents, seconds: int = GRACE) -> None:
+    """Lease these objects (queued work); a later take renews."""
+    pipe = _client().pipeline(transaction=False)
+    for ident in idents:
+        pipe.set(_key(kind, ident), 1, ex=seconds)
+    pipe.execute()
+
+
+def leased(kind: str, idents) -> set:
+    """Which of these objects hold a lease (work queued or running)."""
+    idents = list(idents)
+    if not idents:
+        return set()
+    values = _client().mget([_key(kind, i) for i in idents])
+    return {ident for ident, value in zip(idents, values, strict=True) if value is not None}
+
+
+@contextlib.contextmanager
+def holding(kind: str, idents):
+    """Keep the objects leased while the block runs (renewed every GRACE/3 seconds)."""
+    idents = list(idents)
+    stop = threading.Event()
+
+    def renew():
+        while not stop.wait(GRACE / 3):
+            with contextlib.suppress(redis.RedisError):
+                take(kind, idents)
+
+    with contextlib.suppress(redis.RedisError):
+        take(kind, idents)
+    keeper = threading.Thread(target=renew, daemon=True)
+    keeper.start()
+    try:
+        yield
+    finally:
+        stop.set()
