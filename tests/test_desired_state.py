@@ -36,7 +36,8 @@ def site(world):
         pools.append(pool)
         for n in range(2):
             _, raw = services.create_join_token(pool)
-            node, credential = services.join(raw, f"n{p}{n}", {}, [{"name": "em1", "address": f"10.{10 + p}.0.{5 + n}/24"}])
+            interfaces = [{"name": "em1", "address": f"10.{10 + p}.0.{5 + n}/24"}]
+            node, credential = services.join(raw, f"n{p}{n}", {}, interfaces)
             credentials[node.name] = credential
     return pools, credentials
 
