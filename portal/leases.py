@@ -1,9 +1,9 @@
 """Short leases in Redis that say "work on this object is queued or running", for the sweeps.
 
-A queued task leases its objects for GRACE seconds; a running one renews the lease while it
-lives. A lost publish or a SIGKILLed worker leaves no lease after GRACE, so the periodic sweep
-(whose interval is SWEEP_INTERVAL) queues the object again: lost work resumes within about
-GRACE + SWEEP_INTERVAL seconds instead of the broker's visibility timeout.
+A queued task leases its objects for grace() seconds (settings.LEASE_SECONDS); a running one
+renews the lease while it lives. A lost publish or a SIGKILLed worker leaves no lease after the
+grace, so the periodic sweep (every SWEEP_INTERVAL seconds) queues the object again: lost work
+resumes within about grace + SWEEP_INTERVAL seconds instead of the broker's visibility timeout.
 """
 
 import contextlib
@@ -12,8 +12,12 @@ import threading
 import redis
 from django.conf import settings
 
-GRACE = 60  # seconds a queued or running task keeps its objects from being swept again
 SWEEP_INTERVAL = 30.0  # seconds between sweeps (the beat schedule in portal.settings)
+
+
+def grace() -> int:
+    """Seconds a queued or running task keeps its objects from being swept again."""
+    return settings.LEASE_SECONDS
 
 
 def _client() -> redis.Redis:
@@ -24,11 +28,11 @@ def _key(kind: str, ident) -> str:
     return f"enclave:lease:{kind}:{ident}"
 
 
-def take(kind: str, idents, seconds: int = GRACE) -> None:
+def take(kind: str, idents, seconds: int | None = None) -> None:
     """Lease these objects (queued work); a later take renews."""
     pipe = _client().pipeline(transaction=False)
     for ident in idents:
-        pipe.set(_key(kind, ident), 1, ex=seconds)
+        pipe.set(_key(kind, ident), 1, ex=seconds or grace())
     pipe.execute()
 
 
@@ -43,12 +47,12 @@ def leased(kind: str, idents) -> set:
 
 @contextlib.contextmanager
 def holding(kind: str, idents):
-    """Keep the objects leased while the block runs (renewed every GRACE/3 seconds)."""
+    """Keep the objects leased while the block runs (renewed every third of the grace)."""
     idents = list(idents)
     stop = threading.Event()
 
     def renew():
-        while not stop.wait(GRACE / 3):
+        while not stop.wait(grace() / 3):
             with contextlib.suppress(redis.RedisError):
                 take(kind, idents)
 

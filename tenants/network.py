@@ -33,5 +33,5 @@ def network_changed(tenant_ids=None) -> None:
 
 def queue_refresh(tenant_ids=None) -> None:
     """Queue the compile of these tenants' share of node desired state (None: all)."""
-    leases.take(LEASE, ["all"] if tenant_ids is None else tenant_ids)
     current_app.send_task(REFRESH_TASK, kwargs={"tenant_ids": tenant_ids})
+    leases.take(LEASE, ["all"] if tenant_ids is None else tenant_ids)  # after: a failed publish leaves none

@@ -38,6 +38,8 @@ def requeue(cluster_id: int) -> bool:
     """Queue the site reconciler now (also from the sweep); False when no site realizes clusters."""
     from tenants.models import VirtualCluster
 
-    leases.take(LEASE, [cluster_id])
     responses = cluster_intent_changed.send(sender=VirtualCluster, cluster_id=cluster_id)
-    return any(handled for _, handled in responses)
+    handled = any(handled for _, handled in responses)
+    if handled:
+        leases.take(LEASE, [cluster_id])  # after the publish: a failed one leaves no lease
+    return handled

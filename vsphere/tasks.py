@@ -136,7 +136,7 @@ def _retry(task, cluster: VirtualCluster, steps, exc: TransientError) -> str:
     countdown = min(BACKOFF_BASE * 2**retries, BACKOFF_CAP)
     steps.note(f"transient error, retrying in {countdown}s: {exc}", StepStatus.INFO)
     _set_message(cluster, f"Retrying in {countdown}s: {exc}")
-    leases.take(signals.LEASE, [cluster.pk], countdown + leases.GRACE)  # the backoff is not lost work
+    leases.take(signals.LEASE, [cluster.pk], countdown + leases.grace())  # the backoff is not lost work
     raise task.retry(countdown=countdown, exc=exc)
 
 
