@@ -10,10 +10,12 @@ from tenants import tasks
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from tests.conftest import TEST_LEASE_SECONDS
-from tests.vsphere.test_reconcile_e2e import SETTLE, approved_cluster, settle, site  # noqa: F401 - fixture
+from tests.vsphere import test_reconcile_e2e as e2e
 from vsphere import tasks as vsphere_tasks
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+site = e2e.site  # the fixture: a discovered vCenter on this test's own simulator
+SETTLE, approved_cluster = e2e.SETTLE, e2e.approved_cluster
 S = ClusterState
 
 
@@ -36,7 +38,7 @@ def test_an_approval_whose_publish_was_lost_is_realized_after_a_sweep(
     make_user,
     wait_for,
     monkeypatch,
-    settings,  # noqa: F811
+    settings,
 ):
     settings.LEASE_SECONDS = TEST_LEASE_SECONDS
     with monkeypatch.context() as broker_down:
@@ -54,7 +56,7 @@ def test_a_reconcile_killed_mid_run_is_resumed_after_a_sweep(
     site,
     make_user,
     wait_for,
-    settings,  # noqa: F811
+    settings,
 ):
     settings.LEASE_SECONDS = TEST_LEASE_SECONDS
     cluster, _owner = approved_cluster(make_user, workers=2)
