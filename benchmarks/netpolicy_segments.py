@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "netpolicy.dev_settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
 import django  # noqa: E402
 

@@ -4,6 +4,8 @@ import ipaddress
 from collections.abc import Iterator
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, DecimalField, Func, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 
 from audit.services import record, snapshot
 from netpolicy.choices import ID_KINDS, PoolKind, SegmentKind
@@ -63,14 +65,37 @@ def _check_pool(pool: Pool) -> None:
                              f"{net.max_prefixlen}.", "default_prefix_length")
 
 
+class _Addresses(Func):
+    """Number of addresses of a cidr column (2 ** host bits), as numeric (IPv6 overflows bigint)."""
+
+    template = ("power(2::numeric, (CASE family(%(expressions)s) WHEN 4 THEN 32 ELSE 128 END)"
+                " - masklen(%(expressions)s))")
+    output_field = DecimalField()
+
+
+def with_usage(pools):
+    """Pools annotated with what pool_usage needs, so a list of them costs one query."""
+    live = Segment.objects.filter(LIVE).order_by()
+    ids = live.filter(id_pool=OuterRef("pk")).values("id_pool").annotate(n=Count("pk")).values("n")
+    addresses = (live.filter(prefix_pool=OuterRef("pk")).values("prefix_pool")
+                 .annotate(n=Sum(_Addresses("subnet"))).values("n"))  # fmt: skip
+    used = Coalesce(Subquery(addresses), Value(0), output_field=DecimalField())
+    return pools.annotate(used_ids=Coalesce(Subquery(ids), 0), used_addresses=used)
+
+
 def pool_usage(pool: Pool) -> dict:
     """Used and free counts (ids, or default-length subnets' worth of addresses)."""
     if pool.is_id_pool:
-        used = Segment.objects.filter(LIVE, id_pool=pool).count()
+        used = getattr(pool, "used_ids", None)
+        if used is None:
+            used = Segment.objects.filter(LIVE, id_pool=pool).count()
         return {"size": pool.size, "used": used, "free": pool.size - used}
     net = ipaddress.ip_network(pool.cidr)
-    addresses = sum(ipaddress.ip_network(s).num_addresses for s in
-                    Segment.objects.filter(LIVE, prefix_pool=pool).values_list("subnet", flat=True))
+    addresses = getattr(pool, "used_addresses", None)
+    if addresses is None:
+        addresses = sum(ipaddress.ip_network(s).num_addresses for s in
+                        Segment.objects.filter(LIVE, prefix_pool=pool).values_list("subnet", flat=True))
+    addresses = int(addresses)
     block = 2 ** (net.max_prefixlen - pool.prefix_length)
     used = -(-addresses // block)
     return {"size": pool.size, "used": used, "free": max(pool.size - used, 0)}

@@ -83,6 +83,11 @@ DATABASES = {
         "TEST": {"NAME": env_str("ENCLAVE_TEST_DB_NAME", "test_enclave")},
     }
 }
+# A connection pool per web process (gunicorn threads borrow and return connections): thousands
+# of node long-polls in hundreds of threads must not mean hundreds of PostgreSQL connections.
+if env_int("ENCLAVE_DB_POOL_SIZE", 0):
+    DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": env_int("ENCLAVE_DB_POOL_SIZE", 0),
+                                                "timeout": env_int("ENCLAVE_DB_POOL_TIMEOUT", 30)}}  # fmt: skip
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("ENCLAVE_REDIS_URL", "redis://127.0.0.1:63799/0")
