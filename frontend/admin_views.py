@@ -11,7 +11,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from audit import export
+from audit import chain, export
 from audit.filtersets import AuditEventFilterSet
 from audit.models import AuditEvent
 from frontend.forms import MembershipForm, QuotaForm, TenantForm, TokenForm
@@ -52,6 +52,8 @@ def audit_list(request):
         events = filterset.qs.order_by("created", "id")
         return export.json_response(events) if request.GET["export"] == "json" else export.csv_response(events)
     context = {"filter": filterset, "events": filterset.qs[:200], "query": request.GET.urlencode()}
+    if is_site_admin(request.user) and not request.htmx:
+        context["chain"] = chain.status()  # cached: the newest links, plus the last full check
     return render_page(request, "frontend/audit_list.html", context, "frontend/partials/audit_table.html")
 
 
@@ -65,9 +67,15 @@ def token_list(request):
         if APIToken.objects.filter(user=request.user, name=name).exists():
             form.add_error("name", "You already have a token with this name.")
         else:
-            _, created = token_services.create_token(request.user, name, form.cleaned_data["expires_at"])
-            form = TokenForm()
-    tokens = APIToken.objects.filter(user=request.user)
+            try:
+                _, created = token_services.create_token(
+                    request.user, name, form.cleaned_data["expires_at"], form.cleaned_data["scope"]
+                )
+            except ServiceError as exc:
+                form.add_error(exc.field, exc.detail)
+            else:
+                form = TokenForm()
+    tokens = APIToken.objects.filter(user=request.user).select_related("user")
     return render(request, "frontend/tokens.html", {"form": form, "tokens": tokens, "created": created})
 
 
