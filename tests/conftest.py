@@ -39,6 +39,15 @@ def django_db_setup(request, django_test_environment, django_db_blocker):
         teardown_databases(config, verbosity=verbosity)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _secrets_dir(tmp_path_factory):
+    """vCenter secret files (the simulators' CA bundles) live under the session's temporary directory."""
+    base = str(tmp_path_factory.getbasetemp())
+    os.environ["ENCLAVE_SECRETS_DIR"] = base  # the Celery worker subprocess reads the same
+    settings.SECRETS_DIR = base
+    return base
+
+
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits(redis_client):
     """Each test starts with no throttle counters or cached status (the cache is shared Redis)."""

@@ -5,8 +5,7 @@ import io
 import json
 
 import pytest
-from django.db import connection, transaction
-from django.db.utils import DatabaseError
+from django.db import transaction
 
 from audit.context import ActorKind
 from audit.models import AuditEvent
