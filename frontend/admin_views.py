@@ -17,7 +17,7 @@ from audit.models import AuditEvent
 from frontend.forms import MembershipForm, QuotaForm, TenantForm, TokenForm
 from frontend.views import render_page
 from portal.errors import ServiceError
-from tenants import services
+from tenants import quotas, services
 from tenants.access import is_site_admin, tenant_ids
 from tenants.models import Membership, Tenant
 from users import services as token_services
@@ -105,10 +105,10 @@ def tenant_list(request):
 @staff_member_required
 def tenant_detail(request, pk):
     tenant = get_object_or_404(Tenant, pk=pk)
-    quota_form = QuotaForm(request.POST if "quota" in request.POST else None, instance=tenant.quota)
+    quota_form = QuotaForm(request.POST if "quota" in request.POST else None, instance=quotas.quota_of(tenant.pk))
     member_form = MembershipForm(request.POST if "member" in request.POST else None)
     if quota_form.is_bound and quota_form.is_valid():
-        services.update_quota(tenant.quota, **quota_form.cleaned_data)
+        services.set_quota(tenant, **quota_form.cleaned_data)
         messages.success(request, "Quota updated.")
         return redirect("frontend:tenant-detail", pk=pk)
     if member_form.is_bound and member_form.is_valid():
