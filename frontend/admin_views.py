@@ -21,7 +21,7 @@ from tenants import quotas, services
 from tenants.access import is_site_admin, tenant_ids
 from tenants.models import Membership, Tenant
 from users import services as token_services
-from users.models import APIToken
+from users.models import APIToken, TokenScope
 
 
 def staff_member_required(view):
@@ -69,7 +69,7 @@ def token_list(request):
         else:
             try:
                 _, created = token_services.create_token(
-                    request.user, name, form.cleaned_data["expires_at"], form.cleaned_data["scope"]
+                    request.user, name, form.cleaned_data["expires_at"], form.cleaned_data["scope"] or TokenScope.READ
                 )
             except ServiceError as exc:
                 form.add_error(exc.field, exc.detail)

@@ -54,7 +54,7 @@ class ResizeForm(forms.Form):
 
 class TokenForm(forms.Form):
     name = forms.CharField(max_length=64)
-    scope = forms.ChoiceField(choices=TokenScope.choices, initial=TokenScope.READ)
+    scope = forms.ChoiceField(choices=TokenScope.choices, initial=TokenScope.READ, required=False)
     expires_at = forms.DateTimeField(
         required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         help_text="Empty: the site's default lifetime.",
