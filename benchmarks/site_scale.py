@@ -63,13 +63,17 @@ class Site:
 
     def create(self) -> None:
         self.drop()
-        self._admin(f"CREATE DATABASE {self.name}")
+        self.owner_sql(f"CREATE DATABASE {self.name}", database="postgres")
 
     def drop(self) -> None:
-        self._admin(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+        self.owner_sql(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)", database="postgres")
 
-    def _admin(self, sql: str) -> None:
-        env = dict(self.env, ENCLAVE_DB_NAME="postgres", ENCLAVE_DB_POOL_SIZE="0")
+    def owner_sql(self, sql: str, database: str | None = None) -> None:
+        """As the schema owner (portal.dbroles): the app role may not create, drop or vacuum."""
+        env = dict(self.env, ENCLAVE_DB_NAME=database or self.name, ENCLAVE_DB_POOL_SIZE="0",
+                   ENCLAVE_DB_USER=os.environ.get("ENCLAVE_DB_OWNER_USER", os.environ.get("ENCLAVE_DB_USER", "")),
+                   ENCLAVE_DB_PASSWORD=os.environ.get("ENCLAVE_DB_OWNER_PASSWORD",
+                                                      os.environ.get("ENCLAVE_DB_PASSWORD", "")))  # fmt: skip
         subprocess.run([sys.executable, "-c", "import django; django.setup(); from django.db import connection\n"
                         f"connection.cursor().execute({sql!r})"], cwd=self.code, env=env, check=True)  # fmt: skip
 
@@ -156,7 +160,7 @@ def prepare(site: Site, args, compile_state: bool) -> dict:
     seeded = json.loads(site.run(sys.executable, "benchmarks/site_scale_seed.py", "--tenants", str(args.tenants),
                                  "--nodes", str(args.nodes), "--pools", str(args.pools), "--events",
                                  str(args.events)).splitlines()[-1])  # fmt: skip
-    site.python("from django.db import connection; connection.cursor().execute('VACUUM ANALYZE')")
+    site.owner_sql("VACUUM ANALYZE")
     if compile_state:
         start = time.perf_counter()
         out = site.python("import json; from agents import refresh; print(json.dumps(refresh.refresh()))")

@@ -178,6 +178,18 @@ def _segments_and_clusters(tenants, owners, pools):
     ], batch_size=BATCH)  # fmt: skip
 
 
+EVENTS_SQL_BASELINE = (
+    "INSERT INTO audit_auditevent (created, actor_kind, actor_label, tenant_id, action, object_type,"
+    " object_id, object_repr, after, message, request_id)"
+    " SELECT now() - make_interval(secs => %s - g), 'user', 'pi-' || (g %% %s), %s + (g %% %s),"
+    " (ARRAY['cluster.create','cluster.approve','firewall_rule.update','segment.create'])[1 + g %% 4],"
+    " 'tenants.virtualcluster', (g %% 100000)::text, 'lab-' || (g %% %s) || '/mpi',"
+    " jsonb_build_object('n', g), '', md5(g::text) FROM generate_series(1, %s) AS g"
+)
+EVENTS_SQL = EVENTS_SQL_BASELINE.replace("request_id)", "request_id, client_request_id)").replace(
+    "md5(g::text) FROM", "md5(g::text), '' FROM")
+
+
 def audit_events(count: int) -> None:
     """A million events in one INSERT ... SELECT (the append-only trigger allows inserts)."""
     from django.db import connection
@@ -185,15 +197,15 @@ def audit_events(count: int) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT min(id), count(*) FROM tenants_tenant")
         first_tenant, tenants = cursor.fetchone()
-        cursor.execute(
-            "INSERT INTO audit_auditevent (created, actor_kind, actor_label, tenant_id, action, object_type,"
-            " object_id, object_repr, after, message, request_id)"
-            " SELECT now() - make_interval(secs => %s - g), 'user', 'pi-' || (g %% %s), %s + (g %% %s),"
-            " (ARRAY['cluster.create','cluster.approve','firewall_rule.update','segment.create'])[1 + g %% 4],"
-            " 'tenants.virtualcluster', (g %% 100000)::text, 'lab-' || (g %% %s) || '/mpi',"
-            " jsonb_build_object('n', g), '', md5(g::text) FROM generate_series(1, %s) AS g",
-            [count, tenants, first_tenant, tenants, tenants, count],
-        )
+        cursor.execute(EVENTS_SQL if _has_client_id() else EVENTS_SQL_BASELINE,
+                       [count, tenants, first_tenant, tenants, tenants, count])  # fmt: skip
+
+
+def _has_client_id() -> bool:
+    """Newer code records the client's own request id too (a column the baseline lacks)."""
+    from audit.models import AuditEvent
+
+    return any(f.name == "client_request_id" for f in AuditEvent._meta.fields)
 
 
 def seed(tenant_count: int, node_count: int, pool_count: int, events: int) -> dict:
