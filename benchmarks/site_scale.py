@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -48,7 +49,10 @@ class Site:
         self.env = dict(os.environ, ENCLAVE_DB_NAME=name, ENCLAVE_REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
                         ENCLAVE_DEBUG="0", ENCLAVE_ALLOWED_HOSTS="127.0.0.1,localhost", PYTHONUNBUFFERED="1",
                         ENCLAVE_EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
-                        ENCLAVE_DB_POOL_SIZE=str(pool_size), DJANGO_SETTINGS_MODULE="portal.settings")  # fmt: skip
+                        ENCLAVE_DB_POOL_SIZE=str(pool_size), DJANGO_SETTINGS_MODULE="portal.settings",
+                        # Every agent and the measuring users come from 127.0.0.1: per-address and
+                        # per-user API throttles would measure themselves, not the site.
+                        ENCLAVE_API_RATE_USER="1000000/minute", ENCLAVE_API_RATE_ANON="1000000/minute")  # fmt: skip
         self.logs = Path(tempfile.mkdtemp(prefix=f"sitescale-{name}-"))
         self.ports: list[int] = []
 
@@ -163,7 +167,11 @@ def prepare(site: Site, args, compile_state: bool) -> dict:
     site.owner_sql("VACUUM ANALYZE")
     if compile_state:
         start = time.perf_counter()
-        out = site.python("import json; from agents import refresh; print(json.dumps(refresh.refresh()))")
+        out = site.python("import json; from agents import refresh; from agents.models import NodePool\n"
+                          "result = refresh.refresh()  # every tenant's part, every pool's document\n"
+                          "result['node_parts'] = sum(len(refresh.store_node_parts(p))\n"
+                          "                           for p in NodePool.objects.all())\n"
+                          "print(json.dumps(result))")  # fmt: skip
         seeded["compile_s"], seeded["compiled"] = time.perf_counter() - start, json.loads(out.splitlines()[-1])
     return seeded
 
@@ -241,6 +249,11 @@ def main() -> None:
     web.report(results)
 
 
+def _terminated(signum, frame):
+    raise SystemExit(f"signal {signum}")  # run the finally blocks: stop servers, drop databases
+
+
 if __name__ == "__main__":
     threading.stack_size(512 * 1024)  # 2,000 agent threads
+    signal.signal(signal.SIGTERM, _terminated)
     main()

@@ -214,7 +214,9 @@ def seed(tenant_count: int, node_count: int, pool_count: int, events: int) -> di
 
     timings = {}
     start = time.perf_counter()
-    with acting_as(system_actor("site-scale seed")):
+    from django.db import transaction
+
+    with acting_as(system_actor("site-scale seed")), transaction.atomic():
         services, site_groups = _site_catalogue()
         tenants, owners = _tenants(tenant_count)
         rules = _tenant_rows(tenants, services, site_groups)
