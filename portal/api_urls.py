@@ -4,6 +4,7 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from agents.api import (
+    CredentialView,
     DesiredStateView,
     JoinTokenViewSet,
     JoinView,
@@ -48,6 +49,7 @@ urlpatterns = [
     path("agents/join", JoinView.as_view(), name="agent-join"),
     path("agents/<slug:node>/desired-state", DesiredStateView.as_view(), name="agent-desired-state"),
     path("agents/<slug:node>/observed-state", ObservedStateView.as_view(), name="agent-observed-state"),
+    path("agents/<slug:node>/credential", CredentialView.as_view(), name="agent-credential"),
     # vsphere
     path("vsphere/capacity/", CapacityView.as_view(), name="vsphere-capacity"),
     path("clusters/<int:pk>/vsphere-plan/", ClusterPlanView.as_view(), name="cluster-vsphere-plan"),

@@ -87,6 +87,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("ENCLAVE_REDIS_URL", "redis://127.0.0.1:63799/0")
 
+# Node agents: credential lifetime and rotation grace, long-poll limits (agents/longpoll.py).
+AGENT_CREDENTIAL_DAYS = env_int("ENCLAVE_NODE_CREDENTIAL_DAYS", 30)
+AGENT_CREDENTIAL_GRACE_SECONDS = env_int("ENCLAVE_NODE_CREDENTIAL_GRACE_SECONDS", 3600)
+AGENT_LONGPOLL_MAX = env_int("ENCLAVE_AGENT_LONGPOLL_MAX", 64)
+AGENT_LONGPOLL_RETRY_AFTER = env_int("ENCLAVE_AGENT_LONGPOLL_RETRY_AFTER", 15)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -46,10 +46,13 @@ def test_a_join_token_works_once_and_the_credential_is_stored_hashed(pool):
     first = agent().post("/api/v1/agents/join", body, format="json")
     assert first.status_code == 201
     node = Node.objects.get(name="node-1")
-    assert first.json()["credential"] not in node.credential_hash
+    (stored,) = node.credentials.all()
+    assert first.json()["credential"] not in stored.credential_hash and stored.hint == first.json()["credential"][:12]
+    assert first.json()["expires_in"] > 29 * 86400
     assert agent().post("/api/v1/agents/join", body | {"hostname": "node-2"}, format="json").status_code == 404
     event = AuditEvent.objects.get(action="node.enrol")
-    assert event.actor_kind == ActorKind.AGENT and event.after["credential_hash"] == "********"
+    assert event.actor_kind == ActorKind.AGENT
+    assert AuditEvent.objects.get(action="node.credential.issue").after["credential_hash"] == "********"
 
 
 def test_an_expired_token_and_a_taken_hostname_are_refused(pool):
