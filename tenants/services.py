@@ -66,6 +66,7 @@ def set_membership(tenant: Tenant, user, role: str) -> Membership:
             return membership
         before = snapshot(membership) if membership else None
         if membership is None:
+            signals.membership_pre_create.send(sender=Membership, tenant=tenant, user=user)
             membership = Membership.objects.create(tenant=tenant, user=user, role=role)
         else:
             membership.role = role

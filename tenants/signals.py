@@ -7,6 +7,9 @@ from django.dispatch import Signal
 tenant_created = Signal()
 # Sent before an approval is committed; receivers may raise a ServiceError to refuse it.
 cluster_pre_approve = Signal()
+# Sent inside the transaction that adds `user` to `tenant`, before the row exists; receivers may
+# raise a ServiceError to refuse it (e.g. the node agents: one tenant network per user and node).
+membership_pre_create = Signal()
 # Sent inside the transaction that resizes a live cluster, with the new shape set on `cluster`
 # (not yet saved); receivers reserve what the site needs (e.g. more VFs) or raise a ServiceError.
 cluster_pre_resize = Signal()
