@@ -54,6 +54,8 @@ def add_subnet(pool: NodePool, cidr: str, dstport: int) -> PoolSubnet:
 
 def create_join_token(pool: NodePool, node_name: str = "", hours: int = 24) -> tuple[JoinToken, str]:
     """Create a one-time join token; its plaintext is returned once and never stored."""
+    if node_name:
+        _checked(grammar.node_name, node_name, "node_name")
     raw, hashed = credentials.new_secret(credentials.JOIN_PREFIX)
     with transaction.atomic():
         token = JoinToken.objects.create(

@@ -245,3 +245,13 @@ def test_joins_racing_for_one_name_get_one_201_and_409s_never_a_500(pool):
         thread.join(timeout=60)
     assert sorted(codes) == [201, 409, 409, 409]
     assert Node.objects.filter(name="node-9").count() == 1
+
+
+def test_users_cannot_use_node_endpoints_and_nodes_cannot_use_user_endpoints(pool, api, world):
+    node, cred = enrol(pool)
+    for user in (world.admin, world.owner_a):
+        assert api(user).post("/api/v1/agents/node-1/credential").status_code == 401
+        assert api(user).get("/api/v1/agents/node-1/desired-state").status_code == 401
+    assert agent(cred).get("/api/v1/nodes/").status_code == 401
+    assert agent(cred).patch(f"/api/v1/nodes/{node.pk}/", {"address": "10.10.0.9"}, format="json").status_code == 401
+    assert node.credentials.count() == 1 and Node.objects.get(pk=node.pk).address == "10.10.0.5"

@@ -157,6 +157,10 @@ def test_services_refuse_unsafe_values_from_any_caller(pool):
     _, raw = services.create_join_token(pool)
     with pytest.raises(InvalidRequest):
         services.join(raw, "node-2", {}, [INJECTIONS[0]])
+    with pytest.raises(InvalidRequest):
+        services.create_join_token(pool, "node-2\n")  # a RegexValidator's `$` would let this through
+    with pytest.raises(CommandError):
+        call_command("join_token", "rack-1", "--node", "node-2\n")
 
 
 interfaces = st.fixed_dictionaries(
