@@ -32,6 +32,9 @@ PORTAL_STATEMENT = re.compile(
 NFT_INCLUDE = re.compile(r"(?<![\w.$-])include(?![\w.-])")
 
 
+_GOOD_NAMES: set[str] = set()
+
+
 class GrammarError(ValueError):
     """A value that must never reach a kernel tool, a ruleset or a path."""
 
@@ -59,11 +62,15 @@ def integer(value: object, low: int, high: int, what: str) -> int:
 def ifname(value: object, what: str = "interface name") -> str:
     """A Linux interface name iproute2 and nft read as one plain token."""
     text = _string(value, what)
+    if text in _GOOD_NAMES:
+        return text
     if not IFNAME_RE.fullmatch(text):
         raise GrammarError(f"{what}: {_show(value)} is not 1-{IFNAMSIZ} letters, digits, '_', '.' or '-' "
                            "starting with a letter or digit")  # fmt: skip
     if text.lower() in RESERVED_NAMES:
         raise GrammarError(f"{what}: {text!r} is an iproute2 keyword")
+    if len(_GOOD_NAMES) < 65536:  # documents repeat thousands of names; remember good ones
+        _GOOD_NAMES.add(text)
     return text
 
 
@@ -198,40 +205,46 @@ def interfaces(items: object) -> list[dict]:
     return records
 
 
+NFT_TOKEN = re.compile(r'"[^"\n]*"|"|#[^\n]*|[{}]|[^"#{}]+')
+NFT_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def portal_ruleset(value: object) -> str:
     """The portal's nftables text: statements about `inet enclave` only, no `include`."""
     text = _string(value, "nftables")
-    skeleton, unquoted, depth, quoted, comment = [], [], 0, False, False
-    for ch in text:
-        if ch != "\n" and ch != "\t" and (ord(ch) < 32 or ord(ch) == 127):
-            raise GrammarError(f"nftables: control character {ch!r}")
-        if comment:
-            comment = ch != "\n"
-            if not comment and depth == 0:
-                skeleton.append(ch)
-        elif quoted:
-            if ch == "\n":
-                raise GrammarError("nftables: unterminated string")
-            quoted = ch != '"'
-            if not quoted and depth == 0:
-                skeleton.append('""')
-        elif ch == '"':
-            quoted = True
-        elif ch == "#":
-            comment = True
-        else:
-            unquoted.append(ch)
-            depth += (ch == "{") - (ch == "}")
+    if NFT_CONTROL.search(text):
+        raise GrammarError("nftables: control character")
+    _checked_ruleset(text)
+    return text
+
+
+@functools.lru_cache(maxsize=4)
+def _checked_ruleset(text: str) -> None:
+    # Token by token (strings, comments, braces, the rest), not char by char: rulesets of
+    # thousands of tenants are megabytes, and one document a pass must stay cheap.
+    skeleton, depth = [], 0
+    for match in NFT_TOKEN.finditer(text):
+        piece = match.group()
+        if piece == '"':
+            raise GrammarError("nftables: unterminated string")
+        if piece[0] in '"#':
+            if depth == 0:
+                skeleton.append('""' if piece[0] == '"' else "")
+            continue
+        if piece in ("{", "}"):
+            depth += 1 if piece == "{" else -1
             if depth < 0:
                 raise GrammarError("nftables: unbalanced '}'")
-            if depth == 0 or (depth == 1 and ch == "{"):
-                skeleton.append(ch)
-    if quoted or depth:
-        raise GrammarError("nftables: unterminated string or block")
-    if NFT_INCLUDE.search("".join(unquoted)):
-        raise GrammarError("nftables: 'include' would read files on the node")
+            if depth == 0 or (depth == 1 and piece == "{"):
+                skeleton.append(piece)
+            continue
+        if NFT_INCLUDE.search(piece):
+            raise GrammarError("nftables: 'include' would read files on the node")
+        if depth == 0:
+            skeleton.append(piece)
+    if depth:
+        raise GrammarError("nftables: unterminated block")
     for statement in re.split(r"[;\n]", "".join(skeleton)):
         if statement.strip() and not PORTAL_STATEMENT.fullmatch(statement.strip()):
             raise GrammarError(f"nftables: top-level statement {_show(statement.strip())} is not about "
                                "table inet enclave")  # fmt: skip
-    return text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import json
@@ -123,6 +124,18 @@ def vxlan_name(dev: str, tenant_id: int) -> str:
     return f"{dev[: IFNAMSIZ - 8]}u{digest}"
 
 
+@functools.lru_cache(maxsize=65536)
+def _multicast(text: str) -> bool:
+    # Cached, like the grammar: every new document re-validates thousands of the same strings.
+    return ipaddress.ip_address(text).is_multicast
+
+
+@functools.lru_cache(maxsize=65536)
+def _cgnat_ok(text: str) -> bool:
+    net = ipaddress.ip_network(text)
+    return net.version == 4 and net.prefixlen == 32 and net.subnet_of(CGNAT)
+
+
 def _vxlan(raw: dict) -> Vxlan:
     peers = raw.get("peers") or ()
     if not isinstance(peers, list | tuple):
@@ -139,7 +152,7 @@ def _vxlan(raw: dict) -> Vxlan:
     )
     if bool(vx.group) == bool(vx.peers):
         raise StateError(f"{vx.device}: exactly one of group or peers is required")
-    if vx.group and not ipaddress.ip_address(vx.group).is_multicast:
+    if vx.group and not _multicast(vx.group):
         raise StateError(f"{vx.device}: group {vx.group} is not multicast")
     return vx
 
@@ -161,8 +174,7 @@ def _tenant(raw: dict) -> Tenant:
         raise StateError(f"tenant {tenant.id}: bad table {tenant.table}")
     if not 0 < tenant.vni < 2**24:
         raise StateError(f"tenant {tenant.id}: bad VNI {tenant.vni}")
-    net = ipaddress.ip_network(tenant.cgnat)
-    if net.version != 4 or net.prefixlen != 32 or not net.subnet_of(CGNAT):
+    if not _cgnat_ok(tenant.cgnat):
         raise StateError(f"tenant {tenant.id}: CGNAT {tenant.cgnat} not a /32 in {CGNAT}")
     return tenant
 
