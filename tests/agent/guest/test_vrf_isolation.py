@@ -1,6 +1,7 @@
 """Isolation on a real VRF kernel: two nodes, two tenants each, as the UVN paper tested."""
 
 import json
+import time
 
 from topo import OUTSIDE, PROBE, PY, SUBNET, Topology, agent, desired, report
 
@@ -59,12 +60,16 @@ def _inject(net: Topology, count: int = 3) -> str:
     """Tenant A on n1 sends B's VNI to n2's VXLAN port; return what B's listener saw."""
     mac = json.loads(net.ex("n2", "ip", "-j", "link", "show", "dev", f"eth0u{B}").stdout)
     listener = net.spawn("n2", PY, PROBE, "listen", "--udp",
-                         "--port", "9999", "--dev", VRF_B, "--timeout", "4")
+                         "--port", "9999", "--dev", VRF_B, "--timeout", "120")
     assert listener.stdout.readline().strip() == "READY"
     net.ex("n1", PY, PROBE, "inject", f"{SUBNET}.2", "4789",
            "--dev", VRF_A, "--vni", str(B), "--inner-mac", mac[0]["address"],
            "--inner-src", f"{SUBNET}.1", "--inner-dst", f"{SUBNET}.2", "--inner-port", "9999",
            "--count", str(count))
+    # The datagrams were sent when inject returned; give delivery a moment, then stop listening.
+    # (An idle timeout counted from READY raced the injector's start-up on a loaded emulator.)
+    time.sleep(2)
+    listener.terminate()
     out, _ = listener.communicate(timeout=30)
     return out
 
