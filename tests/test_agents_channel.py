@@ -168,13 +168,20 @@ def test_the_node_list_query_count_does_not_grow_with_credentials(pool, api, wor
 # -- observed-state reports: anything malformed is a 400, never a 500 --------------------------
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
-tenant_entries = st.fixed_dictionaries({"status": st.sampled_from(["ready", "failed", "not_ready", "bogus", 3]),
-                                        "errors": st.lists(st.text(max_size=10), max_size=3) | json_values})
+tenant_entries = st.fixed_dictionaries(
+    {
+        "status": st.sampled_from(["ready", "failed", "not_ready", "bogus", 3]),
+        "errors": st.lists(st.text(max_size=10), max_size=3) | json_values,
+    }
+)
 generations = st.integers(min_value=-5, max_value=2**64) | json_values
 near_reports = st.fixed_dictionaries({"generation": generations}, optional={
     "tenants": st.dictionaries(st.text(max_size=6) | st.sampled_from(["1", "22"]), tenant_entries | json_values,

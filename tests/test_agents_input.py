@@ -166,8 +166,12 @@ def test_services_refuse_unsafe_values_from_any_caller(pool):
 interfaces = st.fixed_dictionaries(
     {"name": st.text(max_size=20), "address": st.text(max_size=45)},
     optional={"gateway": st.none() | st.text(max_size=20)},
-) | st.fixed_dictionaries({"name": st.sampled_from(["em1", "ib0"]), "address": st.ip_addresses().map(str).map(
-    lambda a: a + ("/24" if ":" not in a else "/64"))})
+) | st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(["em1", "ib0"]),
+        "address": st.ip_addresses().map(str).map(lambda a: a + ("/24" if ":" not in a else "/64")),
+    }
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

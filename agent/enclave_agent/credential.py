@@ -34,8 +34,7 @@ class Credential:
 def load(path: Path) -> Credential:
     """Read credential.json (written by `join` or a renewal)."""
     data = json.loads(Path(path).read_text())
-    return Credential(data["server"], data["node"], data["credential"], data.get("issued"),
-                      data.get("expires"))
+    return Credential(data["server"], data["node"], data["credential"], data.get("issued"), data.get("expires"))
 
 
 def save(path: Path, cred: Credential) -> None:

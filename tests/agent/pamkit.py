@@ -57,9 +57,11 @@ class Kit:
         cmd = [str(launcher)] if launcher else []
         cmd += [AGENT, "--config", str(self.config), "enter", "--pam"]
         path = self.base / ("pam-launcher" if launcher else "pam-direct")
-        path.write_text("auth sufficient pam_rootok.so\naccount required pam_permit.so\n"
-                        "session required pam_env.so readenv=0 user_readenv=1\n"
-                        f"session required pam_exec.so quiet log={self.base}/pam_exec.log {' '.join(cmd)}\n")
+        path.write_text(
+            "auth sufficient pam_rootok.so\naccount required pam_permit.so\n"
+            "session required pam_env.so readenv=0 user_readenv=1\n"
+            f"session required pam_exec.so quiet log={self.base}/pam_exec.log {' '.join(cmd)}\n"
+        )
         return path
 
     def root_runs(self) -> list[str]:
@@ -88,7 +90,8 @@ def make_kit(base: Path, state_dir: Path, forged: dict | None = None) -> Kit:
         (home / "fake" / "status.json").write_text(json.dumps(status))
     (home / ".pam_environment").write_text(
         f"LD_PRELOAD DEFAULT={home}/evil.so\nPYTHONPATH DEFAULT={home}/py\n"
-        f"ENCLAVE_AGENT_DIR DEFAULT={home}/fake\nPATH DEFAULT={home}/py:/usr/bin:/bin\n")
+        f"ENCLAVE_AGENT_DIR DEFAULT={home}/fake\nPATH DEFAULT={home}/py:/usr/bin:/bin\n"
+    )
     subprocess.run(["chown", "-R", f"{UID}:{UID}", str(home)], check=True)
     home.chmod(0o755)
     config = conf_dir / "agent.conf"
@@ -101,10 +104,13 @@ def make_kit(base: Path, state_dir: Path, forged: dict | None = None) -> Kit:
 
 def session(kit: Kit, service: Path, command: str, prefix: list[str] = ()) -> subprocess.CompletedProcess:
     """Open a real PAM session as the test user (runuser) and run command in it."""
-    script = (f"mount --bind {service} /etc/pam.d/runuser && mount --bind {kit.passwd} /etc/passwd && "
-              f"exec runuser -u {USER} -- sh -c {shlex.quote(command)}")
-    return subprocess.run([*prefix, "unshare", "-m", "sh", "-c", script], capture_output=True, text=True,
-                          check=False, timeout=120)
+    script = (
+        f"mount --bind {service} /etc/pam.d/runuser && mount --bind {kit.passwd} /etc/passwd && "
+        f"exec runuser -u {USER} -- sh -c {shlex.quote(command)}"
+    )
+    return subprocess.run(
+        [*prefix, "unshare", "-m", "sh", "-c", script], capture_output=True, text=True, check=False, timeout=120
+    )
 
 
 def have_tools() -> bool:

@@ -53,8 +53,9 @@ def test_the_agent_reports_a_refused_document_keeps_the_last_one_and_renews_its_
     assert cred["expires"] - cred["issued"] == 3600
     (sdir / "credential.json").write_text(json.dumps(cred | {"issued": 0, "expires": 3}))  # long due
     with open(work / "agent.log", "w") as log:
-        runner = subprocess.Popen(["ip", "netns", "exec", topo.ns("n1"), *cli, "run", "--wait", "1"],
-                                  stdout=log, stderr=log)
+        runner = subprocess.Popen(
+            ["ip", "netns", "exec", topo.ns("n1"), *cli, "run", "--wait", "1"], stdout=log, stderr=log
+        )
     topo.procs.append(runner)
     wait_for(lambda: _observed(observed).get("generation") == 1, "generation 1 reported")
     nft_before = topo.ex("n1", "nft", "list", "table", "inet", "enclave_agent").stdout

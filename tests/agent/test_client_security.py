@@ -104,8 +104,15 @@ def test_a_document_failing_the_grammar_is_refused_with_its_etag(serve):
     assert caught.value.etag == '"bad"'
 
 
-@pytest.mark.parametrize("answer", [b'{"node": "../x", "credential": "encn_aaaaaaaaaaaaaaaa"}',
-                                    b'{"node": "n1", "credential": "encn_a\\r\\nX-Evil: 1"}', b"[]", b"not json"])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b'{"node": "../x", "credential": "encn_aaaaaaaaaaaaaaaa"}',
+        b'{"node": "n1", "credential": "encn_a\\r\\nX-Evil: 1"}',
+        b"[]",
+        b"not json",
+    ],
+)
 def test_a_malformed_join_answer_is_refused(serve, answer):
     _, url = serve(lambda h: (201, {}, answer))
     with pytest.raises(PortalError):

@@ -103,7 +103,8 @@ def test_the_compilers_own_preamble_and_the_test_ruleset_pass():
 
 NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 names = st.text(NAME_CHARS, min_size=1, max_size=15).filter(
-    lambda n: n[0].isalnum() and n.lower() not in grammar.RESERVED_NAMES)
+    lambda n: n[0].isalnum() and n.lower() not in grammar.RESERVED_NAMES
+)
 
 
 @st.composite
@@ -111,8 +112,14 @@ def documents(draw):
     """A valid desired-state document with random names, ids and addresses."""
     ifnames = draw(st.lists(names, min_size=1, max_size=3, unique=True))
     hosts = draw(st.lists(st.integers(1, 2**24 - 2), min_size=len(ifnames), max_size=len(ifnames)))
-    interfaces = [{"name": n, "address": f"{ipaddress.IPv4Address(0x0A000000 + h)}/{draw(st.integers(8, 30))}",
-                   "gateway": draw(st.none() | st.just("10.255.255.254"))} for n, h in zip(ifnames, hosts, strict=True)]
+    interfaces = [
+        {
+            "name": n,
+            "address": f"{ipaddress.IPv4Address(0x0A000000 + h)}/{draw(st.integers(8, 30))}",
+            "gateway": draw(st.none() | st.just("10.255.255.254")),
+        }
+        for n, h in zip(ifnames, hosts, strict=True)
+    ]
     tids = draw(st.lists(st.integers(1, 2**22 - 3), min_size=1, max_size=4, unique=True))
     uids = draw(st.lists(st.integers(1, 2**32 - 2), min_size=len(tids), max_size=len(tids), unique=True))
     doc = desired("n1", 1, [])
@@ -121,8 +128,16 @@ def documents(draw):
         entry = desired("n1", 1, [tid], uids={tid: [uid]})["tenants"][0]
         from enclave_agent.state import vxlan_name
 
-        entry["vxlans"] = [{"device": vxlan_name(i["name"], tid), "underlay": i["name"], "dstport": 4789 + k,
-                            "address": i["address"], "group": "239.1.1.9"} for k, i in enumerate(interfaces)]
+        entry["vxlans"] = [
+            {
+                "device": vxlan_name(i["name"], tid),
+                "underlay": i["name"],
+                "dstport": 4789 + k,
+                "address": i["address"],
+                "group": "239.1.1.9",
+            }
+            for k, i in enumerate(interfaces)
+        ]
         doc["tenants"].append(entry)
     return doc
 
@@ -131,14 +146,33 @@ def _intended(state) -> set[tuple[str, ...]]:
     """The argv of every ip/bridge command the document stands for (independent of plan.py)."""
     out = set()
     for t in state.tenants:
-        out |= {("link", "add", t.vrf, "group", "4242", "type", "vrf", "table", str(t.table)),
-                ("link", "set", t.vrf, "up"), ("addr", "add", "127.0.0.1/8", "dev", t.vrf),
-                ("addr", "add", "::1/128", "dev", t.vrf), ("addr", "add", t.cgnat, "dev", t.vrf),
-                ("route", "replace", t.cgnat, "dev", t.vrf, "proto", "189")}
+        out |= {
+            ("link", "add", t.vrf, "group", "4242", "type", "vrf", "table", str(t.table)),
+            ("link", "set", t.vrf, "up"),
+            ("addr", "add", "127.0.0.1/8", "dev", t.vrf),
+            ("addr", "add", "::1/128", "dev", t.vrf),
+            ("addr", "add", t.cgnat, "dev", t.vrf),
+            ("route", "replace", t.cgnat, "dev", t.vrf, "proto", "189"),
+        }
         gw = next((i for i in state.node.interfaces if i.gateway), None)
         if gw:
-            out.add(("route", "replace", "default", "via", gw.gateway, "dev", gw.name, "src",
-                     t.cgnat.split("/")[0], "proto", "189", "table", str(t.table)))
+            out.add(
+                (
+                    "route",
+                    "replace",
+                    "default",
+                    "via",
+                    gw.gateway,
+                    "dev",
+                    gw.name,
+                    "src",
+                    t.cgnat.split("/")[0],
+                    "proto",
+                    "189",
+                    "table",
+                    str(t.table),
+                )
+            )
         for vx in t.vxlans:
             out |= {("link", "add", vx.device, "group", "4242", "type", "vxlan", "id", str(t.vni), "dev",
                      vx.underlay, "dstport", str(vx.dstport), "ttl", "5", "group", vx.group),

@@ -41,8 +41,15 @@ def kit():
 
 
 def test_the_launcher_passes_on_only_pam_user_pam_type_and_a_fixed_path(kit):
-    env = {"LD_PRELOAD": f"{kit.base}/home/evil.so", "PYTHONPATH": "/x", "PAM_USER": "alice",
-           "PAM_TYPE": "open_session", "PAM_RHOST": "10.0.0.9", "ENCLAVE_AGENT_DIR": "/x", "PATH": "/x"}
+    env = {
+        "LD_PRELOAD": f"{kit.base}/home/evil.so",
+        "PYTHONPATH": "/x",
+        "PAM_USER": "alice",
+        "PAM_TYPE": "open_session",
+        "PAM_RHOST": "10.0.0.9",
+        "ENCLAVE_AGENT_DIR": "/x",
+        "PATH": "/x",
+    }
     out = subprocess.run([str(kit.launcher), "/usr/bin/env"], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.splitlines() == ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
                                        "PAM_USER=alice", "PAM_TYPE=open_session"]  # fmt: skip
