@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 from audit.services import record, snapshot
 from netpolicy.choices import ID_KINDS, PoolKind, SegmentKind
 from netpolicy.models import LIVE, Pool, Segment
+from portal.addresses import AddressError, parse_network
 from portal.errors import Forbidden, InvalidRequest, ServiceError
 from tenants.access import is_site_admin
 
@@ -48,7 +49,10 @@ def _check_pool(pool: Pool) -> None:
         return
     if not pool.cidr or pool.first is not None or pool.last is not None:
         raise InvalidRequest(f"A {pool.kind} pool needs a cidr, and no first/last.", "cidr")
-    net = ipaddress.ip_network(pool.cidr)
+    try:
+        net = parse_network(pool.cidr)
+    except AddressError as exc:
+        raise InvalidRequest(str(exc), "cidr") from None
     if (net.version == 6) != (pool.kind == PoolKind.IPV6):
         raise InvalidRequest(f"{pool.cidr} is not an {pool.kind} network.", "cidr")
     if pool.kind == PoolKind.CGNAT and not net.subnet_of(ipaddress.ip_network("100.64.0.0/10")):

@@ -1,5 +1,7 @@
 """REST API of the netpolicy app; every change goes through the service modules."""
 
+import re
+
 from django.db.models import Q
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -35,6 +37,7 @@ from portal.api import TenantScopedViewSet
 from portal.errors import InvalidRequest, NotFound
 from tenants.access import is_site_admin, tenant_ids
 
+NSX_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 CRUD = (mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
         mixins.UpdateModelMixin, mixins.DestroyModelMixin)
 
@@ -263,6 +266,8 @@ class ExportViewSet(viewsets.GenericViewSet):
     def nsx(self, request):
         """The hierarchical body for `PATCH /policy/api/v1/infra`."""
         domain = request.query_params.get("domain", "default")
+        if not NSX_ID_RE.fullmatch(domain):
+            raise InvalidRequest("An NSX domain id is 1-64 letters, digits, '_' or '-'.", "domain")
         text = nsx.export_infra_json(build_site(), domain)
         response = HttpResponse(text, content_type="application/json")
         response["Content-Disposition"] = 'attachment; filename="enclave-nsx-infra.json"'

@@ -18,8 +18,15 @@ def interface(tenant_id: int) -> str:
 
 
 def parse_ports(text: str) -> tuple[ir.PortRange, ...]:
-    """'22,6817-6819' -> port ranges (raises PolicyError on bad input)."""
-    return tuple(ir.PortRange.parse(p.strip()) for p in text.split(",") if p.strip())
+    """'22,6817-6819' -> port ranges; '' is every port. Anything else raises PolicyError (no spaces)."""
+    if text == "":
+        return ()
+    return tuple(ir.PortRange.parse(part) for part in text.split(","))
+
+
+def canonical_ports(text: str) -> str:
+    """The ports as stored: the ranges as written, joined by commas (raises PolicyError)."""
+    return ",".join(str(p) for p in parse_ports(text))
 
 
 def to_service(service: Service) -> ir.Service:

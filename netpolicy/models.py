@@ -30,6 +30,7 @@ from netpolicy.choices import (
     SegmentState,
 )
 from netpolicy.compiler.model import NAME_RE
+from portal.addresses import AddressError, parse_network
 from tenants.choices import DataPath
 from tenants.models import Tenant, dns_label
 
@@ -52,9 +53,9 @@ class CidrField(models.Field):
         if value is None or value == "":
             return None
         try:
-            return str(ipaddress.ip_network(str(value), strict=True))
-        except ValueError as exc:
-            raise ValidationError(f"'{value}' is not a network: {exc}") from None
+            return str(parse_network(str(value), canonical=False))
+        except AddressError as exc:
+            raise ValidationError(str(exc)) from None
 
     def get_prep_value(self, value):
         return None if value in (None, "") else str(value)

@@ -15,6 +15,7 @@ from netpolicy.allocation import (
 )
 from netpolicy.choices import PoolKind, SegmentState
 from netpolicy.models import LIVE, Pool, Segment
+from portal.addresses import AddressError, parse_address, parse_network
 from portal.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
 from tenants.access import is_site_admin, require_member, require_owner_or_admin
 from tenants.models import Quota, Tenant
@@ -76,9 +77,9 @@ def _choose_id(tenant: Tenant, kind: str, data: dict) -> tuple[Pool, int]:
 
 def _parse_subnet(text: str):
     try:
-        return ipaddress.ip_network(text, strict=True)
-    except ValueError as exc:
-        raise InvalidRequest(f"'{text}' is not a network: {exc}", "subnet") from None
+        return parse_network(text)
+    except AddressError as exc:
+        raise InvalidRequest(str(exc), "subnet") from None
 
 
 def _choose_subnet(tenant: Tenant, data: dict) -> tuple[Pool, ipaddress._BaseNetwork]:
@@ -88,7 +89,8 @@ def _choose_subnet(tenant: Tenant, data: dict) -> tuple[Pool, ipaddress._BaseNet
         pools = [data["prefix_pool"]] if data.get("prefix_pool") else [
             p for k in PREFIX_KINDS_BY_VERSION[net.version] for p in _candidate_pools(k, tenant)]
         for pool in pools:
-            if net.subnet_of(ipaddress.ip_network(pool.cidr)):
+            supernet = ipaddress.ip_network(pool.cidr)
+            if net.version == supernet.version and net.subnet_of(supernet):
                 _check_pool_use(pool, tenant, pool.kind)
                 Pool.objects.select_for_update().get(pk=pool.pk)
                 _check_overlap(net, pool)
@@ -114,8 +116,11 @@ def _gateway(net, wanted: str | None) -> str:
     """The requested gateway (must be a host of the subnet) or the subnet's first host."""
     if not wanted:
         return str(next(iter(net.hosts()), net.network_address))
-    addr = ipaddress.ip_address(wanted)
-    if addr not in net or addr in (net.network_address, net.broadcast_address):
+    try:
+        addr = parse_address(wanted)
+    except AddressError as exc:
+        raise InvalidRequest(str(exc), "gateway") from None
+    if addr.version != net.version or addr not in net or addr in (net.network_address, net.broadcast_address):
         raise InvalidRequest(f"Gateway {addr} is not a host address of {net}.", "gateway")
     return str(addr)
 

@@ -5,6 +5,8 @@ from rest_framework import serializers
 from netpolicy.allocation import pool_usage
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Protocol
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
+from portal.addresses import AddressError, parse_network
+from portal.fields import AddressField, NetworkField
 from tenants.access import tenant_ids
 from tenants.models import Tenant
 
@@ -22,7 +24,7 @@ class TenantField(serializers.PrimaryKeyRelatedField):
 class PoolSerializer(serializers.ModelSerializer):
     usage = serializers.SerializerMethodField()
     tenant = TenantField(required=False, allow_null=True)
-    cidr = serializers.CharField(required=False, allow_null=True, help_text="Supernet")
+    cidr = NetworkField(required=False, allow_null=True, help_text="Supernet, e.g. 10.64.0.0/16")
 
     class Meta:
         model = Pool
@@ -42,8 +44,8 @@ class SegmentSerializer(serializers.ModelSerializer):
                                        max_value=VLAN_MAX)
     vni = serializers.IntegerField(required=False, allow_null=True, min_value=VNI_MIN,
                                    max_value=VNI_MAX)
-    subnet = serializers.CharField(required=False, allow_blank=True)
-    gateway = serializers.IPAddressField(required=False, allow_blank=True)
+    subnet = NetworkField(required=False, allow_blank=True)
+    gateway = AddressField(required=False, allow_blank=True)
     prefix_length = serializers.IntegerField(required=False, write_only=True, min_value=1,
                                              max_value=128)
     effective_mtu = serializers.IntegerField(read_only=True)
@@ -66,6 +68,9 @@ class SegmentSerializer(serializers.ModelSerializer):
 
 class ServiceSerializer(serializers.ModelSerializer):
     protocol = serializers.ChoiceField(choices=Protocol.choices)
+    # Not trimmed: a port list with whitespace is refused, never silently rewritten.
+    ports = serializers.CharField(required=False, allow_blank=True, max_length=200, trim_whitespace=False,
+                                  help_text="Comma-separated ports and ranges, e.g. 22,6817-6819")
 
     class Meta:
         model = Service
@@ -74,13 +79,21 @@ class ServiceSerializer(serializers.ModelSerializer):
 
 class GroupSerializer(serializers.ModelSerializer):
     tenant = TenantField(required=False, allow_null=True)
-    cidrs = serializers.ListField(child=serializers.CharField(), required=False)
+    cidrs = serializers.ListField(child=serializers.CharField(trim_whitespace=False, max_length=64),
+                                  required=False, max_length=256, help_text="Canonical networks, e.g. 10.0.0.0/24")
 
     class Meta:
         model = Group
         fields = ["id", "name", "tenant", "cidrs", "segment", "all_segments", "role",
                   "description"]
         validators = []
+
+    def validate_cidrs(self, value):
+        """One message per bad value, naming it (portal.addresses' grammar)."""
+        try:
+            return [str(parse_network(text)) for text in value]
+        except AddressError as exc:
+            raise serializers.ValidationError(str(exc)) from None
 
 
 class FirewallPolicySerializer(serializers.ModelSerializer):
@@ -117,8 +130,8 @@ class FirewallRuleSerializer(serializers.ModelSerializer):
 
 
 class WhatIfSerializer(serializers.Serializer):
-    source = serializers.IPAddressField()
-    destination = serializers.IPAddressField()
+    source = AddressField()
+    destination = AddressField()
     protocol = serializers.ChoiceField(choices=["tcp", "udp", "icmp"])
     port = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                     max_value=65535)
