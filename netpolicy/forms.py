@@ -86,7 +86,7 @@ class PoolForm(ServiceChecked, forms.ModelForm):
 
     class Meta:
         model = Pool
-        fields = ["name", "kind", "first", "last", "cidr", "default_prefix_length",
+        fields = ["name", "kind", "first", "last", "cidr", "default_prefix_length", "min_prefix_length",
                   "routing_domain", "tenant", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
 

@@ -3,6 +3,7 @@
 from django.db import IntegrityError, transaction
 
 from audit.services import record, snapshot
+from netpolicy.checks import compiling
 from netpolicy.choices import Action, Category, Direction, NodeRole
 from netpolicy.compiler import defaults
 from netpolicy.compiler.model import PolicyError
@@ -179,7 +180,7 @@ def save_service(user, data: dict, instance: Service | None = None) -> Service:
         raise InvalidRequest(str(exc), "ports") from None
     if "ports" in data:
         data["ports"] = ports
-    with transaction.atomic():
+    with transaction.atomic(), compiling(None):
         service = instance or Service()
         before = snapshot(service) if instance else None
         for key, value in data.items():
@@ -208,7 +209,7 @@ def save_group(user, data: dict, instance: Group | None = None) -> Group:
     segment = data.get("segment")
     if segment is not None and segment.tenant_id != getattr(tenant, "pk", None):
         raise InvalidRequest("The segment belongs to another tenant.", "segment")
-    with transaction.atomic():
+    with transaction.atomic(), compiling(getattr(tenant, "pk", None)):
         group = instance or Group()
         before = snapshot(group) if instance else None
         for key, value in data.items():

@@ -28,7 +28,7 @@ class PoolSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Pool
-        fields = ["id", "name", "kind", "first", "last", "cidr", "default_prefix_length",
+        fields = ["id", "name", "kind", "first", "last", "cidr", "default_prefix_length", "min_prefix_length",
                   "routing_domain", "tenant", "description", "usage", "created"]
         read_only_fields = ["created"]
 
@@ -125,8 +125,8 @@ class FirewallRuleSerializer(serializers.ModelSerializer):
         validators = []
 
     def get_findings(self, rule) -> list[dict]:
-        findings = self.context.get("findings") or {}
-        return findings.get(rule.pk, [])
+        findings = self.context.get("findings")
+        return findings.for_rule(rule.pk, rule.policy.tenant_id) if findings else []
 
 
 class WhatIfSerializer(serializers.Serializer):

@@ -131,3 +131,30 @@ def test_the_migration_rewrites_legacy_group_addresses_as_the_nodes_enforced_the
     assert migration._canonical("10.0.0.0/8\n") == "10.0.0.0/8"
     assert migration._canonical("2001:DB8::/32") == "2001:db8::/32"
     assert migration._canonical("not a network") is None
+
+
+def test_a_legacy_scoped_address_never_reaches_the_nsx_export(world, api):
+    """Rows written before this validation: the export refuses the tenant that holds one, it never emits it."""
+    login = Group.objects.get(tenant=world.tenant_a, name="login")
+    Group.objects.filter(pk=login.pk).update(cidrs=["2001:db8::%a b\nzz/128"])
+    response = api(world.admin).get("/api/v1/exports/nsx/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "%" not in text and "zz/128" not in text
+    assert response["X-Enclave-Quarantined"] == world.tenant_a.slug
+
+
+def test_free_text_never_reaches_the_exports(world, api):
+    """Rule, policy and group names and descriptions are shown in the portal only; nft and NSX get ids."""
+    from netpolicy.models import FirewallPolicy
+
+    policy = FirewallPolicy.objects.get(tenant=world.tenant_a, name="isolation")
+    rule = policy.rules.get(name="intra_tenant")
+    nasty = 'x" } ; flush ruleset\nadd table ip evil'
+    response = api(world.owner_a).patch(f"/api/v1/firewall-rules/{rule.pk}/", {"name": nasty, "description": nasty},
+                                        format="json")  # fmt: skip
+    assert response.status_code == 200
+    api(world.owner_a).patch(f"/api/v1/firewall-policies/{policy.pk}/", {"description": nasty}, format="json")
+    for export in ("nft", "nsx"):
+        text = api(world.admin).get(f"/api/v1/exports/{export}/").content.decode()
+        assert "flush ruleset" not in text and "evil" not in text
