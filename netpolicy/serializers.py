@@ -1,5 +1,6 @@
 """API serializers of the netpolicy app (named as NetBox names them)."""
 
+from django.db.models import Q
 from rest_framework import serializers
 
 from netpolicy.allocation import pool_usage
@@ -21,6 +22,27 @@ class TenantField(serializers.PrimaryKeyRelatedField):
         return Tenant.objects.filter(pk__in=tenant_ids(request.user))
 
 
+class VisibleField(serializers.PrimaryKeyRelatedField):
+    """A reference to an object of the user's tenants or of the site: another tenant's does not exist for them.
+
+    `tenant_field` names the object's tenant; `site` says whether site-wide objects (tenant null) qualify.
+    """
+
+    def __init__(self, model, tenant_field: str = "tenant", site: bool = True, **kwargs):
+        self.model, self.tenant_field, self.site = model, tenant_field, site
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        queryset = self.model.objects.all()
+        request = self.context.get("request")
+        if request is None or request.user.is_staff:
+            return queryset
+        visible = Q(**{f"{self.tenant_field}__in": tenant_ids(request.user)})
+        if self.site:
+            visible |= Q(**{f"{self.tenant_field}__isnull": True})
+        return queryset.filter(visible)
+
+
 class PoolSerializer(serializers.ModelSerializer):
     usage = serializers.SerializerMethodField()
     tenant = TenantField(required=False, allow_null=True)
@@ -40,6 +62,8 @@ class SegmentSerializer(serializers.ModelSerializer):
     """A segment; ids and subnet are optional on create (next-free when omitted)."""
 
     tenant = TenantField()
+    id_pool = VisibleField(Pool, required=False, allow_null=True)
+    prefix_pool = VisibleField(Pool, required=False, allow_null=True)
     vlan_id = serializers.IntegerField(required=False, allow_null=True, min_value=VLAN_MIN,
                                        max_value=VLAN_MAX)
     vni = serializers.IntegerField(required=False, allow_null=True, min_value=VNI_MIN,
@@ -62,7 +86,6 @@ class SegmentSerializer(serializers.ModelSerializer):
                   "generation", "observed_generation", "created", "updated"]
         read_only_fields = ["routing_domain", "generation", "observed_generation",
                             "created", "updated"]
-        extra_kwargs = {"id_pool": {"required": False}, "prefix_pool": {"required": False}}
         validators = []  # collisions are checked by the service and the database
 
 
@@ -79,6 +102,7 @@ class ServiceSerializer(serializers.ModelSerializer):
 
 class GroupSerializer(serializers.ModelSerializer):
     tenant = TenantField(required=False, allow_null=True)
+    segment = VisibleField(Segment, site=False, required=False, allow_null=True)
     cidrs = serializers.ListField(child=serializers.CharField(trim_whitespace=False, max_length=64),
                                   required=False, max_length=256, help_text="Canonical networks, e.g. 10.0.0.0/24")
 
@@ -115,6 +139,9 @@ class FirewallRuleSerializer(serializers.ModelSerializer):
     """A rule; `findings` lists analysis results about it (shadowed, redundant, exposes)."""
 
     findings = serializers.SerializerMethodField()
+    policy = VisibleField(FirewallPolicy)
+    sources = VisibleField(Group, many=True, required=False, help_text="Groups; none: ANY")
+    destinations = VisibleField(Group, many=True, required=False, help_text="Groups; none: ANY")
 
     class Meta:
         model = FirewallRule

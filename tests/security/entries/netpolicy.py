@@ -191,7 +191,7 @@ ENTRIES = [
           control="owner_a"),
     # ------------------------------------------------------------ rules
     Abuse("A member or tenant B adds a rule to tenant A's policy", "firewallrule-list", "post", body=_rule(),
-          attackers=NOT_OWNERS, refused=frozenset({403}), by_role={"owner_b": frozenset({404})},
+          attackers=NOT_OWNERS, refused=frozenset({403}), by_role={"owner_b": frozenset({400})},
           control="owner_a"),
     Abuse("An owner opens the tenant to ANY source", "firewallrule-list", "post", body=_rule(sources=[]),
           attackers=("owner_a",), refused=frozenset({400})),
