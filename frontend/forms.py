@@ -79,7 +79,7 @@ class TenantForm(forms.ModelForm):
 class QuotaForm(forms.ModelForm):
     class Meta:
         model = Quota
-        fields = ["max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments"]
+        fields = ["max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments", "max_pending_segments"]
 
 
 class MembershipForm(forms.Form):

@@ -1,10 +1,15 @@
 """Build the pure compiler's Site from the database (ids: t<pk>, p<pk>, r<pk>)."""
 
 from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Q
 
 from netpolicy.compiler import model as ir
 from netpolicy.models import LIVE, FirewallPolicy, Group, Segment, Service
 from tenants.models import Tenant
+
+QUARANTINE = "quarantine"  # rule id of the reject-all rule standing in for a broken tenant's policy
 
 
 def tenant_name(tenant_id: int) -> str:
@@ -18,8 +23,15 @@ def interface(tenant_id: int) -> str:
 
 
 def parse_ports(text: str) -> tuple[ir.PortRange, ...]:
-    """'22,6817-6819' -> port ranges (raises PolicyError on bad input)."""
-    return tuple(ir.PortRange.parse(p.strip()) for p in text.split(",") if p.strip())
+    """'22,6817-6819' -> port ranges; '' is every port. Anything else raises PolicyError (no spaces)."""
+    if text == "":
+        return ()
+    return tuple(ir.PortRange.parse(part) for part in text.split(","))
+
+
+def canonical_ports(text: str) -> str:
+    """The ports as stored: the ranges as written, joined by commas (raises PolicyError)."""
+    return ",".join(str(p) for p in parse_ports(text))
 
 
 def to_service(service: Service) -> ir.Service:
@@ -29,8 +41,11 @@ def to_service(service: Service) -> ir.Service:
 class Builder:
     """Loads everything once, then converts rows to IR objects."""
 
-    def __init__(self):
-        live = Segment.objects.filter(LIVE).values_list("pk", "tenant_id", "subnet")
+    def __init__(self, tenant_ids=None):
+        live = Segment.objects.filter(LIVE)
+        if tenant_ids is not None:  # only tenant groups name segments, so these tenants' suffice
+            live = live.filter(tenant_id__in=tenant_ids)
+        live = live.values_list("pk", "tenant_id", "subnet")
         self.segment_subnets = {pk: subnet for pk, _, subnet in live}
         self.tenant_subnets = defaultdict(list)
         for _, tenant_id, subnet in live:
@@ -68,25 +83,75 @@ class Builder:
                          rules, tenant)
 
 
-def _policies():
-    return FirewallPolicy.objects.prefetch_related(
-        "rules__sources", "rules__destinations", "rules__services").order_by("pk")
+def _policies(tenant_ids=None):
+    policies = FirewallPolicy.objects.prefetch_related("rules__sources", "rules__destinations", "rules__services")
+    if tenant_ids is not None:  # reading every tenant's rules for a few would cost the whole site
+        policies = policies.filter(Q(tenant__isnull=True) | Q(tenant__in=tenant_ids))
+    return policies.order_by("pk")
+
+
+class _Rows:
+    """The rows a site is built from, loaded once: tenants, site policies, each tenant's policies."""
+
+    def __init__(self, tenants=None):
+        scoped = tenants is not None
+        self.tenants = list(tenants if scoped else Tenant.objects.all())
+        wanted = {t.pk for t in self.tenants}
+        self.builder = Builder(wanted if scoped else None)
+        self.site_policies, self.by_tenant = [], defaultdict(list)
+        for policy in _policies(wanted if scoped else None):
+            if policy.tenant_id is None:
+                self.site_policies.append(policy)
+            elif policy.tenant_id in wanted:
+                self.by_tenant[policy.tenant_id].append(policy)
+
+    def site_part(self) -> tuple:
+        """Site policies, the service catalogue and the site groups (raises PolicyError)."""
+        policies = tuple(self.builder.policy(p) for p in self.site_policies)
+        services = tuple(to_service(s) for s in Service.objects.all())
+        groups = tuple(self.builder.group(g) for g in Group.objects.filter(tenant__isnull=True))
+        return policies, services, groups
+
+    def tenant(self, tenant) -> ir.Tenant:
+        """One tenant with its policies (raises PolicyError)."""
+        return ir.Tenant(tenant_name(tenant.pk), interface(tenant.pk), tuple(self.builder.tenant_subnets[tenant.pk]),
+                         tuple(self.builder.policy(p) for p in self.by_tenant[tenant.pk]))
+
+    def quarantine(self, tenant) -> ir.Tenant:
+        """A tenant whose policy does not compile: one emergency rule rejecting all its traffic (fail closed)."""
+        name = tenant_name(tenant.pk)
+        rule = ir.Rule(QUARANTINE, 0, ir.Action.REJECT, logged=True)
+        policy = ir.Policy(f"q{tenant.pk}", ir.Scope.TENANT, ir.Category.EMERGENCY, 0, (rule,), name)
+        try:
+            return ir.Tenant(name, interface(tenant.pk), tuple(self.builder.tenant_subnets[tenant.pk]), (policy,))
+        except ir.PolicyError:
+            return ir.Tenant(name, interface(tenant.pk), (), (policy,))
 
 
 def build_site(tenants=None) -> ir.Site:
-    """The whole site (or only the given tenants) as the compilers' input."""
-    builder = Builder()
-    tenants = list(tenants if tenants is not None else Tenant.objects.all())
-    wanted = {t.pk for t in tenants}
-    by_tenant = defaultdict(list)
-    site_policies = []
-    for policy in _policies():
-        if policy.tenant_id is None:
-            site_policies.append(builder.policy(policy))
-        elif policy.tenant_id in wanted:
-            by_tenant[policy.tenant_id].append(builder.policy(policy))
-    ir_tenants = [ir.Tenant(tenant_name(t.pk), interface(t.pk), tuple(builder.tenant_subnets[t.pk]),
-                            tuple(by_tenant[t.pk])) for t in tenants]
-    services = tuple(to_service(s) for s in Service.objects.all())
-    groups = tuple(builder.group(g) for g in Group.objects.filter(tenant__isnull=True))
-    return ir.Site(tuple(site_policies), tuple(ir_tenants), services, groups)
+    """The whole site (or only the given tenants) as the compilers' input; raises PolicyError."""
+    rows = _Rows(tenants)
+    policies, services, groups = rows.site_part()
+    return ir.Site(policies, tuple(rows.tenant(t) for t in rows.tenants), services, groups)
+
+
+@dataclass(frozen=True)
+class Isolated:
+    """A site built for reading: tenants whose own policy does not compile are quarantined, not fatal."""
+
+    site: ir.Site
+    broken: dict[int, str]  # tenant pk -> the compiler's message
+
+
+def build_site_isolating(tenants=None) -> Isolated:
+    """Like build_site, but one broken tenant never breaks the others; PolicyError only for the site's part."""
+    rows = _Rows(tenants)
+    policies, services, groups = rows.site_part()
+    built, broken = [], {}
+    for tenant in rows.tenants:
+        try:
+            built.append(rows.tenant(tenant))
+        except ir.PolicyError as exc:
+            broken[tenant.pk] = str(exc)
+            built.append(rows.quarantine(tenant))
+    return Isolated(ir.Site(policies, tuple(built), services, groups), broken)

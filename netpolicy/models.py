@@ -30,6 +30,7 @@ from netpolicy.choices import (
     SegmentState,
 )
 from netpolicy.compiler.model import NAME_RE
+from portal.addresses import AddressError, parse_network
 from tenants.choices import DataPath
 from tenants.models import Tenant, dns_label
 
@@ -52,9 +53,9 @@ class CidrField(models.Field):
         if value is None or value == "":
             return None
         try:
-            return str(ipaddress.ip_network(str(value), strict=True))
-        except ValueError as exc:
-            raise ValidationError(f"'{value}' is not a network: {exc}") from None
+            return str(parse_network(str(value), canonical=False))
+        except AddressError as exc:
+            raise ValidationError(str(exc)) from None
 
     def get_prep_value(self, value):
         return None if value in (None, "") else str(value)
@@ -78,6 +79,9 @@ class Pool(models.Model):
     last = models.BigIntegerField(null=True, blank=True, help_text="Last id (VLAN/VNI pools)")
     cidr = CidrField(null=True, blank=True, help_text="Supernet (IPv4/IPv6/CGNAT pools)")
     default_prefix_length = models.PositiveSmallIntegerField(null=True, blank=True)
+    min_prefix_length = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Largest block a tenant may ask for (e.g. 22 for a /22); "
+        "empty: the default prefix length. Site admins may carve larger blocks.")
     routing_domain = models.CharField(max_length=63, default="default", validators=[dns_label])
     tenant = models.ForeignKey(Tenant, null=True, blank=True, on_delete=models.PROTECT,
                                related_name="reserved_pools", help_text="Reserved for")
@@ -139,6 +143,11 @@ class Pool(models.Model):
     def prefix_length(self) -> int:
         """Length of subnets carved by default (the supernet's own length if unset)."""
         return self.default_prefix_length or ipaddress.ip_network(self.cidr).prefixlen
+
+    @property
+    def tenant_min_prefix_length(self) -> int:
+        """The shortest prefix (largest block) a tenant's own request may take from this pool."""
+        return self.min_prefix_length or self.prefix_length
 
 
 class Segment(models.Model):

@@ -1,15 +1,15 @@
 """Firewall intent changes: the default policy, and audited, permission-checked edits."""
 
-import ipaddress
-
 from django.db import IntegrityError, transaction
 
 from audit.services import record, snapshot
+from netpolicy.checks import compiling
 from netpolicy.choices import Action, Category, Direction, NodeRole
 from netpolicy.compiler import defaults
 from netpolicy.compiler.model import PolicyError
-from netpolicy.ir import parse_ports
+from netpolicy.ir import canonical_ports
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service
+from portal.addresses import AddressError, parse_network
 from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_owner, is_site_admin, require_member
 
@@ -175,10 +175,12 @@ def save_service(user, data: dict, instance: Service | None = None) -> Service:
     """Create or change a service (site admins)."""
     require_editor(user, None)
     try:
-        parse_ports(data.get("ports", instance.ports if instance else ""))
+        ports = canonical_ports(data.get("ports", instance.ports if instance else ""))
     except PolicyError as exc:
         raise InvalidRequest(str(exc), "ports") from None
-    with transaction.atomic():
+    if "ports" in data:
+        data["ports"] = ports
+    with transaction.atomic(), compiling(None):
         service = instance or Service()
         before = snapshot(service) if instance else None
         for key, value in data.items():
@@ -188,13 +190,13 @@ def save_service(user, data: dict, instance: Service | None = None) -> Service:
 
 
 def check_cidrs(cidrs: list) -> list[str]:
-    """Strict networks only: /33 and host bits set are refused with the offending value."""
+    """Canonical networks only (portal.addresses): the offending value is named."""
     out = []
     for text in cidrs:
         try:
-            out.append(str(ipaddress.ip_network(str(text), strict=True)))
-        except ValueError as exc:
-            raise InvalidRequest(f"'{text}' is not a network: {exc}", "cidrs") from None
+            out.append(str(parse_network(text)))
+        except AddressError as exc:
+            raise InvalidRequest(str(exc), "cidrs") from None
     return out
 
 
@@ -207,7 +209,7 @@ def save_group(user, data: dict, instance: Group | None = None) -> Group:
     segment = data.get("segment")
     if segment is not None and segment.tenant_id != getattr(tenant, "pk", None):
         raise InvalidRequest("The segment belongs to another tenant.", "segment")
-    with transaction.atomic():
+    with transaction.atomic(), compiling(getattr(tenant, "pk", None)):
         group = instance or Group()
         before = snapshot(group) if instance else None
         for key, value in data.items():

@@ -60,6 +60,9 @@ class Quota(models.Model):
     max_memory_gb = models.PositiveIntegerField(default=1024)
     max_vfs = models.PositiveIntegerField(default=16)
     max_segments = models.PositiveIntegerField(default=4)
+    # Requests reserve their ids and block at once, before an admin has looked at them.
+    max_pending_segments = models.PositiveIntegerField(
+        default=2, help_text="Segment requests that may await approval at once")
 
     def __str__(self):
         return f"quota of {self.tenant}"

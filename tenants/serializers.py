@@ -28,7 +28,8 @@ class MembershipSerializer(serializers.ModelSerializer):
 class QuotaSerializer(serializers.ModelSerializer):
     class Meta:
         model = Quota
-        fields = ["id", "tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments"]
+        fields = ["id", "tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments",
+                  "max_pending_segments"]  # fmt: skip
         read_only_fields = ["tenant"]
 
 

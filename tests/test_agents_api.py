@@ -1,6 +1,7 @@
 """Node enrolment, node-scoped credentials, desired state with ETag and long-poll, observed state."""
 
 import datetime
+import ipaddress
 import threading
 
 import pytest
@@ -190,4 +191,4 @@ def test_cgnat_addresses_come_from_the_sites_cgnat_pool(pool, world):
     allocation.create_pool(world.admin, {"name": "cgnat", "kind": "cgnat", "cidr": "100.100.0.0/16"})
     _, cred = enrol(pool)
     (tenant,) = agent(cred).get("/api/v1/agents/node-1/desired-state").json()["tenants"]
-    assert tenant["cgnat"] == f"100.100.0.{world.tenant_a.pk + 1}/32"
+    assert tenant["cgnat"] == f"{ipaddress.ip_address('100.100.0.0') + world.tenant_a.pk + 1}/32"

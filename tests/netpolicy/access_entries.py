@@ -38,8 +38,9 @@ NETPOLICY_MATRIX = {
     "netpolicy:rule-move": ("post", "action", "np_rule_a"),
     "netpolicy:group-edit": ("get", "action", "np_group_a"),
 }
-# The service catalogue is site-wide and carries no tenant data; what-if is a POST that names
-# only rules the caller may see (tests/netpolicy/test_netpolicy_db_api.py covers both).
+# The service catalogue is site-wide and carries no tenant data; what-if is a POST that answers
+# non-admins only about their own tenants' traffic (tests/netpolicy/test_netpolicy_db_whatif.py and
+# the abuse table cover it).
 NETPOLICY_EXEMPT = {"service-detail", "what-if-list"}
 
 

@@ -161,7 +161,7 @@ def test_an_owner_sets_the_login_group_but_not_site_groups(world, client):
 
 
 def test_what_if_names_the_deciding_rule_with_and_without_htmx(world, client):
-    client = login(client, world.owner_a)
+    client = login(client, world.admin)  # a question about no tenant's addresses: site admins only
     ask = {"source": "192.0.2.1", "destination": "198.51.100.1", "protocol": "udp", "port": "67"}
     partial = client.post("/network/firewall/what-if/", ask, HTTP_HX_REQUEST="true")
     assert "allow_dhcp</strong></a> of site/site_base" in partial.content.decode()

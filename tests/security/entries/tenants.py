@@ -5,6 +5,14 @@ import datetime
 from tests.security.framework import Abuse, Ref
 
 NOT_ADMINS = ("owner_a", "member_a", "owner_b", "anonymous", "node_b")
+QUOTA = {
+    "max_nodes": 999,
+    "max_vcpus": 9999,
+    "max_memory_gb": 99999,
+    "max_vfs": 99,
+    "max_segments": 99,
+    "max_pending_segments": 99,
+}
 LEASE = (datetime.date.today() + datetime.timedelta(days=30)).isoformat()
 
 
@@ -67,10 +75,10 @@ ENTRIES = [
           target="membership_member_a", attackers=("member_a", "owner_b", "anonymous", "node_b"),
           refused=frozenset({403}), by_role={"owner_b": frozenset({404})}, control="owner_a"),
     Abuse("A tenant raises its own quota", "quota-detail", "patch", target="quota_a",
-          body={"max_nodes": 999, "max_vcpus": 9999, "max_memory_gb": 99999, "max_vfs": 99, "max_segments": 99},
+          body=QUOTA,
           attackers=NOT_ADMINS, refused=frozenset({403, 404}), control="admin"),
     Abuse("A tenant replaces its own quota", "quota-detail", "put", target="quota_a",
-          body={"max_nodes": 999, "max_vcpus": 9999, "max_memory_gb": 99999, "max_vfs": 99, "max_segments": 99},
+          body=QUOTA,
           attackers=NOT_ADMINS, refused=frozenset({403, 404}), control="admin"),
     Abuse("Tenant B's owner requests a cluster in tenant A", "virtualcluster-list", "post", body=_cluster(),
           attackers=("owner_b", "anonymous", "node_b"), refused=frozenset({400}), control="member_a"),
@@ -115,7 +123,7 @@ ENTRIES = [
           refused=frozenset({404}), control="admin"),
     Abuse("A tenant raises its quota on the tenant page", "frontend:tenant-detail", "post", target="tenant_a",
           body={"quota": "1", "max_nodes": 999, "max_vcpus": 9999, "max_memory_gb": 99999, "max_vfs": 99,
-                "max_segments": 99},
+                "max_segments": 99, "max_pending_segments": 99},
           attackers=("owner_a", "member_a", "anonymous"), refused=frozenset({404}), control="admin"),
     Abuse("A tenant removes a membership on the page", "frontend:membership-remove", "post",
           target="membership_member_a", attackers=("owner_a", "member_a", "owner_b", "anonymous"),

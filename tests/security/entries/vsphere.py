@@ -55,6 +55,12 @@ def add_objects(world) -> None:
 ENTRIES = [
     Abuse("A tenant registers a vCenter", "vcenter-list", "post", body=VCENTER, attackers=NOT_ADMINS,
           refused=frozenset({403})),
+    Abuse("A site admin's vCenter reads its password from a file outside the secrets directory", "vcenter-list",
+          "post", body=VCENTER | {"password": "", "password_file": "/etc/shadow"}, attackers=("admin",),
+          refused=frozenset({400})),
+    Abuse("A site admin points the site's vCenter CA bundle outside the secrets directory", "vcenter-detail",
+          "patch", target="vcenter", body={"ca_bundle": "../../../etc/ssl/private/key.pem"}, attackers=("admin",),
+          refused=frozenset({400})),
     Abuse("A tenant points the site's vCenter elsewhere", "vcenter-detail", "patch", target="vcenter",
           body=VCENTER, attackers=NOT_ADMINS, refused=frozenset({403})),
     Abuse("A tenant replaces the site's vCenter", "vcenter-detail", "put", target="vcenter", body=VCENTER,
