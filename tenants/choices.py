@@ -21,6 +21,13 @@ class Interconnect(models.TextChoices):
     PVRDMA = "pvrdma", "PVRDMA"
 
 
+class NicType(models.TextChoices):
+    """The primary adapter of every VM, on the tenant's network (values as vsphere.specs.Adapter)."""
+
+    VMXNET3 = "vmxnet3", "VMXNET3 (paravirtual, 10+ Gb/s)"
+    E1000E = "e1000e", "E1000e (emulated, for guests without VMXNET3 drivers)"
+
+
 class NetworkMode(models.TextChoices):
     VLAN = "vlan", "VLAN"
     OVERLAY = "overlay", "Overlay (GENEVE/VXLAN)"

@@ -10,6 +10,7 @@ from tenants.choices import (
     DataPath,
     Interconnect,
     NetworkMode,
+    NicType,
     Role,
     WorkloadClass,
 )
@@ -82,6 +83,9 @@ class VirtualCluster(models.Model):
     interconnect = models.CharField(max_length=16, choices=Interconnect.choices, default=Interconnect.NONE)
     network_mode = models.CharField(max_length=16, choices=NetworkMode.choices, default=NetworkMode.VLAN)
     data_path = models.CharField(max_length=16, choices=DataPath.choices, default=DataPath.STANDARD)
+    nic_type = models.CharField(
+        max_length=16, choices=NicType.choices, default=NicType.VMXNET3, help_text="Primary adapter of every VM"
+    )
     lease_end = models.DateField()
     justification = models.TextField(max_length=4000)
 

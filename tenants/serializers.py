@@ -46,7 +46,7 @@ class ClusterSerializer(serializers.ModelSerializer):
         model = VirtualCluster
         fields = [
             "id", "tenant", "name", "workload_class", "worker_count", "vcpus_per_node",
-            "memory_gb_per_node", "login_node", "interconnect", "network_mode", "data_path",
+            "memory_gb_per_node", "login_node", "interconnect", "network_mode", "data_path", "nic_type",
             "lease_end", "justification", "submit", "state", "status_message", "generation",
             "observed_generation", "requested_by", "rejection_reason", "vm_count", "total_vcpus",
             "total_memory_gb", "vf_count", "created", "updated",

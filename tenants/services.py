@@ -15,7 +15,7 @@ from tenants.models import Membership, Quota, Tenant, VirtualCluster
 S = ClusterState
 EDITABLE_FIELDS = (
     "name", "workload_class", "worker_count", "vcpus_per_node", "memory_gb_per_node", "login_node",
-    "interconnect", "network_mode", "data_path", "lease_end", "justification",
+    "interconnect", "network_mode", "data_path", "nic_type", "lease_end", "justification",
 )  # fmt: skip
 
 

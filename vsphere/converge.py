@@ -9,7 +9,7 @@ from vsphere import preflight
 from vsphere.batch import BatchRunner, Op, StepCallback
 from vsphere.errors import MarkerMismatchError
 from vsphere.plan import Change, ChangeKind, plan
-from vsphere.specs import ClusterIntent, NodeIntent, Observed
+from vsphere.specs import ClusterIntent, NicRole, NodeIntent, Observed
 from vsphere.verbs import observed_from
 
 NIC_KEY_BASE = -100  # temporary device keys for added NICs
@@ -157,43 +157,61 @@ class _Builder:
             destroy = lambda r: self.d.start_destroy(self._vm(r, name), name)  # noqa: E731
             self._add(f"destroy:{name}", text[ChangeKind.DESTROY_VM], destroy, (f"off:{name}",))
             return
-        if ChangeKind.CLONE_VM in text:
-            i = self.intent
-            clone = lambda r: self.d.start_clone(  # noqa: E731
-                self.snap, i.template, i.compute_cluster, node, i.datastore
-            )
-            self._add(f"clone:{name}", text[ChangeKind.CLONE_VM], clone)
+        fresh = ChangeKind.CLONE_VM in text
+        if fresh:
+            self._clone(node, name, changes)
         if ChangeKind.POWER_OFF in text:
             self._add(f"off:{name}", text[ChangeKind.POWER_OFF], self._power(name, False))
         edits = [c for c in changes if c.kind in EDIT_KINDS]
-        if edits or ChangeKind.CLONE_VM in text or name in self.adopted:
-            self._reconfigure(node, name, changes)
+        if edits or fresh or name in self.adopted:
+            self._reconfigure(node, name, [] if fresh else changes, fresh or name in self.adopted)
         if ChangeKind.POWER_ON in text:
             after = (f"cfg:{name}", f"clone:{name}")
             self._add(f"on:{name}", text[ChangeKind.POWER_ON], self._power(name, True), after)
 
-    def _reconfigure(self, node: NodeIntent, name: str, changes: list[Change]) -> None:
-        adds = [c.data["pf"] for c in changes if c.kind == ChangeKind.ADD_SRIOV_NIC]
-        removes = [c.data["key"] for c in changes if c.kind == ChangeKind.REMOVE_SRIOV_NIC]
-        fresh = any(c.kind == ChangeKind.CLONE_VM for c in changes) or name in self.adopted
-        full = fresh or any(c.kind == ChangeKind.RECONFIGURE_VM for c in changes)
-        pfs = self.inventory.get(node.host, {})
+    def _devices(self, results, node: NodeIntent, changes: list[Change], remove_keys=()) -> list:
+        """Device specs for the NIC changes: removals first, then the new adapters and VFs."""
+        d, pfs = self.d, self.inventory.get(node.host, {})
+        devices = [d.nic_remove(key) for key in remove_keys]
+        devices += [d.nic_remove(c.data["key"]) for c in changes if c.kind in REMOVE_KINDS]
+        temp = iter(range(NIC_KEY_BASE, NIC_KEY_BASE - 1000, -1))
+        pg_key, uuid = ("", "")
+        if any(c.kind in (ChangeKind.ADD_SRIOV_NIC, ChangeKind.ADD_NIC) for c in changes):
+            pg_key, uuid = self._pg_info(results)
+        for change in changes:
+            if change.kind == ChangeKind.ADD_NIC and change.data["role"] == NicRole.PRIMARY:
+                devices.append(d.adapter_add(node.adapter, next(temp), pg_key, uuid))
+            elif change.kind == ChangeKind.ADD_NIC:
+                devices.append(d.network_adapter_add(self.snap, node.adapter, next(temp), change.data["network"]))
+            elif change.kind == ChangeKind.ADD_SRIOV_NIC:
+                devices.append(d.nic_add(pfs[change.data["pf"]], pg_key, uuid, next(temp)))
+        return devices
+
+    def _clone(self, node: NodeIntent, name: str, changes: list[Change]) -> None:
+        """Clone with the template's NICs dropped and the node's NICs in the spec."""
+        clone = next(c for c in changes if c.kind == ChangeKind.CLONE_VM)
+        i = self.intent
+
+        def start(results):
+            devices = self._devices(results, node, changes, clone.data.get("remove_keys", ()))
+            return self.d.start_clone(self.snap, i.template, i.compute_cluster, node, i.datastore, devices)
+
+        # The switch must span every host and the port group exist before a VM joins a port of it.
+        self._add(f"clone:{name}", str(clone), start, NETWORK_DEPS)
+
+    def _reconfigure(self, node: NodeIntent, name: str, changes: list[Change], full: bool) -> None:
+        full = full or any(c.kind == ChangeKind.RECONFIGURE_VM for c in changes)
         d = self.d
 
         def start(results):
-            pg_key, uuid = self._pg_info(results) if adds else ("", "")
-            devices = [d.nic_remove(key) for key in removes]
-            devices += [
-                d.nic_add(pfs[pf], pg_key, uuid, NIC_KEY_BASE - n) for n, pf in enumerate(adds)
-            ]
-            spec = d.vm_spec(node, devices, marker=fresh) if full else d.nic_change_spec(devices)
+            devices = self._devices(results, node, changes)
+            spec = d.vm_spec(node, devices, marker=full) if full else d.nic_change_spec(devices)
             return d.start_reconfigure(self._vm(results, name), spec, name)
 
         steps = [str(c) for c in changes if c.kind in EDIT_KINDS] or [f"configure {name}"]
         after = [f"clone:{name}", f"off:{name}"]
-        if adds:
-            # The switch must span every host of the cluster before a VM joins a port of it.
-            after += ["pg-read", "dvs-hosts", "pg-vlan"]
+        if any(c.kind in ADD_KINDS for c in changes):
+            after += NETWORK_DEPS
         self._add(f"cfg:{name}", "; ".join(steps), start, after)
 
     def _remove_portgroup(self) -> None:
@@ -211,4 +229,8 @@ NETWORK_KINDS = {
     ChangeKind.CREATE_PORTGROUP,
     ChangeKind.SET_PORTGROUP_VLAN,
 }
-EDIT_KINDS = {ChangeKind.RECONFIGURE_VM, ChangeKind.ADD_SRIOV_NIC, ChangeKind.REMOVE_SRIOV_NIC}
+ADD_KINDS = {ChangeKind.ADD_NIC, ChangeKind.ADD_SRIOV_NIC}
+REMOVE_KINDS = {ChangeKind.REMOVE_NIC, ChangeKind.REMOVE_SRIOV_NIC}
+EDIT_KINDS = {ChangeKind.RECONFIGURE_VM} | ADD_KINDS | REMOVE_KINDS
+# Steps a NIC on the tenant's port group waits for (only those planned in this run exist).
+NETWORK_DEPS = ("pg-read", "dvs-hosts", "pg-vlan")

@@ -9,7 +9,7 @@ from tenants.models import VirtualCluster
 from vsphere import allocation
 from vsphere.driver import VCenterConfig
 from vsphere.models import PhysicalFunction, VCenter, VFAssignment
-from vsphere.specs import ClusterIntent, NodeIntent
+from vsphere.specs import Adapter, ClusterIntent, NodeIntent
 from vsphere.specs import PhysicalFunction as PFSpec
 from vsphere.verbs import node_marker
 
@@ -108,12 +108,16 @@ def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
         nodes=() if decommission else _nodes(cluster, vcenter, hosts, marker),
         marker=marker,
         decommission=decommission,
+        management_network=vcenter.management_network,
     )
+
+
+TENANT_PORTGROUP_PREFIX = "enclave-"
 
 
 def portgroup_name(cluster: VirtualCluster, vlan: int) -> str:
     """One port group per tenant VLAN segment."""
-    return f"enclave-{cluster.tenant.slug}-vlan{vlan}"
+    return f"{TENANT_PORTGROUP_PREFIX}{cluster.tenant.slug}-vlan{vlan}"
 
 
 def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: str) -> tuple[NodeIntent, ...]:
@@ -140,6 +144,7 @@ def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: 
                 memory_mb=cluster.memory_gb_per_node * 1024,
                 sriov_pfs=(pf.pci_id,) if pf else (),
                 latency_high=latency,
+                adapter=Adapter(cluster.nic_type),
             )
         )
     return tuple(nodes)

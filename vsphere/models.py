@@ -32,6 +32,13 @@ class VCenter(models.Model):
     template = models.CharField(max_length=80)
     dvs_name = models.CharField(max_length=80, default="enclave-sriov")
     uplink_pnic = models.CharField(max_length=32, default="vmnic2")
+    management_network = models.CharField(
+        max_length=80, blank=True,
+        help_text="The one network besides the tenant's that cluster VMs get a NIC on (blank: none)",
+    )  # fmt: skip
+    management_isolation = models.TextField(
+        blank=True, help_text="How the management network keeps tenants apart (shown on the site's page)"
+    )
     inventory = models.JSONField(default=dict, blank=True, help_text="Last discovery: datastores, switches, ...")
     last_discovery = models.DateTimeField(null=True, blank=True)
     discovery_error = models.TextField(blank=True)

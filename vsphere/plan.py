@@ -6,7 +6,7 @@ import enum
 from collections import Counter
 from dataclasses import dataclass, field
 
-from vsphere.specs import ClusterIntent, NodeIntent, Observed, ObservedVM, PowerState
+from vsphere.specs import ClusterIntent, NicRole, NodeIntent, Observed, ObservedNic, ObservedVM, PowerState
 
 
 class ChangeKind(enum.StrEnum):
@@ -21,7 +21,9 @@ class ChangeKind(enum.StrEnum):
     CLONE_VM = "clone_vm"
     POWER_OFF = "power_off"
     RECONFIGURE_VM = "reconfigure_vm"
+    REMOVE_NIC = "remove_nic"  # a NIC on a network that is not the tenant's (or one too many)
     REMOVE_SRIOV_NIC = "remove_sriov_nic"
+    ADD_NIC = "add_nic"  # the primary adapter on the tenant's port group, or the management NIC
     ADD_SRIOV_NIC = "add_sriov_nic"
     POWER_ON = "power_on"
     DESTROY_VM = "destroy_vm"
@@ -51,7 +53,7 @@ def plan(intent: ClusterIntent, observed: Observed) -> list[Change]:
     wanted = {} if intent.decommission else {node.name: node for node in intent.nodes}
     pg_key = observed.portgroup.key if observed.portgroup else None
     for node in wanted.values():
-        changes += _node_changes(node, intent, observed.vm(node.name), pg_key)
+        changes += _node_changes(node, intent, observed, pg_key)
     for name, vm in sorted(observed.vms.items()):
         if name not in wanted:
             changes += _removal(vm)
@@ -95,23 +97,22 @@ def _network_changes(intent: ClusterIntent, observed: Observed) -> list[Change]:
     if pg is None:
         changes.append(Change(ChangeKind.CREATE_PORTGROUP, intent.portgroup, f"VLAN {intent.vlan}"))
     elif pg.vlan != intent.vlan:
-        changes.append(
-            Change(ChangeKind.SET_PORTGROUP_VLAN, intent.portgroup, f"{pg.vlan} -> {intent.vlan}")
-        )
+        changes.append(Change(ChangeKind.SET_PORTGROUP_VLAN, intent.portgroup, f"{pg.vlan} -> {intent.vlan}"))
     return changes
 
 
-def _node_changes(
-    node: NodeIntent, intent: ClusterIntent, vm: ObservedVM | None, pg_key: str | None
-) -> list[Change]:
+def _node_changes(node: NodeIntent, intent: ClusterIntent, observed: Observed, pg_key: str | None) -> list[Change]:
+    vm = observed.vm(node.name)
     if vm is None:
-        changes = [Change(ChangeKind.CLONE_VM, node.name, f"from {intent.template} on {node.host}")]
+        changes = [_clone(node, intent, observed.template_nics)]
         changes += _config_changes(node, None)
+        changes += _nic_changes(node, intent, (), pg_key)
         changes += [_add_nic(node, pf) for pf in node.sriov_pfs]
         if node.power_on:
             changes.append(Change(ChangeKind.POWER_ON, node.name))
         return changes
     config = _config_changes(node, vm)
+    nics = _nic_changes(node, intent, vm.nics, pg_key)
     attached = [nic for nic in vm.sriov_nics if nic.portgroup_key == pg_key]
     have = Counter(nic.pf for nic in attached)
     want = Counter(node.sriov_pfs)
@@ -123,7 +124,45 @@ def _node_changes(
         if stray or extra[nic.pf] > 0:
             extra[nic.pf] -= 0 if stray else 1
             removes.append(Change(ChangeKind.REMOVE_SRIOV_NIC, node.name, nic.pf, {"key": nic.key}))
-    return _with_power(node, vm, config + removes + adds)
+    return _with_power(node, vm, config + nics + removes + adds)
+
+
+def _clone(node: NodeIntent, intent: ClusterIntent, template_nics: tuple[ObservedNic, ...]) -> Change:
+    detail = f"from {intent.template} on {node.host}"
+    if template_nics:
+        dropped = ", ".join(_describe_nic(nic) for nic in template_nics)
+        detail += f"; without the template's NICs ({dropped})"
+    return Change(ChangeKind.CLONE_VM, node.name, detail, {"remove_keys": [nic.key for nic in template_nics]})
+
+
+def _describe_nic(nic: ObservedNic) -> str:
+    return f"{nic.kind} on {nic.network or 'no network'}"
+
+
+def _nic_changes(node: NodeIntent, intent: ClusterIntent, nics, pg_key: str | None) -> list[Change]:
+    """One primary adapter on the tenant's port group, one on the management network if the site
+    declares one; every other non-VF NIC is removed (a NIC on a foreign network is drift)."""
+    plain = [nic for nic in nics if not nic.is_sriov]
+    on_pg = [nic for nic in plain if pg_key and nic.portgroup_key == pg_key]
+    keep = [next((nic for nic in on_pg if nic.kind == node.adapter), None)]
+    if intent.management_network:
+        mgmt = [nic for nic in plain if nic not in on_pg and nic.network == intent.management_network]
+        keep.append(next(iter(mgmt), None))
+    changes = []
+    for nic in plain:
+        if nic not in keep:
+            why = "not the tenant's network" if nic not in on_pg else f"the primary adapter is {node.adapter}"
+            changes.append(Change(ChangeKind.REMOVE_NIC, node.name, f"{_describe_nic(nic)} ({why})", {"key": nic.key}))
+    if keep[0] is None:
+        changes.append(_add_adapter(node, NicRole.PRIMARY, intent.portgroup))
+    if intent.management_network and keep[1] is None:
+        changes.append(_add_adapter(node, NicRole.MANAGEMENT, intent.management_network))
+    return changes
+
+
+def _add_adapter(node: NodeIntent, role: NicRole, network: str) -> Change:
+    detail = f"{node.adapter} on {network} ({role.value})"
+    return Change(ChangeKind.ADD_NIC, node.name, detail, {"role": role.value, "network": network})
 
 
 def _with_power(node: NodeIntent, vm: ObservedVM, edits: list[Change]) -> list[Change]:

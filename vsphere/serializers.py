@@ -23,8 +23,8 @@ class VCenterSerializer(serializers.ModelSerializer):
         fields = [
             "id", "name", "host", "port", "username", "password", "has_password", "password_file",
             "verify_tls", "ca_bundle", "insecure", "skips_tls_verification", "datacenter", "compute_cluster",
-            "template", "dvs_name", "uplink_pnic", "host_count", "inventory", "last_discovery",
-            "discovery_error",
+            "template", "dvs_name", "uplink_pnic", "management_network", "management_isolation", "host_count",
+            "inventory", "last_discovery", "discovery_error",
         ]  # fmt: skip
         read_only_fields = ["inventory", "last_discovery", "discovery_error"]
         extra_kwargs = {

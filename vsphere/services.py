@@ -15,7 +15,7 @@ from vsphere import preflight
 from vsphere.choices import LinkType, PFSource, StepStatus
 from vsphere.driver import Driver
 from vsphere.errors import VSphereError
-from vsphere.intent import cluster_intent, inventory, vcenter_config
+from vsphere.intent import TENANT_PORTGROUP_PREFIX, cluster_intent, inventory, vcenter_config
 from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
 from vsphere.plan import Change
 
@@ -130,7 +130,23 @@ def _apply_vcenter(vcenter: VCenter, data: dict) -> None:
     for name, value in data.items():
         setattr(vcenter, name, value)
     _check_tls_and_secret(vcenter)
+    _check_management_network(vcenter)
     vcenter.full_clean()
+
+
+def _check_management_network(vcenter: VCenter) -> None:
+    """A management network is shared by every tenant's VMs: its isolation must be stated."""
+    name = vcenter.management_network = vcenter.management_network.strip()
+    if not name:
+        return
+    if name.startswith(TENANT_PORTGROUP_PREFIX):
+        raise InvalidRequest("That is a tenant's port group, not a management network.", "management_network")
+    if not vcenter.management_isolation.strip():
+        raise InvalidRequest(
+            "State how the management network keeps tenants apart (e.g. private VLAN, host firewall); "
+            "it is shown to everyone whose VMs get a NIC on it.",
+            "management_isolation",
+        )
 
 
 def create_vcenter(data: dict) -> VCenter:

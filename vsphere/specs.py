@@ -17,6 +17,21 @@ class PowerState(enum.StrEnum):
     SUSPENDED = "suspended"
 
 
+class Adapter(enum.StrEnum):
+    """Virtual NIC types Enclave gives a VM (SR-IOV VFs are added per PF, not chosen here)."""
+
+    VMXNET3 = "vmxnet3"
+    E1000E = "e1000e"
+
+
+class NicRole(enum.StrEnum):
+    """What a VM NIC is for: the primary adapter and VFs sit on the tenant's port group."""
+
+    PRIMARY = "primary"
+    SRIOV = "sriov"
+    MANAGEMENT = "management"
+
+
 class LinkType(enum.StrEnum):
     """Fabric a physical function is cabled to."""
 
@@ -47,6 +62,7 @@ class NodeIntent:
     cpus: int
     memory_mb: int
     sriov_pfs: tuple[str, ...] = ()  # one VF per entry, PF PCI ids on `host`
+    adapter: Adapter = Adapter.VMXNET3  # the primary adapter, on the tenant's port group
     latency_high: bool = False
     power_on: bool = True
     reserve_memory: bool | None = None  # None: reserve all memory exactly when SR-IOV is used
@@ -78,16 +94,24 @@ class ClusterIntent:
     datastore: str | None = None
     mtu: int = HPC_MTU
     decommission: bool = False  # remove every node, then the port group when unused
+    # The one network besides the tenant's a VM may have a NIC on, declared by the site ("" none).
+    management_network: str = ""
 
 
 @dataclass(frozen=True)
 class ObservedNic:
-    """An SR-IOV passthrough NIC found on a VM."""
+    """A virtual NIC found on a VM: its type, the network it is on and, for a VF, its PF."""
 
     key: int
     pf: str
     portgroup_key: str
     switch_uuid: str
+    kind: str = "sriov"  # "sriov", an Adapter value, or the device's vSphere type name
+    network: str = ""  # port group or standard network name
+
+    @property
+    def is_sriov(self) -> bool:
+        return self.kind == "sriov"
 
 
 @dataclass(frozen=True)
@@ -103,8 +127,13 @@ class ObservedVM:
     reservation_locked: bool
     latency_high: bool
     power: PowerState
-    sriov_nics: tuple[ObservedNic, ...] = ()
+    nics: tuple[ObservedNic, ...] = ()
     template: bool = False
+
+    @property
+    def sriov_nics(self) -> tuple[ObservedNic, ...]:
+        """The VM's SR-IOV passthrough NICs."""
+        return tuple(nic for nic in self.nics if nic.is_sriov)
 
 
 @dataclass(frozen=True)
@@ -142,6 +171,7 @@ class Observed:
     # (host, pf) -> name of the VM behind each SR-IOV NIC on that PF, across the datacenter
     vf_users: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     portgroup_users: list[str] = field(default_factory=list)  # VMs with a NIC on the port group
+    template_nics: tuple[ObservedNic, ...] = ()  # the template's NICs, removed from every clone
 
     def vm(self, name: str) -> ObservedVM | None:
         """Return the observed VM of that name, if any."""

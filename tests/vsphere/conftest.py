@@ -172,7 +172,7 @@ PF1 = "0000:3b:00.1"  # 7 VFs on vmnic3
 
 
 def cluster_intent(prefix: str, nodes: int, vlan: int, pf: str = PF0, **overrides) -> ClusterIntent:
-    """An SR-IOV cluster intent on the simulator's inventory, nodes spread over the hosts."""
+    """A cluster intent on the simulator's inventory, nodes spread over the hosts (pf=None: no SR-IOV)."""
     marker = f"cluster:{prefix}"
     node_list = tuple(
         NodeIntent(
@@ -181,7 +181,7 @@ def cluster_intent(prefix: str, nodes: int, vlan: int, pf: str = PF0, **override
             host=HOST_NAMES[i % HOSTS],
             cpus=2,
             memory_mb=1024,
-            sriov_pfs=(pf,),
+            sriov_pfs=(pf,) if pf else (),
             latency_high=True,
         )
         for i in range(nodes)

@@ -74,6 +74,21 @@ def test_a_vcenter_needs_a_password_or_an_absolute_secret_file(world, api):
     assert ok.status_code == 201 and ok.json()["has_password"] is False
 
 
+def test_a_management_network_needs_its_isolation_stated_and_cannot_be_a_tenant_port_group(world, api):
+    client = api(world.admin)
+    silent = client.post("/api/v1/vcenters/", vcenter_body(management_network="mgmt"), format="json")
+    assert silent.status_code == 400 and "management_isolation" in silent.json()
+    tenant = vcenter_body(management_network="enclave-tenant-b-vlan120", management_isolation="PVLAN")
+    assert client.post("/api/v1/vcenters/", tenant, format="json").status_code == 400
+    body = vcenter_body(management_network="mgmt", management_isolation="Private VLAN, isolated ports")
+    created = client.post("/api/v1/vcenters/", body, format="json")
+    assert created.status_code == 201 and created.json()["management_network"] == "mgmt"
+    page = api(world.admin)
+    page.force_login(world.admin)
+    html = page.get(f"/vsphere/vcenters/{created.json()['id']}/").content.decode()
+    assert "Private VLAN, isolated ports" in html
+
+
 def test_an_update_without_a_password_keeps_the_stored_one(world, api):
     vcenter = make_vcenter(password="old-pw")
     response = api(world.admin).patch(f"/api/v1/vcenters/{vcenter.pk}/", {"port": 8443}, format="json")

@@ -8,6 +8,7 @@ from django.utils import timezone
 from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
+from tests.vsphere.isolation import e1000_on, foreign_nics, nic_networks, reconfigure
 from tests.vsphere.sites import ensure_pools
 from vsphere import services as vsphere_services
 from vsphere import tasks
@@ -33,7 +34,7 @@ def site(own_vcsim):
     return vcenter
 
 
-def approved_cluster(make_user, workers=3, before_approval=lambda: None):
+def approved_cluster(make_user, workers=3, before_approval=lambda: None, **overrides):
     """Create, submit and approve; approval itself queues the vSphere reconciler on commit."""
     owner, admin = make_user("pi"), make_user("site-admin", staff=True)
     tenant = services.create_tenant("lab", "Lab", owner=owner)
@@ -43,7 +44,7 @@ def approved_cluster(make_user, workers=3, before_approval=lambda: None):
         "data_path": "standard", "lease_end": timezone.localdate() + datetime.timedelta(days=30),
         "justification": "OpenFOAM",
     }  # fmt: skip
-    cluster = services.create_cluster(tenant, owner, data, submit=True)
+    cluster = services.create_cluster(tenant, owner, data | overrides, submit=True)
     before_approval()
     return services.approve_cluster(cluster, admin), owner
 
@@ -70,6 +71,9 @@ def test_an_approved_4_node_sriov_cluster_becomes_ready_then_leaves_nothing(
     for _role, name in node_names(cluster):
         vm = snap.vms[name][0]
         assert vm.reservation_locked and [n.portgroup_key for n in vm.sriov_nics] == [pg.key]
+    with Driver(own_vcsim.config()) as drv:
+        vm_names = [name for _r, name in node_names(cluster)]
+        assert foreign_nics(drv, vm_names, {"enclave-lab-vlan120"}) == []
     assert OperationLog.objects.filter(cluster=cluster, status=StepStatus.DONE).exists()
 
     services.decommission_cluster(cluster, owner)  # queues the reconciler on commit
@@ -79,6 +83,19 @@ def test_an_approved_4_node_sriov_cluster_becomes_ready_then_leaves_nothing(
     assert not [name for _r, name in node_names(cluster) if name in snap.vms]
     assert "enclave-lab-vlan120" not in snap.portgroups
     assert VFAssignment.objects.filter(cluster=cluster).count() == 0
+
+
+def test_a_cluster_without_sriov_has_every_vm_on_its_tenant_port_group_only(
+    celery_worker, site, own_vcsim, make_user, wait_for
+):
+    cluster, _owner = approved_cluster(
+        make_user, workers=2, workload_class="high-throughput", interconnect="none", login_node=True
+    )
+    settle(wait_for, cluster, S.READY)
+    vm_names = [name for _r, name in node_names(cluster)]
+    with Driver(own_vcsim.config()) as drv:
+        nics = nic_networks(drv, vm_names)
+    assert len(nics) == 4 and all(found == [("VirtualVmxnet3", "enclave-lab-vlan120")] for found in nics.values())
 
 
 def test_a_restarted_simulator_is_reported_then_the_cluster_recovers(
@@ -138,15 +155,17 @@ def settle_generation(wait_for, cluster):
 def test_drift_marks_the_cluster_degraded_and_reconverges(celery_worker, site, own_vcsim, make_user, wait_for):
     cluster, _owner = approved_cluster(make_user, workers=1)
     settle(wait_for, cluster, S.READY)
-    victim = node_names(cluster)[-1][1]
+    (_r, manager), (_r, victim) = node_names(cluster)
     with Driver(own_vcsim.config()) as drv:
         drv.destroy_vm("DC0", victim, drv.snapshot("DC0").vms[victim][0].marker)  # out of band
+        reconfigure(drv, manager, e1000_on(drv, "VM Network"))  # a NIC on the shared network
     assert tasks.check_drift() == 1
     cluster.refresh_from_db()
     assert cluster.state in (S.DEGRADED, S.PROVISIONING, S.READY)
     settle(wait_for, cluster, S.READY)
     with Driver(own_vcsim.config()) as drv:
         assert victim in drv.snapshot("DC0").vms
+        assert foreign_nics(drv, [manager, victim], {"enclave-lab-vlan120"}) == []
 
 
 KILL_QUEUE = "vsphere-kill-test"

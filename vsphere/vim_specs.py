@@ -1,0 +1,114 @@
+"""pyvmomi spec builders: the vSphere objects Enclave sends (the driver sends them, nothing else)."""
+
+from __future__ import annotations
+
+from pyVmomi import vim
+
+from vsphere.specs import MARKER_KEY, Adapter, NodeIntent, PhysicalFunction
+
+DESCRIPTION_PREFIX = MARKER_KEY + "="
+
+ADAPTER_TYPES = {Adapter.VMXNET3: vim.vm.device.VirtualVmxnet3, Adapter.E1000E: vim.vm.device.VirtualE1000e}
+
+
+def marker_text(marker: str) -> str:
+    """Description text carrying a marker, for objects without extraConfig."""
+    return DESCRIPTION_PREFIX + marker
+
+
+def sriov_nic_spec(pf: PhysicalFunction, pg_key: str, switch_uuid: str, temp_key: int):
+    """Device spec adding one SR-IOV passthrough adapter on the port group, naming the PF."""
+    nic = vim.vm.device.VirtualSriovEthernetCard(key=temp_key)
+    nic.backing = vim.vm.device.VirtualEthernetCard.DistributedVirtualPortBackingInfo(
+        port=vim.dvs.PortConnection(portgroupKey=pg_key, switchUuid=switch_uuid)
+    )
+    nic.sriovBacking = vim.vm.device.VirtualSriovEthernetCard.SriovBackingInfo(
+        physicalFunctionBacking=vim.vm.device.VirtualPCIPassthrough.DeviceBackingInfo(
+            id=pf.pci_id,
+            deviceId=format(pf.device_id, "x"),
+            vendorId=pf.vendor_id - 0x10000 if pf.vendor_id > 0x7FFF else pf.vendor_id,
+            systemId="BYPASS",
+            deviceName="",
+        )
+    )
+    nic.allowGuestOSMtuChange = False
+    nic.connectable = vim.vm.device.VirtualDevice.ConnectInfo(startConnected=True)
+    return vim.vm.device.VirtualDeviceSpec(operation="add", device=nic)
+
+
+def remove_nic_spec(key: int):
+    """Device spec removing the network adapter with that device key (whatever its type)."""
+    return vim.vm.device.VirtualDeviceSpec(operation="remove", device=vim.vm.device.VirtualEthernetCard(key=key))
+
+
+def adapter_spec(adapter: Adapter, temp_key: int, pg_key: str = "", switch_uuid: str = "", network=None):
+    """Device spec adding a VMXNET3/E1000e adapter on a distributed port group or a standard network."""
+    nic = ADAPTER_TYPES[Adapter(adapter)](key=temp_key)
+    if network is not None:
+        nic.backing = vim.vm.device.VirtualEthernetCard.NetworkBackingInfo(deviceName=network.name, network=network)
+    else:
+        nic.backing = vim.vm.device.VirtualEthernetCard.DistributedVirtualPortBackingInfo(
+            port=vim.dvs.PortConnection(portgroupKey=pg_key, switchUuid=switch_uuid)
+        )
+    nic.connectable = vim.vm.device.VirtualDevice.ConnectInfo(startConnected=True, connected=True)
+    return vim.vm.device.VirtualDeviceSpec(operation="add", device=nic)
+
+
+def vm_config_spec(node: NodeIntent, devices: list | None = None, marker: bool = False):
+    """VM config: vCPU, memory, reservation, latency sensitivity, optional marker/devices."""
+    level = "high" if node.latency_high else "normal"
+    spec = vim.vm.ConfigSpec(
+        numCPUs=node.cpus,
+        memoryMB=node.memory_mb,
+        memoryReservationLockedToMax=node.full_reservation,
+        latencySensitivity=vim.LatencySensitivity(level=level),
+        deviceChange=devices or [],
+    )
+    if marker:
+        # In the clone spec so a real vCenter never shows the VM without its marker.
+        spec.extraConfig = [vim.option.OptionValue(key=MARKER_KEY, value=node.marker)]
+    return spec
+
+
+def dvs_create_spec(name: str, marker: str, mtu: int):
+    """CreateDVS spec; MTU must be set here (the simulator ignores a later change)."""
+    config = vim.dvs.VmwareDistributedVirtualSwitch.ConfigSpec(
+        name=name,
+        maxMtu=mtu,
+        description=marker_text(marker),
+        uplinkPortPolicy=vim.DistributedVirtualSwitch.NameArrayUplinkPortPolicy(uplinkPortName=["uplink1"]),
+    )
+    return vim.DistributedVirtualSwitch.CreateSpec(configSpec=config)
+
+
+def dvs_hosts_spec(config_version: str, hosts: list, pnic: str):
+    """Reconfigure spec adding hosts with the PF's vmnic as uplink."""
+    members = [
+        vim.dvs.HostMember.ConfigSpec(
+            operation="add",
+            host=host,
+            backing=vim.dvs.HostMember.PnicBacking(pnicSpec=[vim.dvs.HostMember.PnicSpec(pnicDevice=pnic)]),
+        )
+        for host in hosts
+    ]
+    return vim.dvs.VmwareDistributedVirtualSwitch.ConfigSpec(configVersion=config_version, host=members)
+
+
+def dvs_mtu_spec(config_version: str, mtu: int):
+    """Reconfigure spec changing the switch MTU."""
+    return vim.dvs.VmwareDistributedVirtualSwitch.ConfigSpec(configVersion=config_version, maxMtu=mtu)
+
+
+def portgroup_spec(name: str, marker: str, vlan: int, ports: int, version: str = ""):
+    """Early-binding port group on one VLAN, auto-expanding."""
+    return vim.dvs.DistributedVirtualPortgroup.ConfigSpec(
+        name=name,
+        description=marker_text(marker),
+        type="earlyBinding",
+        numPorts=ports,
+        autoExpand=True,
+        configVersion=version or None,
+        defaultPortConfig=vim.dvs.VmwareDistributedVirtualSwitch.VmwarePortConfigPolicy(
+            vlan=vim.dvs.VmwareDistributedVirtualSwitch.VlanIdSpec(vlanId=vlan, inherited=False)
+        ),
+    )
