@@ -3,6 +3,7 @@
 from django.db import transaction
 
 from audit.services import record, snapshot
+from netpolicy import propagation
 from netpolicy.choices import TENANT_CATEGORIES
 from netpolicy.compiler import analysis
 from netpolicy.compiler.model import PolicyError
@@ -30,6 +31,7 @@ def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> Fir
         action = "firewall_policy.update" if instance else "firewall_policy.create"
         policy = _save(policy, action, before, tenant)
         _validate(policy.tenant_id)
+        propagation.policy_changed(_affected(policy.tenant_id))
     return policy
 
 
@@ -38,6 +40,7 @@ def delete_policy(user, policy: FirewallPolicy) -> None:
     require_editor(user, policy.tenant_id)
     with transaction.atomic():
         record("firewall_policy.delete", policy, before=snapshot(policy), tenant=policy.tenant_id)
+        propagation.policy_changed(_affected(policy.tenant_id))
         policy.delete()
 
 
@@ -70,6 +73,7 @@ def save_rule(user, data: dict, instance: FirewallRule | None = None) -> Firewal
         action = "firewall_rule.update" if instance else "firewall_rule.create"
         record(action, rule, before=before, after=rule_state(rule), tenant=policy.tenant_id)
         _validate(policy.tenant_id)
+        propagation.policy_changed(_affected(policy.tenant_id))
     return rule
 
 
@@ -95,7 +99,13 @@ def move_rule(user, rule: FirewallRule, up: bool) -> FirewallRule:
             record("firewall_rule.update", obj, before=before, after=rule_state(obj),
                    tenant=rule.policy.tenant_id, message="moved")
         _validate(rule.policy.tenant_id)
+        propagation.policy_changed(_affected(rule.policy.tenant_id))
     return mine
+
+
+def _affected(tenant_id) -> set[int] | None:
+    """The tenants a policy object's change reaches: its own, or every tenant for site objects."""
+    return {tenant_id} if tenant_id else None
 
 
 def _merged(instance: FirewallRule | None, data: dict) -> dict:
@@ -114,6 +124,7 @@ def delete_rule(user, rule: FirewallRule) -> None:
     with transaction.atomic():
         record("firewall_rule.delete", rule, before=rule_state(rule),
                tenant=rule.policy.tenant_id)
+        propagation.policy_changed(_affected(rule.policy.tenant_id))
         rule.delete()
 
 

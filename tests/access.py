@@ -64,6 +64,8 @@ MATRIX = {
     "vsphere-capacity": ("get", "admin", None),
     "cluster-vsphere-plan": ("get", "detail", "cluster_a"),
     "cluster-vsphere-operations": ("get", "detail", "cluster_a"),
+    # Site settings: every signed-in role reads the shared servers (writes: tests/netpolicy/test_ipam.py)
+    "site-settings": ("get", "list", None),
     # Pages
     "frontend:home": ("get", "list", "cluster_a"),
     "frontend:cluster-list": ("get", "list", "cluster_a"),

@@ -9,4 +9,8 @@ class VsphereConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from vsphere import receivers  # noqa: F401  (connects the approval hooks)
+        """Approval reaches vCenter through this realizer (tenants.realizers), looked up by site kind."""
+        from tenants import realizers
+        from vsphere.realizer import VSphereRealizer
+
+        realizers.register(VSphereRealizer())

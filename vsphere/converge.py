@@ -165,8 +165,10 @@ class _Builder:
         edits = [c for c in changes if c.kind in EDIT_KINDS]
         if edits or fresh or name in self.adopted:
             self._reconfigure(node, name, [] if fresh else changes, fresh or name in self.adopted)
+        if ChangeKind.CUSTOMIZE_GUEST in text:
+            self._customize(node, name, next(c for c in changes if c.kind == ChangeKind.CUSTOMIZE_GUEST))
         if ChangeKind.POWER_ON in text:
-            after = (f"cfg:{name}", f"clone:{name}")
+            after = (f"cfg:{name}", f"clone:{name}", f"cust:{name}")
             self._add(f"on:{name}", text[ChangeKind.POWER_ON], self._power(name, True), after)
 
     def _devices(self, results, node: NodeIntent, changes: list[Change], remove_keys=()) -> list:
@@ -194,7 +196,8 @@ class _Builder:
 
         def start(results):
             devices = self._devices(results, node, changes, clone.data.get("remove_keys", ()))
-            return self.d.start_clone(self.snap, i.template, i.compute_cluster, node, i.datastore, devices)
+            custom = self.d.customization(node, i.guest, clone.data["nics"]) if "nics" in clone.data else None
+            return self.d.start_clone(self.snap, i.template, i.compute_cluster, node, i.datastore, devices, custom)
 
         # The switch must span every host and the port group exist before a VM joins a port of it.
         self._add(f"clone:{name}", str(clone), start, NETWORK_DEPS)
@@ -213,6 +216,12 @@ class _Builder:
         if any(c.kind in ADD_KINDS for c in changes):
             after += NETWORK_DEPS
         self._add(f"cfg:{name}", "; ".join(steps), start, after)
+
+    def _customize(self, node: NodeIntent, name: str, change: Change) -> None:
+        """CustomizeVM_Task while the VM is off: applied by the guest at the next power-on."""
+        spec = self.d.customization(node, self.intent.guest, change.data["nics"])
+        start = lambda r: self.d.start_customize(self._vm(r, name), spec, name)  # noqa: E731
+        self._add(f"cust:{name}", str(change), start, (f"cfg:{name}", f"off:{name}"))
 
     def _remove_portgroup(self) -> None:
         pg_mor = self.snap.portgroups[self.intent.portgroup][1]

@@ -32,6 +32,7 @@ from vsphere.vim_specs import (
     ADAPTER_TYPES,
     DESCRIPTION_PREFIX,
     adapter_spec,
+    customization_spec,
     dvs_create_spec,
     dvs_hosts_spec,
     dvs_mtu_spec,
@@ -258,6 +259,9 @@ VM_PATHS = [
     "config.hardware.device",
     "runtime.powerState",
     "runtime.host",
+    "guest.net",
+    "guest.hostName",
+    "config.tools.pendingCustomization",
 ]
 # "config" whole: the simulator's switch is the base type, which has no maxMtu path.
 DVS_PATHS = ["name", "uuid", "config", "summary.hostMember"]
@@ -327,6 +331,11 @@ def _parse_nics(devices, pg_names: dict[str, str]) -> tuple[ObservedNic, ...]:
     return tuple(nics)
 
 
+def _guest_ips(guest_net) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """(NIC device key, addresses) as VMware Tools report them."""
+    return tuple((nic.deviceConfigId, tuple(nic.ipAddress or ())) for nic in guest_net or [] if nic.deviceConfigId)
+
+
 def _parse_vm(moid: str, props: dict, host_names: dict, pg_names: dict[str, str]) -> ObservedVM:
     latency = props.get("config.latencySensitivity")
     host = props.get("runtime.host")
@@ -342,6 +351,9 @@ def _parse_vm(moid: str, props: dict, host_names: dict, pg_names: dict[str, str]
         power=PowerState(props.get("runtime.powerState") or PowerState.OFF),
         nics=_parse_nics(props.get("config.hardware.device"), pg_names),
         template=bool(props.get("config.template")),
+        guest_host_name=props.get("guest.hostName") or "",
+        guest_ips=_guest_ips(props.get("guest.net")),
+        customization_pending=bool(props.get("config.tools.pendingCustomization")),
     )
 
 
@@ -620,6 +632,16 @@ class Driver(VerbsMixin):
         """ReconfigVM_Task with a prepared config spec."""
         with guarded(f"reconfigure {name}"):
             return vm.ReconfigVM_Task(spec)
+
+    def start_customize(self, vm, spec, name: str):
+        """CustomizeVM_Task: the guest applies host name and addresses at its next power-on."""
+        with guarded(f"customize {name}"):
+            return vm.CustomizeVM_Task(spec)
+
+    @staticmethod
+    def customization(node: NodeIntent, guest, nic_ips: list[tuple[str, bool]]):
+        """Customization spec for one node (Linux identity, one adapter mapping per NIC)."""
+        return customization_spec(node.host_name, guest, nic_ips)
 
     def start_power(self, vm, on: bool, name: str):
         """Power a VM on or off."""

@@ -6,6 +6,7 @@ import enum
 from collections import Counter
 from dataclasses import dataclass, field
 
+from vsphere import guest
 from vsphere.specs import ClusterIntent, NicRole, NodeIntent, Observed, ObservedNic, ObservedVM, PowerState
 
 
@@ -25,6 +26,7 @@ class ChangeKind(enum.StrEnum):
     REMOVE_SRIOV_NIC = "remove_sriov_nic"
     ADD_NIC = "add_nic"  # the primary adapter on the tenant's port group, or the management NIC
     ADD_SRIOV_NIC = "add_sriov_nic"
+    CUSTOMIZE_GUEST = "customize_guest"  # host name and addresses again: NICs changed or the guest drifted
     POWER_ON = "power_on"
     DESTROY_VM = "destroy_vm"
     REMOVE_PORTGROUP = "remove_portgroup"
@@ -104,15 +106,19 @@ def _network_changes(intent: ClusterIntent, observed: Observed) -> list[Change]:
 def _node_changes(node: NodeIntent, intent: ClusterIntent, observed: Observed, pg_key: str | None) -> list[Change]:
     vm = observed.vm(node.name)
     if vm is None:
-        changes = [_clone(node, intent, observed.template_nics)]
+        nics = _nic_changes(node, intent, (), pg_key) + [_add_nic(node, pf) for pf in node.sriov_pfs]
+        changes = [_clone(node, intent, observed.template_nics, nics)]
         changes += _config_changes(node, None)
-        changes += _nic_changes(node, intent, (), pg_key)
-        changes += [_add_nic(node, pf) for pf in node.sriov_pfs]
+        changes += nics
         if node.power_on:
             changes.append(Change(ChangeKind.POWER_ON, node.name))
         return changes
     config = _config_changes(node, vm)
-    nics = _nic_changes(node, intent, vm.nics, pg_key)
+    nics = _nic_changes(node, intent, vm.nics, pg_key) + _sriov_changes(node, vm, pg_key)
+    return _with_power(node, vm, config + nics + _guest_changes(node, intent, vm, nics, pg_key))
+
+
+def _sriov_changes(node: NodeIntent, vm: ObservedVM, pg_key: str | None) -> list[Change]:
     attached = [nic for nic in vm.sriov_nics if nic.portgroup_key == pg_key]
     have = Counter(nic.pf for nic in attached)
     want = Counter(node.sriov_pfs)
@@ -124,15 +130,46 @@ def _node_changes(node: NodeIntent, intent: ClusterIntent, observed: Observed, p
         if stray or extra[nic.pf] > 0:
             extra[nic.pf] -= 0 if stray else 1
             removes.append(Change(ChangeKind.REMOVE_SRIOV_NIC, node.name, nic.pf, {"key": nic.key}))
-    return _with_power(node, vm, config + nics + removes + adds)
+    return removes + adds
 
 
-def _clone(node: NodeIntent, intent: ClusterIntent, template_nics: tuple[ObservedNic, ...]) -> Change:
+def _added_roles(changes: list[Change]) -> list[NicRole]:
+    """Roles of the NICs these changes add, in the order they are added."""
+    roles = []
+    for change in changes:
+        if change.kind == ChangeKind.ADD_NIC:
+            roles.append(NicRole(change.data["role"]))
+        elif change.kind == ChangeKind.ADD_SRIOV_NIC:
+            roles.append(NicRole.SRIOV)
+    return roles
+
+
+def _guest_changes(node: NodeIntent, intent: ClusterIntent, vm: ObservedVM, nics: list[Change], pg_key) -> list:
+    """Customize the guest again when its NICs change or it reports another host name or address."""
+    if intent.guest is None or not node.primary_ip:
+        return []
+    removed = {c.data["key"] for c in nics if c.kind in (ChangeKind.REMOVE_NIC, ChangeKind.REMOVE_SRIOV_NIC)}
+    kept = sorted((nic for nic in vm.nics if nic.key not in removed), key=lambda nic: nic.key)
+    drifted = guest.drift(node, intent, vm, kept, pg_key)
+    if not drifted and not any(c.kind in NIC_EDIT_KINDS for c in nics):
+        return []
+    roles = [guest.role_of(nic, intent, pg_key) for nic in kept] + _added_roles(nics)
+    nic_ips = guest.guest_nics(node, roles)
+    why = f"guest reports {'; '.join(drifted)}" if drifted else "its NICs change"
+    detail = f"{guest.describe(node, nic_ips)} ({why})"
+    return [Change(ChangeKind.CUSTOMIZE_GUEST, node.name, detail, {"nics": nic_ips})]
+
+
+def _clone(node: NodeIntent, intent: ClusterIntent, template_nics: tuple[ObservedNic, ...], nics) -> Change:
     detail = f"from {intent.template} on {node.host}"
     if template_nics:
         dropped = ", ".join(_describe_nic(nic) for nic in template_nics)
         detail += f"; without the template's NICs ({dropped})"
-    return Change(ChangeKind.CLONE_VM, node.name, detail, {"remove_keys": [nic.key for nic in template_nics]})
+    data = {"remove_keys": [nic.key for nic in template_nics]}
+    if intent.guest is not None:
+        data["nics"] = guest.guest_nics(node, _added_roles(nics))
+        detail += f"; customized: {guest.describe(node, data['nics'])}"
+    return Change(ChangeKind.CLONE_VM, node.name, detail, data)
 
 
 def _describe_nic(nic: ObservedNic) -> str:
@@ -163,6 +200,9 @@ def _nic_changes(node: NodeIntent, intent: ClusterIntent, nics, pg_key: str | No
 def _add_adapter(node: NodeIntent, role: NicRole, network: str) -> Change:
     detail = f"{node.adapter} on {network} ({role.value})"
     return Change(ChangeKind.ADD_NIC, node.name, detail, {"role": role.value, "network": network})
+
+
+NIC_EDIT_KINDS = {ChangeKind.ADD_NIC, ChangeKind.REMOVE_NIC, ChangeKind.ADD_SRIOV_NIC, ChangeKind.REMOVE_SRIOV_NIC}
 
 
 def _with_power(node: NodeIntent, vm: ObservedVM, edits: list[Change]) -> list[Change]:

@@ -18,11 +18,7 @@ from vsphere.errors import VSphereError
 from vsphere.intent import TENANT_PORTGROUP_PREFIX, cluster_intent, inventory, vcenter_config
 from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
 from vsphere.plan import Change
-
-
-def site_vcenter() -> VCenter | None:
-    """The vCenter this site realizes clusters on (the first registered)."""
-    return VCenter.objects.order_by("pk").first()
+from vsphere.realizer import VSphereRealizer
 
 
 def discover(vcenter: VCenter) -> dict:
@@ -182,6 +178,11 @@ def delete_vcenter(vcenter: VCenter) -> None:
         held = VFAssignment.objects.filter(pf__host__vcenter=vcenter).count()
         if held:
             raise Conflict(f"{held} VFs on {vcenter} are assigned to clusters; decommission them first.")
+        placed = vcenter.clusters.exclude(state__in=[ClusterState.RETIRED, ClusterState.REJECTED]).count()
+        if placed:
+            raise Conflict(f"{placed} clusters live on {vcenter}; decommission them first.")
+        # Retired clusters keep their history; they no longer point at the forgotten vCenter.
+        VirtualCluster.objects.filter(site=vcenter).update(site=None)
         record("vcenter.delete", vcenter, before=snapshot(vcenter))
         vcenter.delete()
 
@@ -267,7 +268,10 @@ PREVIEW_HTTP_TIMEOUT = 20  # seconds: a page waits on this; the reconciler's own
 
 def plan_preview(cluster: VirtualCluster) -> PlanPreview:
     """Dry run for one cluster: reads vCenter, changes nothing, takes no VFs."""
-    vcenter = site_vcenter()
+    try:
+        vcenter = cluster.site or VSphereRealizer().default_site(cluster)
+    except ServiceError as exc:
+        return PlanPreview(None, error=str(exc.detail))
     if vcenter is None:
         return PlanPreview(None, error="No vCenter is registered for this site.")
     if cluster.state == ClusterState.REJECTED:

@@ -63,6 +63,9 @@ class NodeIntent:
     memory_mb: int
     sriov_pfs: tuple[str, ...] = ()  # one VF per entry, PF PCI ids on `host`
     adapter: Adapter = Adapter.VMXNET3  # the primary adapter, on the tenant's port group
+    host_name: str = ""  # the guest's host name, set by customization ("" before approval)
+    primary_ip: str = ""  # fixed address of the primary adapter ("" before approval)
+    sriov_ips: tuple[str, ...] = ()  # fixed address of each VF, in sriov_pfs order
     latency_high: bool = False
     power_on: bool = True
     reserve_memory: bool | None = None  # None: reserve all memory exactly when SR-IOV is used
@@ -73,6 +76,16 @@ class NodeIntent:
         if self.reserve_memory is None:
             return bool(self.sriov_pfs)
         return self.reserve_memory
+
+
+@dataclass(frozen=True)
+class GuestNetwork:
+    """The tenant segment's settings every VM's guest gets: prefix, gateway, resolvers, domain."""
+
+    prefix_length: int
+    gateway: str
+    dns_servers: tuple[str, ...] = ()
+    domain: str = ""
 
 
 @dataclass(frozen=True)
@@ -96,6 +109,7 @@ class ClusterIntent:
     decommission: bool = False  # remove every node, then the port group when unused
     # The one network besides the tenant's a VM may have a NIC on, declared by the site ("" none).
     management_network: str = ""
+    guest: GuestNetwork | None = None  # what guest customization gives every VM (None: no customization)
 
 
 @dataclass(frozen=True)
@@ -129,6 +143,13 @@ class ObservedVM:
     power: PowerState
     nics: tuple[ObservedNic, ...] = ()
     template: bool = False
+    guest_host_name: str = ""
+    guest_ips: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (NIC device key, addresses the guest reports)
+    customization_pending: bool = False
+
+    def ips_of(self, key: int) -> tuple[str, ...]:
+        """Addresses the guest reports on the NIC with that device key."""
+        return next((ips for nic_key, ips in self.guest_ips if nic_key == key), ())
 
     @property
     def sriov_nics(self) -> tuple[ObservedNic, ...]:

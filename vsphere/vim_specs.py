@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 from pyVmomi import vim
 
 from vsphere.specs import MARKER_KEY, Adapter, NodeIntent, PhysicalFunction
@@ -111,4 +113,42 @@ def portgroup_spec(name: str, marker: str, vlan: int, ports: int, version: str =
         defaultPortConfig=vim.dvs.VmwareDistributedVirtualSwitch.VmwarePortConfigPolicy(
             vlan=vim.dvs.VmwareDistributedVirtualSwitch.VlanIdSpec(vlanId=vlan, inherited=False)
         ),
+    )
+
+
+def _ip_settings(ip: str, guest, gateway: bool):
+    """One adapter's fixed address (IPv4 or IPv6) with the segment's gateway on the primary only."""
+    if not ip:  # the management NIC, or a preview before approval: addressed by DHCP
+        return vim.vm.customization.IPSettings(ip=vim.vm.customization.DhcpIpGenerator())
+    net = ipaddress.ip_interface(f"{ip}/{guest.prefix_length}")
+    gateways = [guest.gateway] if gateway and guest.gateway else []
+    if net.version == 6:
+        v6 = vim.vm.customization.IPSettings.IpV6AddressSpec(
+            ip=[vim.vm.customization.FixedIpV6(ipAddress=ip, subnetMask=guest.prefix_length)], gateway=gateways
+        )
+        return vim.vm.customization.IPSettings(ip=vim.vm.customization.UnknownIpGenerator(), ipV6Spec=v6)
+    return vim.vm.customization.IPSettings(
+        ip=vim.vm.customization.FixedIp(ipAddress=ip),
+        subnetMask=str(net.netmask),
+        gateway=gateways,
+        dnsServerList=list(guest.dns_servers),
+    )
+
+
+def customization_spec(host_name: str, guest, nic_ips: list[tuple[str, bool]]):
+    """Linux guest identity and one adapter mapping per NIC, in the VM's NIC order.
+
+    `nic_ips`: (fixed address or "" for DHCP, whether it carries the default gateway) per NIC.
+    """
+    identity = vim.vm.customization.LinuxPrep(
+        hostName=vim.vm.customization.FixedName(name=host_name), domain=guest.domain, hwClockUTC=True
+    )
+    return vim.vm.customization.Specification(
+        identity=identity,
+        globalIPSettings=vim.vm.customization.GlobalIPSettings(
+            dnsServerList=list(guest.dns_servers), dnsSuffixList=[guest.domain] if guest.domain else []
+        ),
+        nicSettingMap=[
+            vim.vm.customization.AdapterMapping(adapter=_ip_settings(ip, guest, gw)) for ip, gw in nic_ips
+        ],
     )
