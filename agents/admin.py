@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from agents.models import JoinToken, Node, NodePool, PoolSubnet
+from portal.admin import AuditedAdmin
 
 
 class PoolSubnetInline(admin.TabularInline):
@@ -15,7 +16,7 @@ class PoolSubnetInline(admin.TabularInline):
 
 
 @admin.register(NodePool)
-class NodePoolAdmin(admin.ModelAdmin):
+class NodePoolAdmin(AuditedAdmin):
     list_display = ["name", "multicast_group", "created"]
     inlines = [PoolSubnetInline]
 
@@ -24,7 +25,7 @@ class NodePoolAdmin(admin.ModelAdmin):
 
 
 @admin.register(Node)
-class NodeAdmin(admin.ModelAdmin):
+class NodeAdmin(AuditedAdmin):
     list_display = ["name", "pool", "status", "address", "desired_generation", "applied_generation", "last_seen"]
     list_filter = ["status", "pool"]
     readonly_fields = [f.name for f in Node._meta.fields]
@@ -34,7 +35,7 @@ class NodeAdmin(admin.ModelAdmin):
 
 
 @admin.register(JoinToken)
-class JoinTokenAdmin(admin.ModelAdmin):
+class JoinTokenAdmin(AuditedAdmin):
     list_display = ["hint", "pool", "node_name", "expires_at", "used_at"]
 
     def has_change_permission(self, request, obj=None):

@@ -19,6 +19,7 @@ from agents.serializers import (
 from audit.context import Actor, ActorKind, acting_as
 from audit.middleware import client_ip
 from portal.api import SITE_ADMIN_ONLY
+from users.throttling import JoinRateThrottle
 
 MAX_WAIT = 60
 
@@ -81,6 +82,7 @@ class JoinView(APIView):
 
     authentication_classes = []
     permission_classes = []
+    throttle_classes = [JoinRateThrottle]  # join tokens are one-time; guessing them is throttled per address
 
     @extend_schema(request=JoinSerializer, responses={201: dict})
     def post(self, request):

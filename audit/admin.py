@@ -2,20 +2,23 @@
 
 from django.contrib import admin
 
-from audit.models import AuditEvent
+from audit.models import AuditEvent, ChainCheck, ChainLink
+from portal.admin import ReadOnlyAdmin
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
-    list_display = ["created", "actor_label", "actor_kind", "action", "object_type", "object_repr", "request_id"]
+class AuditEventAdmin(ReadOnlyAdmin):
+    list_display = ["created", "actor_label", "actor_kind", "action", "object_type", "object_repr", "request_id",
+                    "client_request_id"]  # fmt: skip
     list_filter = ["actor_kind", "object_type"]
     search_fields = ["actor_label", "action", "object_repr", "request_id"]
 
-    def has_add_permission(self, request):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
+@admin.register(ChainLink)
+class ChainLinkAdmin(ReadOnlyAdmin):
+    list_display = ["seq", "event", "hash"]
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+
+@admin.register(ChainCheck)
+class ChainCheckAdmin(ReadOnlyAdmin):
+    list_display = ["checked_at", "ok", "links", "head_seq", "first_bad_event", "problem"]

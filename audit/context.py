@@ -26,6 +26,7 @@ class Actor:
     label: str = "system"
     user_id: int | None = None
     request_id: str = ""
+    client_request_id: str = ""  # what the client sent as X-Request-ID, kept apart
     source_ip: str | None = None
     request: object = None  # the live HttpRequest: its user is only known after DRF authenticates
 

@@ -9,6 +9,17 @@ from django.http import StreamingHttpResponse
 from audit.serializers import EXPORT_FIELDS
 
 CHUNK = 500
+# A cell starting with one of these is a formula to spreadsheets (OWASP "CSV injection").
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def neutralise(value):
+    """Return a CSV cell that a spreadsheet shows as text, never evaluates."""
+    if isinstance(value, dict | list):
+        value = json.dumps(value, cls=DjangoJSONEncoder)
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
 
 
 class _Echo:
@@ -27,16 +38,13 @@ def _rows(queryset):
 
 
 def csv_response(queryset, filename="audit.csv") -> StreamingHttpResponse:
-    """Stream events as CSV, before/after as JSON text."""
+    """Stream events as CSV, before/after as JSON text, formula-like cells neutralised."""
     writer = csv.writer(_Echo())
 
     def lines():
         yield writer.writerow(EXPORT_FIELDS)
         for row in _rows(queryset):
-            values = [row[f] for f in EXPORT_FIELDS]
-            yield writer.writerow(
-                [json.dumps(v, cls=DjangoJSONEncoder) if isinstance(v, dict | list) else v for v in values]
-            )
+            yield writer.writerow([neutralise(row[f]) for f in EXPORT_FIELDS])
 
     response = StreamingHttpResponse(lines(), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

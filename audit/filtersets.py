@@ -15,6 +15,7 @@ class AuditEventFilterSet(django_filters.FilterSet):
     object_type = django_filters.CharFilter()
     object_id = django_filters.CharFilter()
     request_id = django_filters.CharFilter()
+    client_request_id = django_filters.CharFilter()
     since = django_filters.IsoDateTimeFilter(field_name="created", lookup_expr="gte")
     until = django_filters.IsoDateTimeFilter(field_name="created", lookup_expr="lt")
 
@@ -30,4 +31,5 @@ class AuditEventFilterSet(django_filters.FilterSet):
             | Q(object_repr__icontains=value)
             | Q(message__icontains=value)
             | Q(request_id=value)
+            | Q(client_request_id=value)
         )

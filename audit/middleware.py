@@ -1,10 +1,15 @@
-"""Request middleware: give every request an id and make it the audit actor."""
+"""Request middleware: give every request the server's own id and make it the audit actor.
+
+A client's X-Request-ID is recorded apart (client_request_id) and never becomes the server's id, so
+a client cannot make its requests look like someone else's in the audit log.
+"""
 
 import re
 
 from audit.context import Actor, ActorKind, acting_as, new_request_id
 
 REQUEST_ID_HEADER = "X-Request-ID"
+CLIENT_ID_HEADER = "X-Client-Request-ID"
 _VALID_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
 
 
@@ -14,22 +19,26 @@ def client_ip(request) -> str | None:
 
 
 class RequestContextMiddleware:
-    """Set the request id (taken from X-Request-ID when well-formed) and the acting user."""
+    """Set the server's request id, keep a well-formed client X-Request-ID apart, and the acting user."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         supplied = request.headers.get(REQUEST_ID_HEADER, "")
-        request.id = supplied if _VALID_ID.match(supplied) else new_request_id()
+        request.id = new_request_id()
+        request.client_request_id = supplied if _VALID_ID.match(supplied) else ""
         actor = Actor(
             kind=ActorKind.USER,
             label="anonymous",
             request_id=request.id,
+            client_request_id=request.client_request_id,
             source_ip=client_ip(request),
             request=request,
         )
         with acting_as(actor):
             response = self.get_response(request)
         response[REQUEST_ID_HEADER] = request.id
+        if request.client_request_id:
+            response[CLIENT_ID_HEADER] = request.client_request_id
         return response

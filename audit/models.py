@@ -36,7 +36,9 @@ class AuditEvent(models.Model):
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
     message = models.TextField(blank=True)
+    # The server's own id for the request (never client-controlled) and, apart, what the client sent.
     request_id = models.CharField(max_length=64, db_index=True, blank=True)
+    client_request_id = models.CharField(max_length=64, blank=True)
     source_ip = models.GenericIPAddressField(null=True, blank=True)
 
     class Meta:
@@ -45,3 +47,38 @@ class AuditEvent(models.Model):
 
     def __str__(self):
         return f"{self.created:%Y-%m-%d %H:%M:%S} {self.actor_label} {self.action} {self.object_repr}"
+
+
+class ChainLink(models.Model):
+    """An event's place on the hash chain, written at commit by a database trigger (audit/chain.py)."""
+
+    seq = models.BigIntegerField(primary_key=True)
+    event = models.OneToOneField(
+        AuditEvent, on_delete=models.DO_NOTHING, db_constraint=False, related_name="chain_link"
+    )
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["seq"]
+
+    def __str__(self):
+        return f"#{self.seq} event {self.event_id} {self.hash[:12]}"
+
+
+class ChainCheck(models.Model):
+    """The result of one full verification of the chain (audit_verify, the periodic task)."""
+
+    checked_at = models.DateTimeField(auto_now_add=True)
+    ok = models.BooleanField()
+    links = models.BigIntegerField(help_text="Links verified")
+    head_seq = models.BigIntegerField(null=True)
+    head_hash = models.CharField(max_length=64, blank=True)
+    first_bad_event = models.BigIntegerField(null=True)
+    problem = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-checked_at", "-id"]
+
+    def __str__(self):
+        return f"{self.checked_at:%Y-%m-%d %H:%M} {'ok' if self.ok else 'BROKEN'}"

@@ -6,7 +6,7 @@ from audit.models import AuditEvent
 
 EXPORT_FIELDS = [
     "id", "created", "actor_kind", "actor_label", "actor", "tenant", "action", "object_type",
-    "object_id", "object_repr", "before", "after", "message", "request_id", "source_ip",
+    "object_id", "object_repr", "before", "after", "message", "request_id", "client_request_id", "source_ip",
 ]  # fmt: skip
 
 

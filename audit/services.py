@@ -9,7 +9,7 @@ from django.db import connection, models
 from audit.context import current_actor
 from audit.models import AuditEvent
 
-SECRET_FIELDS = {"password", "password_encrypted", "token_hash", "secret", "credential_hash"}
+SECRET_FIELDS = {"password", "password_encrypted", "token_hash", "secret", "credential_hash", "stamp"}
 
 
 def _jsonable(value):
@@ -58,5 +58,6 @@ def record(
         after=after,
         message=message,
         request_id=actor.request_id,
+        client_request_id=actor.client_request_id,
         source_ip=actor.source_ip,
     )

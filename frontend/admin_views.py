@@ -11,17 +11,17 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from audit import export
+from audit import chain, export
 from audit.filtersets import AuditEventFilterSet
 from audit.models import AuditEvent
 from frontend.forms import MembershipForm, QuotaForm, TenantForm, TokenForm
 from frontend.views import render_page
 from portal.errors import ServiceError
-from tenants import services
+from tenants import quotas, services
 from tenants.access import is_site_admin, tenant_ids
 from tenants.models import Membership, Tenant
 from users import services as token_services
-from users.models import APIToken
+from users.models import APIToken, TokenScope
 
 
 def staff_member_required(view):
@@ -52,6 +52,8 @@ def audit_list(request):
         events = filterset.qs.order_by("created", "id")
         return export.json_response(events) if request.GET["export"] == "json" else export.csv_response(events)
     context = {"filter": filterset, "events": filterset.qs[:200], "query": request.GET.urlencode()}
+    if is_site_admin(request.user) and not request.htmx:
+        context["chain"] = chain.status()  # cached: the newest links, plus the last full check
     return render_page(request, "frontend/audit_list.html", context, "frontend/partials/audit_table.html")
 
 
@@ -65,9 +67,15 @@ def token_list(request):
         if APIToken.objects.filter(user=request.user, name=name).exists():
             form.add_error("name", "You already have a token with this name.")
         else:
-            _, created = token_services.create_token(request.user, name, form.cleaned_data["expires_at"])
-            form = TokenForm()
-    tokens = APIToken.objects.filter(user=request.user)
+            try:
+                _, created = token_services.create_token(
+                    request.user, name, form.cleaned_data["expires_at"], form.cleaned_data["scope"] or TokenScope.READ
+                )
+            except ServiceError as exc:
+                form.add_error(exc.field, exc.detail)
+            else:
+                form = TokenForm()
+    tokens = APIToken.objects.filter(user=request.user).select_related("user")
     return render(request, "frontend/tokens.html", {"form": form, "tokens": tokens, "created": created})
 
 
@@ -97,10 +105,10 @@ def tenant_list(request):
 @staff_member_required
 def tenant_detail(request, pk):
     tenant = get_object_or_404(Tenant, pk=pk)
-    quota_form = QuotaForm(request.POST if "quota" in request.POST else None, instance=tenant.quota)
+    quota_form = QuotaForm(request.POST if "quota" in request.POST else None, instance=quotas.quota_of(tenant.pk))
     member_form = MembershipForm(request.POST if "member" in request.POST else None)
     if quota_form.is_bound and quota_form.is_valid():
-        services.update_quota(tenant.quota, **quota_form.cleaned_data)
+        services.set_quota(tenant, **quota_form.cleaned_data)
         messages.success(request, "Quota updated.")
         return redirect("frontend:tenant-detail", pk=pk)
     if member_form.is_bound and member_form.is_valid():

@@ -6,6 +6,7 @@ from django.utils import timezone
 from tenants.access import visible_tenants
 from tenants.choices import Interconnect, Role
 from tenants.models import Quota, Tenant, VirtualCluster
+from users.models import TokenScope
 
 
 class DateInput(forms.DateInput):
@@ -54,7 +55,11 @@ class ResizeForm(forms.Form):
 
 class TokenForm(forms.Form):
     name = forms.CharField(max_length=64)
-    expires_at = forms.DateTimeField(required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    scope = forms.ChoiceField(choices=TokenScope.choices, initial=TokenScope.READ, required=False)
+    expires_at = forms.DateTimeField(
+        required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="Empty: the site's default lifetime.",
+    )  # fmt: skip
 
     def clean_expires_at(self):
         value = self.cleaned_data["expires_at"]

@@ -68,7 +68,7 @@ def _quota_preview(form) -> list[str]:
     sizing = {k: form.cleaned_data[k] for k in QUOTA_FIELDS if k in form.cleaned_data}
     if len(sizing) < len(QUOTA_FIELDS):
         return []
-    return quotas.shortfalls(VirtualCluster(**sizing), sizing["tenant"].quota)
+    return quotas.shortfalls(VirtualCluster(**sizing), quotas.quota_of(sizing["tenant"].pk))
 
 
 @login_required

@@ -132,6 +132,26 @@ def require_editor(user, tenant_id) -> None:
         raise Forbidden("Only a tenant owner or a site admin may edit the tenant's policy.")
 
 
+def require_owner_editor(user, instance, data: dict, what: str) -> int | None:
+    """Check the editor against the object's current owner and the one asked for; return the owner's id.
+
+    Objects never move between tenants, or between the site and a tenant, not even for site admins: a
+    moved policy or group would keep rules and references naming its old owner's objects, and its audit
+    trail would follow it into a tenant that never had it. Create a new one in the other place instead.
+    """
+    new = data.get("tenant", instance.tenant if instance else None)
+    new_id = getattr(new, "pk", None)
+    if instance is None:
+        require_editor(user, new_id)
+        return new_id
+    require_editor(user, instance.tenant_id)
+    require_editor(user, new_id)
+    if new_id != instance.tenant_id:
+        raise InvalidRequest(f"A {what} stays with the tenant it was created in (or with the site); create a "
+                             f"new {what} where you need it instead.", "tenant")
+    return new_id
+
+
 def check_rule_groups(user, policy: FirewallPolicy, data: dict) -> None:
     """Groups of another tenant are refused; owners' allow rules must stay inside the tenant."""
     groups = list(data.get("sources", [])) + list(data.get("destinations", []))
@@ -198,8 +218,8 @@ def _refuse_derived_edits(instance: Group | None, data: dict) -> None:
 
 def save_group(user, data: dict, instance: Group | None = None) -> Group:
     """Create or change a group; a segment must belong to the group's tenant."""
+    require_owner_editor(user, instance, data, "group")
     tenant = data.get("tenant", instance.tenant if instance else None)
-    require_editor(user, getattr(tenant, "pk", None))
     if "cidrs" in data:
         data["cidrs"] = check_cidrs(data["cidrs"])
     _refuse_derived_edits(instance, data)

@@ -9,7 +9,14 @@ from netpolicy.compiler import analysis
 from netpolicy.compiler.model import PolicyError
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.models import FirewallPolicy, FirewallRule
-from netpolicy.policy import M2M_FIELDS, RULE_FIELDS, _save, check_rule_groups, require_editor
+from netpolicy.policy import (
+    M2M_FIELDS,
+    RULE_FIELDS,
+    _save,
+    check_rule_groups,
+    require_editor,
+    require_owner_editor,
+)
 from netpolicy.policy import rule_snapshot as rule_state
 from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_site_admin
@@ -18,8 +25,8 @@ from tenants.models import Tenant
 
 def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> FirewallPolicy:
     """Create or change a policy; owners keep to the environment and application categories."""
+    require_owner_editor(user, instance, data, "policy")
     tenant = data.get("tenant", instance.tenant if instance else None)
-    require_editor(user, getattr(tenant, "pk", None))
     category = data.get("category", instance.category if instance else None)
     if tenant is not None and not is_site_admin(user) and category not in TENANT_CATEGORIES:
         raise Forbidden(f"Tenant owners may not place policies in the {category} category.")

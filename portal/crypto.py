@@ -1,9 +1,14 @@
-"""Encryption of credentials at rest (Fernet), keyed by ENCLAVE_FIELD_ENCRYPTION_KEY or the secret key."""
+"""Encryption of credentials at rest (Fernet), with key rotation (MultiFernet, newest key first).
+
+Keys come from ENCLAVE_FIELD_ENCRYPTION_KEYS (production must set them); outside production the
+secret key is used. Each key string is stretched with HKDF, so any long random string is a key.
+`manage.py reencrypt_secrets` rewrites every stored secret under the newest key.
+"""
 
 import base64
 import functools
 
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from django.conf import settings
@@ -12,26 +17,42 @@ from django.db import models
 
 @functools.cache
 def _fernet(key_material: str) -> Fernet:
-    """Derive a Fernet key from the configured key material."""
+    """Derive a Fernet key from one configured key."""
     derived = HKDF(algorithm=hashes.SHA256(), length=32, salt=b"enclave-field-encryption", info=b"v1")
     return Fernet(base64.urlsafe_b64encode(derived.derive(key_material.encode())))
 
 
-def _current() -> Fernet:
-    return _fernet(settings.FIELD_ENCRYPTION_KEY or settings.SECRET_KEY)
+def _keys() -> tuple[str, ...]:
+    return tuple(settings.FIELD_ENCRYPTION_KEYS) or (settings.SECRET_KEY,)
+
+
+@functools.cache
+def _multi(keys: tuple[str, ...]) -> MultiFernet:
+    return MultiFernet([_fernet(key) for key in keys])
 
 
 def encrypt(plaintext: str) -> str:
-    """Return the ciphertext of a secret, as text for a database column."""
-    return _current().encrypt(plaintext.encode()).decode()
+    """Return the ciphertext of a secret under the newest key, as text for a database column."""
+    return _multi(_keys()).encrypt(plaintext.encode()).decode()
 
 
 def decrypt(ciphertext: str) -> str:
-    """Return the plaintext of a stored secret; a wrong key is a clear error, not garbage."""
+    """Return the plaintext of a stored secret (any configured key); a wrong key is a clear error."""
     try:
-        return _current().decrypt(ciphertext.encode()).decode()
+        return _multi(_keys()).decrypt(ciphertext.encode()).decode()
     except InvalidToken:
-        raise ValueError("cannot decrypt a stored secret: was ENCLAVE_FIELD_ENCRYPTION_KEY changed?") from None
+        raise ValueError(
+            "cannot decrypt a stored secret with any of ENCLAVE_FIELD_ENCRYPTION_KEYS: was a key removed too early?"
+        ) from None
+
+
+def is_current(ciphertext: str) -> bool:
+    """Whether a stored secret is already encrypted under the newest key."""
+    try:
+        _fernet(_keys()[0]).decrypt(ciphertext.encode())
+    except InvalidToken:
+        return False
+    return True
 
 
 class EncryptedTextField(models.TextField):

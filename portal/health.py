@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 
+from portal.metrics import is_monitoring
 from portal.tasks import HEARTBEAT_KEY
 
 WORKER_STALE_SECONDS = 120
@@ -36,7 +37,7 @@ def _redis_and_worker() -> tuple[tuple[bool, str], tuple[bool, str]]:
 
 
 def healthz(request):
-    """Report component health as JSON; 503 when anything is down."""
+    """Report health as JSON, 503 when anything is down; details only to admins and the metrics scraper."""
     db = _database()
     rds, worker = _redis_and_worker()
     checks = {
@@ -45,5 +46,7 @@ def healthz(request):
         "worker": {"ok": worker[0], "detail": worker[1]},
     }
     healthy = all(check["ok"] for check in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "degraded", "checks": checks},
-                        status=200 if healthy else 503)
+    body = {"status": "ok" if healthy else "degraded"}
+    if is_monitoring(request):
+        body["checks"] = checks  # error text can name hosts, ports and users: not for anonymous callers
+    return JsonResponse(body, status=200 if healthy else 503)

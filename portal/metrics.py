@@ -1,11 +1,12 @@
 """Prometheus metrics: request counts and latency, queue depth, cluster requests by state."""
 
+import hmac
 import time
 
 import redis
 from django.conf import settings
 from django.db.models import Count
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
@@ -57,6 +58,20 @@ class StateCollector:
 REGISTRY.register(StateCollector())
 
 
+def is_monitoring(request) -> bool:
+    """A site admin's session, or Prometheus presenting ENCLAVE_METRICS_TOKEN as a bearer token."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user.is_staff:
+        return True
+    expected = settings.METRICS_TOKEN
+    supplied = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    return bool(expected) and hmac.compare_digest(supplied.encode(), expected.encode())
+
+
 def metrics_view(request):
-    """Serve the Prometheus text exposition."""
+    """Serve the Prometheus text exposition to site admins and the configured scraper only."""
+    if not is_monitoring(request):
+        response = JsonResponse({"detail": "Authentication credentials were not provided."}, status=401)
+        response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
     return HttpResponse(generate_latest(REGISTRY), content_type="text/plain; version=0.0.4")

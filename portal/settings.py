@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
+
 from portal.env import env_bool, env_int, env_list, env_str
 from portal.secrets import load_secret_key
 
@@ -14,8 +16,16 @@ PRODUCTION = env_bool("ENCLAVE_PRODUCTION", False)
 SECRET_KEY = load_secret_key(env_str("ENCLAVE_SECRET_KEY"), DATA_DIR, allow_generate=not PRODUCTION)
 ALLOWED_HOSTS = env_list("ENCLAVE_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("ENCLAVE_CSRF_TRUSTED_ORIGINS")
-# Key for encrypting credentials at rest (vCenter passwords); defaults to one derived from SECRET_KEY.
-FIELD_ENCRYPTION_KEY = env_str("ENCLAVE_FIELD_ENCRYPTION_KEY")
+# Keys for credentials at rest (vCenter passwords), newest first (portal/crypto.py). Production must set
+# them; elsewhere one is derived from SECRET_KEY. ENCLAVE_FIELD_ENCRYPTION_KEY is the one-key spelling.
+FIELD_ENCRYPTION_KEYS = env_list("ENCLAVE_FIELD_ENCRYPTION_KEYS") or env_list("ENCLAVE_FIELD_ENCRYPTION_KEY")
+if PRODUCTION and not FIELD_ENCRYPTION_KEYS:
+    raise ImproperlyConfigured(
+        "ENCLAVE_FIELD_ENCRYPTION_KEYS is not set: production never derives the field-encryption key from "
+        "ENCLAVE_SECRET_KEY (generate one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+    )
+# vCenter password_file and ca_bundle may only name files under this directory.
+SECRETS_DIR = Path(env_str("ENCLAVE_SECRETS_DIR", "/run/secrets" if PRODUCTION else str(DATA_DIR / "secrets")))
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -29,7 +39,9 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "django_htmx",
+    "portal",
     "audit",
     "users",
     "tenants",
@@ -50,7 +62,36 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login forms (/login/, /admin/login/): django-axes locks a (username, address) pair after
+# ENCLAVE_LOGIN_FAILURE_LIMIT failures for ENCLAVE_LOGIN_COOLOFF_MINUTES. Locking the pair, not the
+# username alone, means an attacker elsewhere cannot lock a site admin out; the cool-off ends it.
+AUTHENTICATION_BACKENDS = ["portal.auth.LoginLockoutBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env_int("ENCLAVE_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_int("ENCLAVE_LOGIN_COOLOFF_MINUTES", 15) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "audit.middleware.client_ip"
+AXES_LOCKOUT_CALLABLE = "portal.auth.lockout_response"
+AXES_VERBOSE = False
+
+# API tokens: lifetime when none is asked, and the most any token may live.
+TOKEN_DEFAULT_DAYS = env_int("ENCLAVE_TOKEN_DEFAULT_DAYS", 30)
+TOKEN_MAX_DAYS = env_int("ENCLAVE_TOKEN_MAX_DAYS", 365)
+# Request rates (DRF syntax, N/second|minute|hour|day) per user, per address, for agent joins and for
+# failed bearer tokens per address.
+API_RATES = {
+    "user": env_str("ENCLAVE_API_RATE_USER", "1200/minute"),
+    "anon": env_str("ENCLAVE_API_RATE_ANON", "300/minute"),
+    "join": env_str("ENCLAVE_JOIN_RATE", "20/minute"),
+    "bearer_failure": env_str("ENCLAVE_BEARER_FAILURE_RATE", "20/minute"),
+}
+# /metrics: site admins, or Prometheus with `Authorization: Bearer $ENCLAVE_METRICS_TOKEN`.
+METRICS_TOKEN = env_str("ENCLAVE_METRICS_TOKEN")
+# /api/schema/ and /api/docs/: "staff" (default), "authenticated" or "public".
+API_SCHEMA_ACCESS = env_str("ENCLAVE_API_SCHEMA_ACCESS", "staff")
 
 ROOT_URLCONF = "portal.urls"
 WSGI_APPLICATION = "portal.wsgi.application"
@@ -83,9 +124,21 @@ DATABASES = {
         "TEST": {"NAME": env_str("ENCLAVE_TEST_DB_NAME", "test_enclave")},
     }
 }
+# The schema owner: only `manage.py migrate` and `flush` connect as it (portal/dbroles.py). Give its
+# password to the migration job alone; web, worker and beat then cannot rewrite the audit log.
+DB_OWNER_USER = env_str("ENCLAVE_DB_OWNER_USER")
+DB_OWNER_PASSWORD = env_str("ENCLAVE_DB_OWNER_PASSWORD")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("ENCLAVE_REDIS_URL", "redis://127.0.0.1:63799/0")
+# Shared by every process: throttle counters, the audit chain status.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env_str("ENCLAVE_CACHE_URL", REDIS_URL),
+        "KEY_PREFIX": "enclave-cache",
+    }
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -129,8 +182,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "portal.rest.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "DEFAULT_THROTTLE_CLASSES": ["users.throttling.UserRateThrottle", "users.throttling.AnonRateThrottle"],
+    "DEFAULT_PARSER_CLASSES": ["portal.parsers.BoundedJSONParser"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Enclave API",
@@ -161,6 +215,7 @@ CELERY_BEAT_SCHEDULE = {
     "refresh-nodes": {"task": "agents.tasks.refresh_nodes", "schedule": 300.0},
     "vsphere-discovery": {"task": "vsphere.tasks.discover_all", "schedule": 900.0},
     "vsphere-drift": {"task": "vsphere.tasks.check_drift", "schedule": 300.0},
+    "audit-chain": {"task": "audit.tasks.verify_chain", "schedule": 3600.0},
 }
 
 SESSION_COOKIE_HTTPONLY = True

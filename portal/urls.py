@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from portal.health import healthz
 from portal.metrics import metrics_view
+from portal.schema import schema_permissions
 
 urlpatterns = [
     path("", include("frontend.urls")),
@@ -17,8 +18,9 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("portal.api_urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/schema/", SpectacularAPIView.as_view(permission_classes=schema_permissions()), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", permission_classes=schema_permissions()),
+         name="api-docs"),  # fmt: skip
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),
 ]

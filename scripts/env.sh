@@ -8,11 +8,17 @@ export ENCLAVE_DATA_DIR="${ENCLAVE_DATA_DIR:-$ENCLAVE_HOME/.data}"
 export ENCLAVE_DB_HOST="${ENCLAVE_DB_HOST:-127.0.0.1}"
 export ENCLAVE_DB_PORT="${ENCLAVE_DB_PORT:-54329}"
 export ENCLAVE_DB_NAME="${ENCLAVE_DB_NAME:-enclave}"
-export ENCLAVE_DB_USER="${ENCLAVE_DB_USER:-enclave}"
+# The application's role (web, worker, beat) and the schema owner's (migrations only): scripts/db-roles.sql.
+export ENCLAVE_DB_USER="${ENCLAVE_DB_USER:-enclave_app}"
+export ENCLAVE_DB_OWNER_USER="${ENCLAVE_DB_OWNER_USER:-enclave}"
 export ENCLAVE_REDIS_PORT="${ENCLAVE_REDIS_PORT:-63799}"
 export ENCLAVE_REDIS_URL="${ENCLAVE_REDIS_URL:-redis://127.0.0.1:$ENCLAVE_REDIS_PORT/0}"
-if [ -z "${ENCLAVE_DB_PASSWORD:-}" ] && [ -f "$ENCLAVE_DATA_DIR/pg_password" ]; then
-  ENCLAVE_DB_PASSWORD="$(cat "$ENCLAVE_DATA_DIR/pg_password")"
+if [ -z "${ENCLAVE_DB_PASSWORD:-}" ] && [ -f "$ENCLAVE_DATA_DIR/pg_app_password" ]; then
+  ENCLAVE_DB_PASSWORD="$(cat "$ENCLAVE_DATA_DIR/pg_app_password")"
   export ENCLAVE_DB_PASSWORD
+fi
+if [ -z "${ENCLAVE_DB_OWNER_PASSWORD:-}" ] && [ -f "$ENCLAVE_DATA_DIR/pg_password" ]; then
+  ENCLAVE_DB_OWNER_PASSWORD="$(cat "$ENCLAVE_DATA_DIR/pg_password")"
+  export ENCLAVE_DB_OWNER_PASSWORD
 fi
 export PATH="$ENCLAVE_HOME/.venv/bin:$ENCLAVE_DATA_DIR/bin:/usr/local/go/bin:$PATH"

@@ -27,18 +27,19 @@ pg_start() {
       -o "-c listen_addresses=127.0.0.1 -p $ENCLAVE_DB_PORT -k $PGDATA -c fsync=${ENCLAVE_PG_FSYNC:-on}" >/dev/null
     echo "services: PostgreSQL on 127.0.0.1:$ENCLAVE_DB_PORT"
   fi
-  ensure_role
+  ensure_roles
 }
 
-ensure_role() {
-  local pw; pw="$(cat "$ENCLAVE_DATA_DIR/pg_password")"
-  local psql=(as_pg "$PGBIN/psql" -h "$PGDATA" -p "$ENCLAVE_DB_PORT" -U postgres -qtA -v ON_ERROR_STOP=1)
-  if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_roles WHERE rolname='$ENCLAVE_DB_USER'")" != "1" ]; then
-    "${psql[@]}" -c "CREATE ROLE \"$ENCLAVE_DB_USER\" LOGIN CREATEDB PASSWORD '$pw'"
-  fi
-  if [ "$("${psql[@]}" -c "SELECT 1 FROM pg_database WHERE datname='$ENCLAVE_DB_NAME'")" != "1" ]; then
-    "${psql[@]}" -c "CREATE DATABASE \"$ENCLAVE_DB_NAME\" OWNER \"$ENCLAVE_DB_USER\""
-  fi
+ensure_roles() {
+  # Two roles (scripts/db-roles.sql): the owner runs migrations; the app role cannot rewrite the audit log.
+  local pw
+  for pw in pg_password pg_app_password; do
+    [ -s "$ENCLAVE_DATA_DIR/$pw" ] || (umask 077; head -c 24 /dev/urandom | base64 | tr -d '/+=' > "$ENCLAVE_DATA_DIR/$pw")
+  done
+  as_pg "$PGBIN/psql" -h "$PGDATA" -p "$ENCLAVE_DB_PORT" -U postgres -d postgres -qtA -v ON_ERROR_STOP=1 \
+    -v owner="$ENCLAVE_DB_OWNER_USER" -v owner_password="$(cat "$ENCLAVE_DATA_DIR/pg_password")" \
+    -v app="$ENCLAVE_DB_USER" -v app_password="$(cat "$ENCLAVE_DATA_DIR/pg_app_password")" \
+    -v dbname="$ENCLAVE_DB_NAME" -v owner_createdb=CREATEDB <scripts/db-roles.sql >/dev/null
 }
 
 redis_start() {

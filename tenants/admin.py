@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 
+from portal.admin import AuditedAdmin
 from tenants import services
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
@@ -21,7 +22,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Tenant)
-class TenantAdmin(admin.ModelAdmin):
+class TenantAdmin(AuditedAdmin):
     list_display = ["slug", "name", "created"]
     search_fields = ["slug", "name"]
     inlines = [MembershipInline]
@@ -35,15 +36,19 @@ class TenantAdmin(admin.ModelAdmin):
 
 
 @admin.register(Quota)
-class QuotaAdmin(admin.ModelAdmin):
+class QuotaAdmin(AuditedAdmin):
     list_display = ["tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments"]
 
     def save_model(self, request, obj, form, change):
         services.update_quota(obj, **{f: getattr(obj, f) for f in form.changed_data})
 
+    def has_delete_permission(self, request, obj=None):
+        """A tenant always has a quota (lower it to zero instead)."""
+        return False
+
 
 @admin.register(VirtualCluster)
-class VirtualClusterAdmin(admin.ModelAdmin):
+class VirtualClusterAdmin(AuditedAdmin):
     list_display = ["__str__", "state", "workload_class", "worker_count", "interconnect", "lease_end"]
     list_filter = ["state", "workload_class", "interconnect", "network_mode"]
     search_fields = ["name", "tenant__slug"]

@@ -34,9 +34,31 @@ def _amount(cluster: VirtualCluster, attr: str) -> int:
     return _segment_count(cluster) if attr == "segment_count" else getattr(cluster, attr)
 
 
+ZERO_LIMITS = {"max_nodes": 0, "max_vcpus": 0, "max_memory_gb": 0, "max_vfs": 0, "max_segments": 0}
+
+
+def quota_of(tenant_id: int) -> Quota:
+    """The tenant's quota for reading; a missing row reads as zero limits (fail closed), never an error."""
+    return Quota.objects.filter(tenant_id=tenant_id).first() or Quota(tenant_id=tenant_id, **ZERO_LIMITS)
+
+
+def locked_quota(tenant_id: int) -> Quota:
+    """Lock the tenant's quota row; a missing one is recreated with zero limits (audited) for an admin to set."""
+    quota = Quota.objects.select_for_update().filter(tenant_id=tenant_id).first()
+    if quota is None:
+        from audit.services import record, snapshot
+
+        quota, created = Quota.objects.get_or_create(tenant_id=tenant_id, defaults=ZERO_LIMITS)
+        if created:
+            note = "recreated with zero limits: the quota row was missing; a site admin must set it"
+            record("quota.create", quota, after=snapshot(quota), tenant=tenant_id, message=note)
+        quota = Quota.objects.select_for_update().get(pk=quota.pk)
+    return quota
+
+
 def check_fits(cluster: VirtualCluster, *, include_pending: bool) -> None:
     """Raise QuotaExceeded naming every quota the cluster would break, with asked and left."""
-    quota = Quota.objects.select_for_update().get(tenant_id=cluster.tenant_id)
+    quota = locked_quota(cluster.tenant_id)
     problems = shortfalls(cluster, quota, include_pending)
     if problems:
         raise QuotaExceeded(problems)

@@ -58,6 +58,12 @@ def update_quota(quota: Quota, **limits) -> Quota:
     return quota
 
 
+def set_quota(tenant: Tenant, **limits) -> Quota:
+    """Set a tenant's limits (recreating a missing quota row first)."""
+    with transaction.atomic():
+        return update_quota(quotas.locked_quota(tenant.pk), **limits)
+
+
 def set_membership(tenant: Tenant, user, role: str) -> Membership:
     """Add a user to a tenant or change their role."""
     with transaction.atomic():
@@ -111,9 +117,13 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
     with transaction.atomic():
         before = snapshot(cluster)
         changes = _editable(data)
-        updated = VirtualCluster.objects.filter(pk=cluster.pk, state=S.DRAFT).update(
-            **changes, updated=timezone.now()
-        )
+        try:
+            with transaction.atomic():
+                updated = VirtualCluster.objects.filter(pk=cluster.pk, state=S.DRAFT).update(
+                    **changes, updated=timezone.now()
+                )
+        except IntegrityError:
+            raise InvalidRequest(f"A cluster named '{changes.get('name')}' already exists.", field="name") from None
         if not updated:
             raise Conflict(f"Only drafts can be edited; this request is {_state_of(cluster)}.")
         cluster.refresh_from_db()

@@ -14,11 +14,46 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from audit.context import acting_as, system_actor
+from portal.dbroles import as_owner
 from tenants import services
 from tenants.choices import Role
 from tests.browser import browser  # noqa: F401 - the Chromium fixture, for every test module
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(request, django_test_environment, django_db_blocker):
+    """Create and migrate the test database as the schema owner; every test then runs as the app role.
+
+    So the whole suite proves the product works with the restricted role web and worker use
+    (portal/dbroles.py): no DDL, and only INSERT and SELECT on the audit log.
+    """
+    from django.test.utils import setup_databases, teardown_databases
+
+    verbosity = request.config.option.verbose
+    with django_db_blocker.unblock(), as_owner():
+        config = setup_databases(verbosity=verbosity, interactive=False, aliases={"default"}, serialized_aliases=set())
+    yield
+    with django_db_blocker.unblock(), as_owner():
+        teardown_databases(config, verbosity=verbosity)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _secrets_dir(tmp_path_factory):
+    """vCenter secret files (the simulators' CA bundles) live under the session's temporary directory."""
+    base = str(tmp_path_factory.getbasetemp())
+    os.environ["ENCLAVE_SECRETS_DIR"] = base  # the Celery worker subprocess reads the same
+    settings.SECRETS_DIR = base
+    return base
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits(redis_client):
+    """Each test starts with no throttle counters or cached status (the cache is shared Redis)."""
+    keys = list(redis_client.scan_iter(match="enclave-cache:*", count=1000))
+    if keys:
+        redis_client.delete(*keys)
 
 
 @pytest.fixture(autouse=True)

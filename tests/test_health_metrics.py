@@ -7,7 +7,8 @@ from portal.tasks import heartbeat
 pytestmark = pytest.mark.django_db
 
 
-def test_healthz_reports_database_redis_and_worker(client, redis_client):
+def test_healthz_reports_database_redis_and_worker(world, client, redis_client):
+    client.force_login(world.admin)
     redis_client.delete("enclave:worker-heartbeat")
     body = client.get("/healthz").json()
     assert body["checks"]["database"]["ok"] and body["checks"]["redis"]["ok"]
@@ -22,6 +23,7 @@ def test_metrics_expose_requests_queue_depth_and_states(world, client):
 
     services.create_cluster(world.tenant_a, world.member_a, service_data(), submit=True)
     client.get("/healthz")
+    client.force_login(world.admin)
     text = client.get("/metrics").content.decode()
     assert 'enclave_clusters{state="submitted"} 1.0' in text
     assert "enclave_queue_depth" in text and "enclave_http_requests_total" in text

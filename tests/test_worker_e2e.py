@@ -28,10 +28,10 @@ def test_submit_endorse_approve_runs_the_reconciler_under_the_approvals_request_
 
     event = wait_for(reconciled, 60)
     assert event is not None, celery_worker.log_path.read_text()[-3000:]
-    assert event.request_id == "e2e-approve-001"
-    assert event.actor_label.startswith("worker:")
     approve = AuditEvent.objects.get(object_id=str(pk), action="cluster.approve")
-    assert approve.request_id == "e2e-approve-001" and approve.actor_label == "site-admin"
+    assert approve.client_request_id == "e2e-approve-001" and approve.actor_label == "site-admin"
+    assert event.request_id == approve.request_id != "e2e-approve-001"  # the server's id, never the client's
+    assert event.actor_label.startswith("worker:")
     actions = list(AuditEvent.objects.filter(object_id=str(pk), object_type="tenants.virtualcluster")
                    .order_by("id").values_list("action", flat=True))  # fmt: skip
     assert actions[:4] == ["cluster.create", "cluster.submit", "cluster.endorse", "cluster.approve"]

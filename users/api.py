@@ -20,12 +20,13 @@ class TokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
     filterset_class = TokenFilterSet
 
     def get_queryset(self):
-        return APIToken.objects.filter(user=self.request.user)
+        return APIToken.objects.filter(user=self.request.user).select_related("user")
 
     def create(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        token, raw = services.create_token(request.user, **serializer.validated_data)
+        via = request.auth if isinstance(request.auth, APIToken) else None
+        token, raw = services.create_token(request.user, **serializer.validated_data, via=via)
         data = TokenSerializer(token).data | {"token": raw}
         return Response(data, status=status.HTTP_201_CREATED)
 

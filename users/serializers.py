@@ -1,6 +1,5 @@
 """API serializers of the users app."""
 
-from django.utils import timezone
 from rest_framework import serializers
 
 from users.models import APIToken
@@ -9,17 +8,17 @@ from users.models import APIToken
 class TokenSerializer(serializers.ModelSerializer):
     token = serializers.CharField(read_only=True, help_text="Plaintext, returned only on creation")
     is_active = serializers.BooleanField(read_only=True)
+    expires_at = serializers.DateTimeField(
+        required=False, allow_null=True,
+        help_text="Defaults to the site's default lifetime; never beyond its maximum, nor beyond the creating token.",
+    )  # fmt: skip
 
     class Meta:
         model = APIToken
-        fields = ["id", "name", "hint", "created", "expires_at", "revoked_at", "last_used_at", "is_active", "token"]
+        fields = ["id", "name", "scope", "hint", "created", "expires_at", "revoked_at", "last_used_at", "is_active",
+                  "token"]  # fmt: skip
         read_only_fields = ["hint", "created", "revoked_at", "last_used_at"]
         validators = []
-
-    def validate_expires_at(self, value):
-        if value is not None and value <= timezone.now():
-            raise serializers.ValidationError("The expiry must be in the future.")
-        return value
 
     def validate_name(self, value):
         user = self.context["request"].user

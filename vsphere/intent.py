@@ -42,7 +42,7 @@ def vcenter_config(vcenter: VCenter) -> VCenterConfig:
         port=vcenter.port,
         user=vcenter.username,
         password=vcenter.secret(),
-        ca_bundle=vcenter.ca_bundle or None,
+        ca_bundle=vcenter.ca_bundle_path(),
         insecure=vcenter.skips_tls_verification,
     )
 

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
@@ -13,6 +14,26 @@ from vsphere.choices import LinkType, PFSource, StepStatus
 
 pci_id = RegexValidator(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$", "Use a PCI id like 0000:3b:00.0.")
 FIRMWARE_MAX_VFS = 127  # ConnectX firmware limit of NUM_OF_VFS
+
+
+class SecretPathError(PermissionError):
+    """A secret file outside the secrets directory (an OSError: the worker reports it like an unreadable file)."""
+
+
+def secret_path(value: str) -> Path:
+    """Resolve a configured secret file (symlinks and `..` included); it must lie under ENCLAVE_SECRETS_DIR.
+
+    The worker sends password_file's content to the vCenter host: any other file (the secret key,
+    /etc/shadow) would leak to whoever can point a vCenter at their own host.
+    """
+    base = Path(settings.SECRETS_DIR).resolve()
+    path = Path(value)
+    if not path.is_absolute():
+        raise SecretPathError(f"Use an absolute path under the secrets directory {base}.")
+    resolved = path.resolve()
+    if not resolved.is_relative_to(base) or resolved == base:
+        raise SecretPathError(f"Only files under the secrets directory {base} (ENCLAVE_SECRETS_DIR) may be named.")
+    return resolved
 
 
 class VCenter(models.Model):
@@ -59,10 +80,14 @@ class VCenter(models.Model):
         return self.insecure or not self.verify_tls
 
     def secret(self) -> str:
-        """The password, from the encrypted column or the secret file."""
+        """The password, from the encrypted column or the secret file (checked again when read)."""
         if self.password_file:
-            return Path(self.password_file).read_text().strip()
+            return secret_path(self.password_file).read_text().strip()
         return self.password
+
+    def ca_bundle_path(self) -> str | None:
+        """The CA bundle to verify vCenter's certificate against, if any (checked again when used)."""
+        return str(secret_path(self.ca_bundle)) if self.ca_bundle else None
 
 
 class Host(models.Model):

@@ -1,7 +1,6 @@
 """Discovery, plan preview and the operation log (the database side of the reconciler)."""
 
 from dataclasses import dataclass, field, replace
-from pathlib import PurePath
 
 from django.db import transaction
 from django.utils import timezone
@@ -16,7 +15,7 @@ from vsphere.choices import LinkType, PFSource, StepStatus
 from vsphere.driver import Driver
 from vsphere.errors import VSphereError
 from vsphere.intent import TENANT_PORTGROUP_PREFIX, cluster_intent, inventory, vcenter_config
-from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
+from vsphere.models import Host, OperationLog, PhysicalFunction, SecretPathError, VCenter, VFAssignment, secret_path
 from vsphere.plan import Change
 from vsphere.realizer import VSphereRealizer
 
@@ -113,8 +112,11 @@ def _check_tls_and_secret(vcenter: VCenter) -> None:
         raise InvalidRequest("Give a password or a password_file.", "password")
     for name in ("password_file", "ca_bundle"):
         value = getattr(vcenter, name)
-        if value and not PurePath(value).is_absolute():
-            raise InvalidRequest("Use an absolute path on the portal and worker hosts.", name)
+        if value:
+            try:
+                secret_path(value)
+            except SecretPathError as exc:
+                raise InvalidRequest(str(exc), name) from None
 
 
 def _apply_vcenter(vcenter: VCenter, data: dict) -> None:

@@ -64,13 +64,14 @@ def test_skipping_tls_verification_needs_the_visible_insecure_switch(world, api)
     assert "INSECURE" in event.message
 
 
-def test_a_vcenter_needs_a_password_or_an_absolute_secret_file(world, api):
+def test_a_vcenter_needs_a_password_or_a_secret_file_in_the_secrets_directory(world, api, settings):
     client = api(world.admin)
     none = client.post("/api/v1/vcenters/", vcenter_body(password=None), format="json")
     assert none.status_code == 400 and "password" in none.json()
     relative = client.post("/api/v1/vcenters/", vcenter_body(password=None, password_file="vc.pw"), format="json")
     assert relative.status_code == 400 and "password_file" in relative.json()
-    ok = client.post("/api/v1/vcenters/", vcenter_body(password=None, password_file="/run/secrets/vc"), format="json")
+    inside = f"{settings.SECRETS_DIR}/vc.pw"
+    ok = client.post("/api/v1/vcenters/", vcenter_body(password=None, password_file=inside), format="json")
     assert ok.status_code == 201 and ok.json()["has_password"] is False
 
 
@@ -87,6 +88,37 @@ def test_a_management_network_needs_its_isolation_stated_and_cannot_be_a_tenant_
     page.force_login(world.admin)
     html = page.get(f"/vsphere/vcenters/{created.json()['id']}/").content.decode()
     assert "Private VLAN, isolated ports" in html
+
+
+@pytest.mark.parametrize("field", ["password_file", "ca_bundle"])
+def test_secret_files_outside_the_secrets_directory_are_refused(world, api, settings, tmp_path_factory, field):
+    secrets = tmp_path_factory.mktemp("secrets")
+    settings.SECRETS_DIR = str(secrets)
+    (secrets / "escape").symlink_to("/etc/passwd")
+    client = api(world.admin)
+    hostile = ["/etc/passwd", f"{secrets}/../../etc/shadow", f"{secrets}/escape", str(secrets), "etc/passwd",
+               f"{settings.DATA_DIR}/secret_key"]  # fmt: skip
+    for n, path in enumerate(hostile):
+        body = vcenter_body(name=f"vc-{n}", password="pw", **{field: path})
+        response = client.post("/api/v1/vcenters/", body, format="json")
+        assert response.status_code == 400, (path, response.json())
+        assert "secrets directory" in response.json()[field][0]
+    vcenter = make_vcenter(password="pw")
+    patched = client.patch(f"/api/v1/vcenters/{vcenter.pk}/", {field: "/etc/passwd"}, format="json")
+    assert patched.status_code == 400 and VCenter.objects.get(pk=vcenter.pk).password_file == ""
+    assert not VCenter.objects.filter(name__startswith="vc-").exists()
+
+
+def test_a_secret_file_moved_outside_behind_the_api_is_refused_when_read(world, settings, tmp_path_factory):
+    secrets = tmp_path_factory.mktemp("secrets")
+    settings.SECRETS_DIR = str(secrets)
+    (secrets / "vc.pw").write_text("pw-from-file\n")
+    vcenter = make_vcenter(password="", password_file=str(secrets / "vc.pw"))
+    assert vcenter.secret() == "pw-from-file"
+    (secrets / "vc.pw").unlink()
+    (secrets / "vc.pw").symlink_to("/etc/passwd")
+    with pytest.raises(OSError, match="secrets directory"):
+        vcenter.secret()
 
 
 def test_an_update_without_a_password_keeps_the_stored_one(world, api):

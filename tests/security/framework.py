@@ -1,0 +1,148 @@
+"""The abuse table's machinery: entries as data, the "nothing changed" check, and the site-compiles check.
+
+Other suites reuse `state_digest()` / `assert_nothing_changed()` and `assert_site_compiles()`.
+"""
+
+import hashlib
+from dataclasses import dataclass, field
+
+from django.apps import apps
+
+# Apps whose tables hold intent (what the site should be); the audit log is checked by its own hook.
+INTENT_APPS = ("auth", "users", "tenants", "netpolicy", "agents", "vsphere")
+# Columns that change on a refused request by design (login bookkeeping, liveness), per model label.
+VOLATILE = {
+    "auth.user": {"last_login"},
+    "agents.node": {"last_seen"},
+    "users.apitoken": {"last_used_at"},
+}
+ROLES = ("owner_a", "member_a", "owner_b", "member_b", "admin", "anonymous", "node_b")
+# Refused at the door: no session or a node credential on a user route (pages redirect to the login).
+DOOR = {"api": frozenset({401, 403}), "page": frozenset({302})}
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference into the abuse world, resolved when the request is made: `Ref("tenant_a")` is its pk."""
+
+    name: str
+    attr: str | None = "pk"  # None: the attribute itself (a raw credential, a token)
+
+
+@dataclass(frozen=True)
+class Abuse:
+    """One attack: who tries what on which object, and the statuses that count as refused.
+
+    `route` is a URL name, `target` the world attribute whose pk fills `<pk>`, `body` the request data
+    (JSON for the API, a form for pages; `Ref`s resolve against the world). `refused` applies to every
+    attacker unless `by_role` says otherwise; anonymous and node credentials on user routes may also be
+    refused at the door (401/403, or a redirect to the login page). `control`, when set, is a role for
+    whom the same request is accepted: it proves the body is well formed, so the refusals are about
+    who asks, and that the accepted write changes the intent (unless `control_changes` is off: a question
+    such as what-if) and still leaves a site that compiles. `pending` names the branch whose fix makes an
+    attack refused: the entry then runs as a strict xfail, so it turns red the day the fix lands and the
+    mark must go with it.
+    """
+
+    attack: str
+    route: str
+    method: str
+    target: str | None = None
+    body: dict = field(default_factory=dict)
+    attackers: tuple[str, ...] = ("owner_b",)
+    refused: frozenset[int] = frozenset({403, 404})
+    by_role: dict = field(default_factory=dict)
+    control: str | None = None
+    control_changes: bool = True
+    kwargs: dict = field(default_factory=dict)
+    pending: str = ""
+
+    @property
+    def is_api(self) -> bool:
+        return not (":" in self.route or self.route in ("login", "logout"))
+
+    def statuses(self, role: str) -> frozenset[int]:
+        """What counts as refused for this attacker."""
+        allowed = frozenset(self.by_role.get(role, self.refused))
+        if role in ("anonymous", "node_b") and not self.route.startswith("agent-"):
+            allowed |= DOOR["api" if self.is_api else "page"]
+        return allowed
+
+
+def resolve_refs(value, world):
+    """Replace every Ref in a body (nested in dicts and lists) by the world's value."""
+    if isinstance(value, Ref):
+        obj = getattr(world, value.name)
+        return obj if value.attr is None else getattr(obj, value.attr)
+    if isinstance(value, dict):
+        return {k: resolve_refs(v, world) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [resolve_refs(v, world) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------- nothing changed
+
+
+def _model_digest(model, hasher) -> None:
+    label = model._meta.label_lower
+    skip = VOLATILE.get(label, set())
+    columns = [f.attname for f in model._meta.concrete_fields if f.attname not in skip]
+    hasher.update(label.encode())
+    for row in model._base_manager.order_by("pk").values_list(*columns):
+        hasher.update(repr(row).encode())
+
+
+def intent_digest() -> str:
+    """A digest of every intent table (every model of INTENT_APPS and their m2m tables)."""
+    hasher = hashlib.sha256()
+    models = [m for m in apps.get_models(include_auto_created=True) if m._meta.app_label in INTENT_APPS]
+    for model in sorted(models, key=lambda m: m._meta.label_lower):
+        _model_digest(model, hasher)
+    return hasher.hexdigest()
+
+
+def compiled_site() -> tuple[str, str]:
+    """The whole site compiled: the node nftables ruleset and the NSX body (raises if it does not compile)."""
+    from netpolicy.compiler import nft, nsx
+    from netpolicy.ir import build_site
+
+    site = build_site()
+    return nft.compile_ruleset(site), nsx.export_infra_json(site)
+
+
+def ruleset_digest() -> str:
+    """A digest of the site's compiled ruleset and NSX export."""
+    ruleset, infra = compiled_site()
+    return hashlib.sha256((ruleset + "\0" + infra).encode()).hexdigest()
+
+
+def assert_site_compiles() -> None:
+    """The whole site's policy compiles (nft and NSX); a PolicyError here means a write poisoned it."""
+    from netpolicy.compiler.model import PolicyError
+
+    try:
+        compiled_site()
+    except PolicyError as exc:
+        raise AssertionError(f"the site policy no longer compiles: {exc}") from None
+
+
+def audit_chain_verifies() -> None:
+    """The audit hash chain verifies (audit.chain.verify: ok, or the first broken link and why)."""
+    from audit.chain import verify
+
+    report = verify()
+    assert report.ok, f"the audit chain is broken at event {report.first_bad_event}: {report.problem}"
+
+
+def state_digest() -> tuple[str, str]:
+    """What must not change when an attack is refused: the intent tables and the compiled site."""
+    return intent_digest(), ruleset_digest()
+
+
+def assert_nothing_changed(before: tuple[str, str], what: str = "") -> None:
+    """Intent tables and compiled ruleset are as they were, and the audit chain still verifies."""
+    intent, ruleset = state_digest()
+    assert intent == before[0], f"{what}: intent tables changed"
+    assert ruleset == before[1], f"{what}: the compiled site ruleset changed"
+    audit_chain_verifies()
