@@ -22,9 +22,8 @@ Wanted = tuple[str, str, str]
 
 
 def site_settings() -> SiteSettings:
-    """The site's one settings row (created with defaults on first use)."""
-    settings, _ = SiteSettings.objects.get_or_create(pk=1)
-    return settings
+    """The site's one settings row, or the defaults (unsaved) before an admin first changes them."""
+    return SiteSettings.objects.filter(pk=1).first() or SiteSettings(pk=1)
 
 
 def site_server_addresses(settings: SiteSettings) -> set[str]:

@@ -7,7 +7,6 @@ from django.db import transaction
 
 from audit.services import record, snapshot
 from netpolicy import propagation
-from netpolicy.ipam import site_settings
 from netpolicy.models import SiteSettings
 from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_site_admin
@@ -67,7 +66,7 @@ def update_settings(user, data: dict) -> SiteSettings:
         raise Forbidden("Only site admins change the site settings.")
     cleaned = clean(data)
     with transaction.atomic():
-        settings = SiteSettings.objects.select_for_update().get(pk=site_settings().pk)
+        settings, _ = SiteSettings.objects.select_for_update().get_or_create(pk=1)
         before = snapshot(settings)
         for field, value in cleaned.items():
             setattr(settings, field, value)
