@@ -5,7 +5,7 @@ from django.db import transaction
 from audit.services import record, snapshot
 from netpolicy import propagation
 from netpolicy.choices import TENANT_CATEGORIES
-from netpolicy.compiler import analysis
+from netpolicy.compiler import analysis, vds
 from netpolicy.compiler.model import PolicyError
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.models import FirewallPolicy, FirewallRule
@@ -20,7 +20,8 @@ from netpolicy.policy import (
 from netpolicy.policy import rule_snapshot as rule_state
 from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_site_admin
-from tenants.models import Tenant
+from tenants.choices import LIVE_STATES, SiteKind
+from tenants.models import Tenant, VirtualCluster
 
 
 def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> FirewallPolicy:
@@ -136,12 +137,34 @@ def delete_rule(user, rule: FirewallRule) -> None:
 
 
 def _validate(tenant_id) -> None:
-    """Compile the affected tenant's IR: anything the compilers refuse is a 400, not a 500."""
+    """Compile the affected tenant's IR: anything the compilers refuse is a 400, not a 500.
+
+    Where VMs on vSphere enforce the policy (the tenant's, or any tenant's for site rules), a rule
+    the switch filter cannot express is refused too, instead of being left unenforced there.
+    """
     tenants = Tenant.objects.filter(pk=tenant_id) if tenant_id else Tenant.objects.none()
     try:
-        build_site(tenants)
+        site = build_site(tenants)
     except PolicyError as exc:
         raise InvalidRequest(str(exc)) from None
+    if not _has_vm_clusters(tenant_id):
+        return
+    tenant = site.tenant(tenant_name(tenant_id)) if tenant_id else None
+    refused = [n.message for n in vds.notes(site, tenant) if n.kind is vds.NoteKind.REFUSED]
+    if refused:
+        raise InvalidRequest(readable("; ".join(refused)) + " (the tenant's VMs on vSphere enforce it)")
+
+
+def _has_vm_clusters(tenant_id) -> bool:
+    """Whether live clusters on vSphere enforce this tenant's policy (any tenant's, for site objects)."""
+    live = VirtualCluster.objects.filter(site_kind=SiteKind.VSPHERE, state__in=LIVE_STATES)
+    return (live.filter(tenant_id=tenant_id) if tenant_id else live).exists()
+
+
+def _vds_findings(site, tenant_id) -> list:
+    """How the vSphere switch filter enforces the rules: refused or approximated (never silent)."""
+    tenant = site.tenant(tenant_name(tenant_id)) if tenant_id else None
+    return vds.notes(site, tenant)
 
 
 def findings_for(tenant_id) -> list[dict]:
@@ -152,8 +175,9 @@ def findings_for(tenant_id) -> list[dict]:
     else:
         site = build_site(Tenant.objects.all())
         found = analysis.analyse_tenant(site, tenant_name(tenant_id))
+    found = list(found) + _vds_findings(site, tenant_id)
     return [{"kind": f.kind.value, "rule": int(f.rule[1:]), "message": readable(f.message),
-             "by_rule": int(f.by_rule[1:]) if f.by_rule else None} for f in found]
+             "by_rule": int(f.by_rule[1:]) if getattr(f, "by_rule", None) else None} for f in found]
 
 
 def readable(message: str) -> str:

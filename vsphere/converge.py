@@ -118,17 +118,24 @@ class _Builder:
             self._add("dvs-hosts", str(change), add_hosts, ("dvs", "dvs-mtu"))
         elif change.kind == ChangeKind.CREATE_PORTGROUP:
             start = lambda r: d.start_create_portgroup(  # noqa: E731
-                self._dvs(r), i.portgroup, i.portgroup_marker, i.vlan
+                self._dvs(r), i.portgroup, i.portgroup_marker, i.vlan, rules=i.filter_rules
             )
             self._add("pg", str(change), start, ("dvs",))
             self._add("pg-read", f"read port group {i.portgroup}", self._read_portgroup, ("pg",))
-        elif change.kind == ChangeKind.SET_PORTGROUP_VLAN:
-            pg, pg_mor = self.snap.portgroups[i.portgroup]
-            version = self.snap.pg_config_version[i.portgroup]
-            start = lambda r: d.start_set_portgroup_vlan(  # noqa: E731
-                pg_mor, i.portgroup, i.portgroup_marker, i.vlan, version
-            )
-            self._add("pg-vlan", str(change), start)
+        elif change.kind in (ChangeKind.SET_PORTGROUP_VLAN, ChangeKind.SET_PORTGROUP_FILTER):
+            self._configure_portgroup(change)
+
+    def _configure_portgroup(self, change: Change) -> None:
+        """VLAN and filter in one reconfigure: it restates the whole port config either way."""
+        i, d = self.intent, self.d
+        pg, pg_mor = self.snap.portgroups[i.portgroup]
+        version = self.snap.pg_config_version[i.portgroup]
+        rules = i.filter_rules if i.filter_rules is not None else pg.filter_rules
+        start = lambda r: d.start_set_portgroup_vlan(  # noqa: E731
+            pg_mor, i.portgroup, i.portgroup_marker, i.vlan, version, rules, pg.num_ports
+        )
+        step = "; ".join(filter(None, [self.ops["pg-config"].step if "pg-config" in self.ops else "", str(change)]))
+        self._add("pg-config", step, start)
 
     def _read_portgroup(self, results) -> None:
         pg = self.d.snapshot(self.intent.datacenter).portgroups[self.intent.portgroup][0]
@@ -237,9 +244,10 @@ NETWORK_KINDS = {
     ChangeKind.ADD_DVS_HOSTS,
     ChangeKind.CREATE_PORTGROUP,
     ChangeKind.SET_PORTGROUP_VLAN,
+    ChangeKind.SET_PORTGROUP_FILTER,
 }
 ADD_KINDS = {ChangeKind.ADD_NIC, ChangeKind.ADD_SRIOV_NIC}
 REMOVE_KINDS = {ChangeKind.REMOVE_NIC, ChangeKind.REMOVE_SRIOV_NIC}
 EDIT_KINDS = {ChangeKind.RECONFIGURE_VM} | ADD_KINDS | REMOVE_KINDS
 # Steps a NIC on the tenant's port group waits for (only those planned in this run exist).
-NETWORK_DEPS = ("pg-read", "dvs-hosts", "pg-vlan")
+NETWORK_DEPS = ("pg-read", "dvs-hosts", "pg-config")

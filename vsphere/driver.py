@@ -36,6 +36,7 @@ from vsphere.vim_specs import (
     dvs_create_spec,
     dvs_hosts_spec,
     dvs_mtu_spec,
+    parse_filter,
     portgroup_spec,
     remove_nic_spec,
     sriov_nic_spec,
@@ -562,6 +563,8 @@ class Driver(VerbsMixin):
                 marker=_description_marker(props),
                 vlan=_vlan_of(config),
                 switch_uuid=uuids.get(switch._moId, "") if switch is not None else "",
+                filter_rules=parse_filter(config),
+                num_ports=getattr(config, "numPorts", 0) or 0,
             )
             snap.portgroups[pg.name] = (pg, mor)
             snap.pg_config_version[pg.name] = getattr(config, "configVersion", "") or ""
@@ -588,15 +591,15 @@ class Driver(VerbsMixin):
         with guarded("set switch MTU"):
             return dvs.ReconfigureDvs_Task(dvs_mtu_spec(version, mtu))
 
-    def start_create_portgroup(self, dvs, name: str, marker: str, vlan: int, ports: int = 16):
-        """AddDVPortgroup_Task with the segment's VLAN."""
+    def start_create_portgroup(self, dvs, name: str, marker: str, vlan: int, ports: int = 16, rules=None):
+        """AddDVPortgroup_Task with the segment's VLAN and its traffic filter."""
         with guarded(f"create port group {name}"):
-            return dvs.AddDVPortgroup_Task([portgroup_spec(name, marker, vlan, ports)])
+            return dvs.AddDVPortgroup_Task([portgroup_spec(name, marker, vlan, ports, rules=rules)])
 
-    def start_set_portgroup_vlan(self, pg, name: str, marker: str, vlan: int, version: str):
-        """Reconfigure a port group's VLAN, restating the whole spec (the simulator requires it)."""
-        with guarded(f"set VLAN of {name}"):
-            return pg.ReconfigureDVPortgroup_Task(portgroup_spec(name, marker, vlan, 16, version))
+    def start_set_portgroup_vlan(self, pg, name: str, marker: str, vlan: int, version: str, rules=None, ports=16):
+        """Reconfigure a port group's VLAN and filter, restating the whole spec (vCenter replaces it)."""
+        with guarded(f"configure port group {name}"):
+            return pg.ReconfigureDVPortgroup_Task(portgroup_spec(name, marker, vlan, ports or 16, version, rules))
 
     def start_clone(
         self, snap: Snapshot, template: str, cluster: str, node: NodeIntent, datastore=None,

@@ -4,6 +4,10 @@ import ipaddress
 
 from netpolicy import ipam
 from netpolicy.choices import SegmentKind
+from netpolicy.compiler import vds
+from netpolicy.compiler.model import PolicyError
+from netpolicy.compiler.vds import VdsRule
+from netpolicy.ir import build_site, tenant_name
 from netpolicy.segments import peek_next_id
 from portal.errors import InvalidRequest
 from tenants.choices import ClusterState, WorkloadClass
@@ -95,7 +99,7 @@ def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
         dvs_marker=f"enclave:vcenter:{vcenter.pk}:dvs",
         uplink_pnic=vcenter.uplink_pnic,
         portgroup=portgroup_name(cluster, vlan),
-        portgroup_marker=f"enclave:segment:{cluster.tenant.slug}:vlan{vlan}",
+        portgroup_marker=portgroup_marker(cluster, vlan),
         vlan=vlan,
         hosts=tuple(hosts),
         nodes=() if decommission else _nodes(cluster, vcenter, hosts, marker),
@@ -103,7 +107,16 @@ def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
         decommission=decommission,
         management_network=vcenter.management_network,
         guest=None if decommission else guest_network(cluster, vcenter),
+        filter_rules=None if decommission else filter_rules(cluster),
     )
+
+
+def filter_rules(cluster: VirtualCluster) -> tuple[VdsRule, ...]:
+    """The tenant's policy (site policies included) compiled for its port group's traffic filter."""
+    try:
+        return vds.compile_tenant(build_site([cluster.tenant]), tenant_name(cluster.tenant_id))
+    except PolicyError as exc:
+        raise InvalidRequest(f"The tenant's policy cannot be enforced on vSphere: {exc}") from None
 
 
 def guest_network(cluster: VirtualCluster, vcenter: VCenter) -> GuestNetwork:
@@ -131,6 +144,11 @@ TENANT_PORTGROUP_PREFIX = "enclave-"
 def portgroup_name(cluster: VirtualCluster, vlan: int) -> str:
     """One port group per tenant VLAN segment."""
     return f"{TENANT_PORTGROUP_PREFIX}{cluster.tenant.slug}-vlan{vlan}"
+
+
+def portgroup_marker(cluster: VirtualCluster, vlan: int) -> str:
+    """The Enclave id of a tenant segment's port group."""
+    return f"enclave:segment:{cluster.tenant.slug}:vlan{vlan}"
 
 
 def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: str) -> tuple[NodeIntent, ...]:

@@ -19,6 +19,7 @@ class ChangeKind(enum.StrEnum):
     SET_DVS_MTU = "set_dvs_mtu"
     CREATE_PORTGROUP = "create_portgroup"
     SET_PORTGROUP_VLAN = "set_portgroup_vlan"
+    SET_PORTGROUP_FILTER = "set_portgroup_filter"  # the tenant policy compiled for the switch (netpolicy vds)
     CLONE_VM = "clone_vm"
     POWER_OFF = "power_off"
     RECONFIGURE_VM = "reconfigure_vm"
@@ -97,10 +98,23 @@ def _network_changes(intent: ClusterIntent, observed: Observed) -> list[Change]:
         changes.append(Change(ChangeKind.ADD_DVS_HOSTS, intent.dvs_name, detail, {"hosts": missing}))
     pg = observed.portgroup
     if pg is None:
-        changes.append(Change(ChangeKind.CREATE_PORTGROUP, intent.portgroup, f"VLAN {intent.vlan}"))
-    elif pg.vlan != intent.vlan:
+        rules = "" if intent.filter_rules is None else f", traffic filter of {len(intent.filter_rules)} rules"
+        changes.append(Change(ChangeKind.CREATE_PORTGROUP, intent.portgroup, f"VLAN {intent.vlan}{rules}"))
+        return changes
+    if pg.vlan != intent.vlan:
         changes.append(Change(ChangeKind.SET_PORTGROUP_VLAN, intent.portgroup, f"{pg.vlan} -> {intent.vlan}"))
+    if intent.filter_rules is not None and pg.filter_rules != intent.filter_rules:
+        changes.append(Change(ChangeKind.SET_PORTGROUP_FILTER, intent.portgroup, filter_drift(pg.filter_rules,
+                                                                                            intent.filter_rules)))
     return changes
+
+
+def filter_drift(have, want) -> str:
+    """What differs between the port group's traffic filter and the compiled policy, in a few words."""
+    if have is None:
+        return f"no traffic filter; apply the tenant policy ({len(want)} rules)"
+    missing, extra = len(set(want) - set(have)), len(set(have) - set(want))
+    return f"traffic filter differs from the tenant policy ({missing} rules missing, {extra} not in the policy)"
 
 
 def _node_changes(node: NodeIntent, intent: ClusterIntent, observed: Observed, pg_key: str | None) -> list[Change]:

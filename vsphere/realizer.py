@@ -95,7 +95,13 @@ class VSphereRealizer(Realizer):
         return VCenter.objects.filter(pk=site_id).first()
 
     def reserve(self, cluster, user, site) -> Placement:
-        """The tenant's segment, the VFs and addresses the cluster's shape needs (Conflict when short)."""
+        """The tenant's segment, the VFs and addresses the cluster's shape needs (Conflict when short).
+
+        Refused too when the tenant's policy holds a rule the port group's traffic filter cannot enforce.
+        """
+        from vsphere.intent import filter_rules
+
+        filter_rules(cluster)  # raises InvalidRequest naming the rule
         segment = cluster.segment if cluster.segment_id else ensure_segment(cluster, site, user)
         if cluster.uses_sriov:
             allocation.allocate(cluster, site)

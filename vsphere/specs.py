@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from netpolicy.compiler.vds import VdsRule
+
 MARKER_KEY = "enclave.id"
 HPC_MTU = 9000
 
@@ -110,6 +112,7 @@ class ClusterIntent:
     # The one network besides the tenant's a VM may have a NIC on, declared by the site ("" none).
     management_network: str = ""
     guest: GuestNetwork | None = None  # what guest customization gives every VM (None: no customization)
+    filter_rules: tuple[VdsRule, ...] | None = None  # the port group's traffic filter (None: leave it alone)
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,8 @@ class ObservedPortgroup:
     marker: str
     vlan: int | None
     switch_uuid: str
+    filter_rules: tuple[VdsRule, ...] | None = None  # the enabled traffic ruleset, None if there is none
+    num_ports: int = 0
 
 
 @dataclass

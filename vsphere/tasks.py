@@ -13,9 +13,9 @@ from netpolicy import ipam
 from portal.errors import ServiceError
 from tenants import choices as tenant_choices
 from tenants import services as tenant_services
-from tenants.choices import ClusterState
+from tenants.choices import ClusterState, SiteKind
 from tenants.models import VirtualCluster
-from vsphere import allocation, converge, services
+from vsphere import allocation, converge, filters, services
 from vsphere.choices import StepStatus
 from vsphere.driver import Driver
 from vsphere.errors import PermanentError, TransientError
@@ -197,3 +197,26 @@ def _check_drift(vcenter: VCenter) -> int:
                 reconcile_cluster.delay(cluster.pk)
                 drifted += 1
     return drifted
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES)
+def push_filters(self, tenant_ids=None) -> int:
+    """Apply the affected tenants' policies to their port groups' traffic filters (all tenants if None)."""
+    changed = 0
+    for vcenter in VCenter.objects.filter(clusters__site_kind=SiteKind.VSPHERE).distinct():
+        wanted = filters.targets(vcenter, tenant_ids)
+        if not wanted:
+            continue
+        try:
+            with Driver(vcenter_config(vcenter)) as drv:
+                changed += len(filters.push(drv, vcenter.datacenter, wanted))
+        except TransientError as exc:
+            raise self.retry(countdown=min(BACKOFF_BASE * 2**self.request.retries, BACKOFF_CAP), exc=exc) from exc
+        except PermanentError as exc:  # the clusters' drift check shows the filter as drift meanwhile
+            log.warning("filter push to %s failed: %s", vcenter, exc)
+    return changed
+
+
+def queue_filter_push(tenant_ids) -> None:
+    """netpolicy.propagation consumer: policy or its addresses changed for these tenants."""
+    push_filters.delay(sorted(tenant_ids) if tenant_ids is not None else None)

@@ -101,8 +101,11 @@ def dvs_mtu_spec(config_version: str, mtu: int):
     return vim.dvs.VmwareDistributedVirtualSwitch.ConfigSpec(configVersion=config_version, maxMtu=mtu)
 
 
-def portgroup_spec(name: str, marker: str, vlan: int, ports: int, version: str = ""):
-    """Early-binding port group on one VLAN, auto-expanding."""
+def portgroup_spec(name: str, marker: str, vlan: int, ports: int, version: str = "", rules=None):
+    """Early-binding port group on one VLAN, auto-expanding, with its traffic filter (if managed).
+
+    A reconfigure restates the whole default port config: vCenter (and the simulator) replace it.
+    """
     return vim.dvs.DistributedVirtualPortgroup.ConfigSpec(
         name=name,
         description=marker_text(marker),
@@ -111,7 +114,8 @@ def portgroup_spec(name: str, marker: str, vlan: int, ports: int, version: str =
         autoExpand=True,
         configVersion=version or None,
         defaultPortConfig=vim.dvs.VmwareDistributedVirtualSwitch.VmwarePortConfigPolicy(
-            vlan=vim.dvs.VmwareDistributedVirtualSwitch.VlanIdSpec(vlanId=vlan, inherited=False)
+            vlan=vim.dvs.VmwareDistributedVirtualSwitch.VlanIdSpec(vlanId=vlan, inherited=False),
+            filterPolicy=filter_policy(rules) if rules is not None else None,
         ),
     )
 
@@ -152,3 +156,86 @@ def customization_spec(host_name: str, guest, nic_ips: list[tuple[str, bool]]):
             vim.vm.customization.AdapterMapping(adapter=_ip_settings(ip, guest, gw)) for ip, gw in nic_ips
         ],
     )
+
+
+# ---------------------------------------------------------------- traffic filter (netpolicy.compiler.vds)
+
+FILTER_AGENT = "dvfilter-generic-vmware"  # the agent vSphere's traffic filtering and marking uses
+
+
+def _address(network: str):
+    net = ipaddress.ip_network(network)
+    if net.num_addresses == 1:
+        return vim.SingleIp(address=str(net.network_address))
+    return vim.IpRange(addressPrefix=str(net.network_address), prefixLength=net.prefixlen)
+
+
+def traffic_rule(rule):
+    """One DvsTrafficRule with one IP qualifier (single ports only: what traffic filters accept)."""
+    qualifier = vim.dvs.TrafficRule.IpQualifier()
+    if rule.protocol is not None:
+        qualifier.protocol = vim.IntExpression(value=rule.protocol)
+    if rule.source is not None:
+        qualifier.sourceAddress = _address(rule.source)
+    if rule.destination is not None:
+        qualifier.destinationAddress = _address(rule.destination)
+    if rule.source_port is not None:
+        qualifier.sourceIpPort = vim.dvs.TrafficRule.SingleIpPort(portNumber=rule.source_port)
+    if rule.destination_port is not None:
+        qualifier.destinationIpPort = vim.dvs.TrafficRule.SingleIpPort(portNumber=rule.destination_port)
+    action = vim.dvs.TrafficRule.AcceptAction() if rule.action == "accept" else vim.dvs.TrafficRule.DropAction()
+    return vim.dvs.TrafficRule(
+        description=rule.description, sequence=rule.sequence, qualifier=[qualifier], action=action,
+        direction=rule.direction,
+    )  # fmt: skip
+
+
+def filter_policy(rules):
+    """The port group's filter policy: one enabled traffic ruleset, not inherited from the switch."""
+    ruleset = vim.dvs.TrafficRuleset(enabled=True, rules=[traffic_rule(r) for r in rules])
+    config = vim.dvs.DistributedVirtualPort.TrafficFilterConfig(
+        inherited=False, agentName=FILTER_AGENT, trafficRuleset=ruleset
+    )
+    return vim.dvs.DistributedVirtualPort.FilterPolicy(inherited=False, filterConfig=[config])
+
+
+def _network(address) -> str | None:
+    if address is None:
+        return None
+    if isinstance(address, vim.IpRange):
+        return str(ipaddress.ip_network(f"{address.addressPrefix}/{address.prefixLength}", strict=False))
+    return str(ipaddress.ip_network(address.address))
+
+
+def _port(port) -> int | None:
+    if port is None:
+        return None
+    return port.portNumber if isinstance(port, vim.dvs.TrafficRule.SingleIpPort) else -1  # a range: never ours
+
+
+def parse_rule(rule):
+    """A DvsTrafficRule read back as Enclave's VdsRule (anything Enclave never writes cannot compare equal)."""
+    from netpolicy.compiler.vds import VdsRule
+
+    qualifiers = [q for q in rule.qualifier or [] if isinstance(q, vim.dvs.TrafficRule.IpQualifier)]
+    if len(qualifiers) != len(rule.qualifier or []) or len(qualifiers) > 1:
+        return VdsRule(rule.sequence or 0, rule.description or "", "foreign", rule.direction or "")
+    q = qualifiers[0] if qualifiers else vim.dvs.TrafficRule.IpQualifier()
+    action = {vim.dvs.TrafficRule.AcceptAction: "accept", vim.dvs.TrafficRule.DropAction: "drop"}.get(
+        type(rule.action), type(rule.action).__name__
+    )
+    return VdsRule(
+        rule.sequence or 0, rule.description or "", action, rule.direction or "",
+        q.protocol.value if q.protocol is not None else None, _network(q.sourceAddress),
+        _network(q.destinationAddress), _port(q.sourceIpPort), _port(q.destinationIpPort),
+    )  # fmt: skip
+
+
+def parse_filter(config) -> tuple | None:
+    """The enabled traffic ruleset of a port group's config, or None when it has none."""
+    policy = getattr(getattr(config, "defaultPortConfig", None), "filterPolicy", None)
+    for filter_config in getattr(policy, "filterConfig", None) or []:
+        ruleset = getattr(filter_config, "trafficRuleset", None)
+        if ruleset is not None and ruleset.enabled:
+            return tuple(sorted(parse_rule(r) for r in ruleset.rules or []))
+    return None

@@ -124,7 +124,7 @@ def _rule_notes(policy: Policy, rule: Rule) -> list[Note]:
     out = []
 
     def note(kind: NoteKind, text: str) -> None:
-        out.append(Note(kind, policy.id, rule.id, f"{tag}: {text}"))
+        out.append(Note(kind, policy.id, rule.id, f"{tag} {text}"))
 
     if rule.action is Action.ALLOW and _any_protocol(rule) and not _symmetric(rule):
         note(NoteKind.REFUSED, "allows every protocol one way; the vSphere switch filter is stateless and "
@@ -133,16 +133,16 @@ def _rule_notes(policy: Policy, rule: Rule) -> list[Note]:
     for service in rule.services:
         for rng in merged_ports(service.ports):
             if rng.end - rng.start + 1 > MAX_PORTS_PER_RANGE:
-                note(NoteKind.REFUSED, f"port range {rng} of service {service.name} would take "
+                note(NoteKind.REFUSED, f"has port range {rng} of service {service.name}, which would take "
                      f"{rng.end - rng.start + 1} vSphere filter rules (the switch matches single ports "
                      f"only; at most {MAX_PORTS_PER_RANGE} per range).")  # fmt: skip
     if rule.action is Action.REJECT:
-        note(NoteKind.APPROXIMATE, "reject is enforced as drop on vSphere (no ICMP reply to the sender).")
+        note(NoteKind.APPROXIMATE, "is enforced as drop on vSphere: reject sends no ICMP reply there.")
     if rule.logged:
-        note(NoteKind.APPROXIMATE, "the vSphere switch filter does not log matches; only Linux nodes log it.")
+        note(NoteKind.APPROXIMATE, "is not logged on vSphere: the switch filter does not log, Linux nodes do.")
     if rule.action is Action.ALLOW and any(s.protocol is Protocol.ICMP for s in rule.services) \
             and not _symmetric(rule):  # fmt: skip
-        note(NoteKind.APPROXIMATE, "ICMP replies are allowed back as any ICMP from its destinations "
+        note(NoteKind.APPROXIMATE, "lets any ICMP back from its destinations on vSphere "
              "(the switch filter is stateless).")  # fmt: skip
     return out
 
