@@ -17,6 +17,7 @@ from tenants.filtersets import (
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 from tenants.serializers import (
     ApproveSerializer,
+    ClusterAccessSerializer,
     ClusterSerializer,
     ClusterUpdateSerializer,
     ExtendLeaseSerializer,
@@ -129,6 +130,14 @@ class ClusterViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
         named = "site" in data and is_site_admin(request.user)  # others are refused by the service (403)
         site = realizers.find_site(data["site_kind"], data["site"]) if named else None
         return self._respond(services.approve_cluster(cluster, request.user, site=site))
+
+    @extend_schema(responses=ClusterAccessSerializer)
+    @action(detail=True, methods=["get"])
+    def access(self, request, pk=None):
+        """How to reach the cluster: login host name and address, SSH command, every VM with role and addresses."""
+        cluster = self.get_object()
+        view = realizers.for_cluster(cluster).observe(cluster)
+        return Response(ClusterAccessSerializer(view.as_dict(request.user.username)).data)
 
     @extend_schema(request=RejectSerializer, responses=ClusterSerializer)
     @action(detail=True, methods=["post"])

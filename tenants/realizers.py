@@ -10,6 +10,7 @@ AppConfig.ready(); this module never imports them, so `tenants` stays free of ap
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -35,10 +36,21 @@ class SiteView:
     """What a site shows of one cluster: its VMs with roles and addresses, and how to reach it."""
 
     site: str = ""
-    nodes: list[dict] = field(default_factory=list)  # {"name", "role", "addresses", "host_name"}
-    login: dict | None = None  # {"host_name", "address", "ssh"}
+    nodes: list[dict] = field(default_factory=list)  # {"name", "role", "host_name", "addresses"}
+    login: dict | None = None  # {"host_name", "address"}; None when the cluster has no login node
     enforcement: list[str] = field(default_factory=list)  # how the tenant's policy is enforced
     unprotected: list[str] = field(default_factory=list)  # traffic no filter sees, and why
+
+    def ssh_command(self, username: str) -> str:
+        """The command a researcher types to reach the login node (quoted for a POSIX shell)."""
+        if not self.login:
+            return ""
+        return f"ssh -l {shlex.quote(username)} {self.login['address']}"
+
+    def as_dict(self, username: str) -> dict:
+        """The API's and e-mail's form, with the SSH command for that user."""
+        return {"site": self.site, "login": self.login, "ssh": self.ssh_command(username), "nodes": self.nodes,
+                "enforcement": self.enforcement, "unprotected": self.unprotected}  # fmt: skip
 
 
 class Realizer:

@@ -78,6 +78,29 @@ class ResizeSerializer(serializers.Serializer):
     interconnect = serializers.ChoiceField(choices=Interconnect.choices, required=False)
 
 
+class AccessNodeSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    role = serializers.CharField()
+    host_name = serializers.CharField()
+    addresses = serializers.ListField(child=serializers.IPAddressField())
+
+
+class LoginSerializer(serializers.Serializer):
+    host_name = serializers.CharField()
+    address = serializers.IPAddressField()
+
+
+class ClusterAccessSerializer(serializers.Serializer):
+    """How to reach a cluster: login host and address, the SSH command, every VM, and what protects it."""
+
+    site = serializers.CharField()
+    login = LoginSerializer(allow_null=True)
+    ssh = serializers.CharField(help_text="For the requesting user; empty without a login node")
+    nodes = AccessNodeSerializer(many=True)
+    enforcement = serializers.ListField(child=serializers.CharField())
+    unprotected = serializers.ListField(child=serializers.CharField(), help_text="Traffic no filter sees, and why")
+
+
 class ApproveSerializer(serializers.Serializer):
     site = serializers.IntegerField(
         required=False, min_value=1, help_text="Id of the site (vCenter) to realize the cluster on; "

@@ -36,6 +36,7 @@ MATRIX = {
     "virtualcluster-decommission": ("post", "action", "cluster_a"),
     "virtualcluster-extend-lease": ("post", "action", "cluster_a"),
     "virtualcluster-resize": ("post", "action", "cluster_a"),
+    "virtualcluster-access": ("get", "detail", "cluster_a"),
     "auditevent-list": ("get", "list", "event_a"),
     "auditevent-detail": ("get", "detail", "event_a"),
     "auditevent-export": ("get", "list", "event_a"),

@@ -6,7 +6,7 @@ from netpolicy.choices import NodeRole as GroupRole
 from netpolicy.choices import SegmentKind, SegmentState
 from netpolicy.models import NicRole, Segment
 from portal.errors import InvalidRequest
-from tenants.choices import NetworkMode, SiteKind
+from tenants.choices import Interconnect, NetworkMode, SiteKind
 from tenants.models import Tenant, VirtualCluster
 from tenants.realizers import Placement, Realizer, SiteView
 from vsphere import allocation
@@ -14,6 +14,13 @@ from vsphere.choices import NodeRole as VMRole
 from vsphere.models import VCenter
 
 RELEASED_SEGMENTS = [SegmentState.RETIRED, SegmentState.REJECTED]
+SRIOV_UNFILTERED = {
+    Interconnect.SRIOV_IB: "SR-IOV VF traffic (InfiniBand) bypasses the virtual switch, so the tenant's firewall does "
+    "not filter it: its isolation rests on the tenant's own InfiniBand partition (P_Key), which the fabric's subnet "
+    "manager enforces.",
+    Interconnect.SRIOV_ROCE: "SR-IOV VF traffic (RoCE) bypasses the virtual switch, so the tenant's firewall does not "
+    "filter it: its isolation rests on the tenant's own VLAN, tagged by the NIC for every VF.",
+}
 # A VM's role as the tenant's role groups (login, manager, worker) name it.
 GROUP_ROLE = {VMRole.LOGIN: GroupRole.LOGIN, VMRole.MANAGER: GroupRole.MANAGER, VMRole.WORKER: GroupRole.WORKER}
 
@@ -69,6 +76,17 @@ def underlay_addresses() -> set[str]:
     return {str(a) for a in Node.objects.exclude(address=None).values_list("address", flat=True)}
 
 
+def unprotected_paths(cluster: VirtualCluster) -> list[str]:
+    """Traffic of this cluster that no switch filter sees, and what isolates it instead."""
+    notes = []
+    if cluster.uses_sriov:
+        notes.append(SRIOV_UNFILTERED[cluster.interconnect])
+    if cluster.site_id and cluster.site.management_network:
+        notes.append(f"Every VM also has a NIC on the site's management network {cluster.site.management_network}, "
+                     f"outside the tenant's filter: {cluster.site.management_isolation}")  # fmt: skip
+    return notes
+
+
 def reserve_again(cluster: VirtualCluster, vcenter: VCenter) -> None:
     """What approval reserved, taken again by the reconciler (idempotent: normally nothing new)."""
     if cluster.uses_sriov:
@@ -114,4 +132,26 @@ class VSphereRealizer(Realizer):
         reconcile_cluster.delay(cluster_id)
 
     def observe(self, cluster) -> SiteView:
-        return SiteView(site=cluster.site.name if cluster.site_id else "")
+        """VMs with roles, host names and addresses (from the IPAM), and how their traffic is protected."""
+        from vsphere.intent import guest_domain, host_name, node_names, portgroup_name
+
+        ips: dict[str, dict[str, str]] = {}
+        for address in ipam.held(cluster):
+            ips.setdefault(address.node_name, {})[address.nic] = address.address
+        domain = guest_domain(cluster, ipam.site_settings())
+        view = SiteView(site=cluster.site.name if cluster.site_id else "")
+        for role, name in node_names(cluster):
+            nics = ips.get(name, {})
+            node = {"name": name, "role": VMRole(role).label, "host_name": f"{host_name(cluster, name)}.{domain}",
+                    "addresses": [nics[n] for n in (NicRole.PRIMARY, NicRole.SRIOV) if n in nics]}  # fmt: skip
+            view.nodes.append(node)
+            if role == VMRole.LOGIN and nics.get(NicRole.PRIMARY):
+                view.login = {"host_name": node["host_name"], "address": nics[NicRole.PRIMARY]}
+        if cluster.segment_id:
+            pg = portgroup_name(cluster, cluster.segment.vlan_id)
+            view.enforcement.append(
+                f"The tenant's firewall policy is enforced on every VM's primary adapter by the traffic filter of "
+                f"port group {pg} (VLAN {cluster.segment.vlan_id}), compiled from the same rules as the Linux nodes'."
+            )
+        view.unprotected += unprotected_paths(cluster)
+        return view
