@@ -1,23 +1,16 @@
-"""Discovery, plan preview and the operation log (the database side of the reconciler)."""
-
-from dataclasses import dataclass, field, replace
+"""Discovery, inventory changes and the operation log (the database side of the reconciler)."""
 
 from django.db import transaction
 from django.utils import timezone
 
 from audit.services import record, snapshot
-from portal.errors import Conflict, InvalidRequest, ServiceError
+from portal.errors import Conflict, InvalidRequest
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
-from vsphere import converge as converge_mod
-from vsphere import preflight
 from vsphere.choices import LinkType, PFSource, StepStatus
 from vsphere.driver import Driver
-from vsphere.errors import VSphereError
-from vsphere.intent import TENANT_PORTGROUP_PREFIX, cluster_intent, inventory, vcenter_config
+from vsphere.intent import TENANT_PORTGROUP_PREFIX, vcenter_config
 from vsphere.models import Host, OperationLog, PhysicalFunction, SecretPathError, VCenter, VFAssignment, secret_path
-from vsphere.plan import Change
-from vsphere.realizer import VSphereRealizer
 
 
 def discover(vcenter: VCenter) -> dict:
@@ -59,12 +52,6 @@ def _sync_pf(host: Host, pf) -> None:
         return
     existing.pnic, existing.max_vfs, existing.firmware_num_vfs = pf.pnic, pf.num_vfs, firmware
     existing.save(update_fields=["pnic", "max_vfs", "firmware_num_vfs"])
-
-
-def preview(cluster: VirtualCluster, vcenter: VCenter) -> list[str]:
-    """The vSphere changes the reconciler would make now, for the approval page."""
-    with Driver(vcenter_config(vcenter)) as drv:
-        return [str(change) for change in converge_mod.preview(drv, cluster_intent(cluster, vcenter))]
 
 
 class StepLog:
@@ -251,39 +238,3 @@ def delete_pf(pf: PhysicalFunction) -> None:
             raise Conflict(f"{held} VFs of {pf} are assigned to clusters.")
         record("pf.delete", pf, before=snapshot(pf))
         pf.delete()
-
-
-# ---------------------------------------------------------------- plan preview for pages and the API
-
-
-@dataclass
-class PlanPreview:
-    """The changes the reconciler would make now, or why none can be computed."""
-
-    vcenter: VCenter | None
-    changes: list[Change] = field(default_factory=list)
-    error: str = ""
-
-
-PREVIEW_HTTP_TIMEOUT = 20  # seconds: a page waits on this; the reconciler's own timeout is longer
-
-
-def plan_preview(cluster: VirtualCluster) -> PlanPreview:
-    """Dry run for one cluster: reads vCenter, changes nothing, takes no VFs."""
-    try:
-        vcenter = cluster.site or VSphereRealizer().default_site(cluster)
-    except ServiceError as exc:
-        return PlanPreview(None, error=str(exc.detail))
-    if vcenter is None:
-        return PlanPreview(None, error="No vCenter is registered for this site.")
-    if cluster.state == ClusterState.REJECTED:
-        return PlanPreview(vcenter, error="A rejected request has nothing to realize.")
-    try:
-        intent = cluster_intent(cluster, vcenter)
-        preflight.check_cluster(intent, inventory(vcenter))
-        config = replace(vcenter_config(vcenter), http_timeout=PREVIEW_HTTP_TIMEOUT)
-        with Driver(config) as drv:
-            return PlanPreview(vcenter, converge_mod.preview(drv, intent))
-    except (ServiceError, VSphereError, OSError) as exc:
-        detail = exc.detail if isinstance(exc, ServiceError) else str(exc)
-        return PlanPreview(vcenter, error=detail if isinstance(detail, str) else "; ".join(detail))

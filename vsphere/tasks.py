@@ -15,7 +15,7 @@ from tenants import choices as tenant_choices
 from tenants import services as tenant_services
 from tenants.choices import ClusterState, SiteKind
 from tenants.models import VirtualCluster
-from vsphere import allocation, converge, filters, services
+from vsphere import allocation, converge, filters, previews, services
 from vsphere.choices import StepStatus
 from vsphere.driver import Driver
 from vsphere.errors import PermanentError, TransientError
@@ -220,3 +220,10 @@ def push_filters(self, tenant_ids=None) -> int:
 def queue_filter_push(tenant_ids) -> None:
     """netpolicy.propagation consumer: policy or its addresses changed for these tenants."""
     push_filters.delay(sorted(tenant_ids) if tenant_ids is not None else None)
+
+
+@shared_task
+def compute_plan(preview_id: int) -> str:
+    """A queued plan preview: the dry run against vCenter, stored for the page and the API."""
+    preview = previews.compute(preview_id)
+    return preview.status if preview else "gone"

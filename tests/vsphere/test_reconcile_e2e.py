@@ -10,8 +10,8 @@ from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from tests.vsphere.isolation import e1000_on, foreign_nics, nic_networks, reconfigure
 from tests.vsphere.sites import ensure_pools
+from vsphere import previews, tasks
 from vsphere import services as vsphere_services
-from vsphere import tasks
 from vsphere.choices import StepStatus
 from vsphere.driver import Driver
 from vsphere.intent import node_names
@@ -248,7 +248,9 @@ def test_the_plan_preview_before_approval_lists_the_vsphere_changes(site, make_u
         "justification": "OpenFOAM",
     }  # fmt: skip
     cluster = services.create_cluster(tenant, owner, data, submit=True)
-    lines = vsphere_services.preview(cluster, site)
+    vcenter, changes, error = previews.dry_run(cluster)  # what the queued plan job runs
+    assert (vcenter, error) == (site.name, "")
+    lines = [str(change) for change in changes]
     assert lines[0].startswith("create_dvs") and any(line.startswith("create_portgroup") for line in lines)
     assert sum(line.startswith("clone_vm") for line in lines) == 4
     assert sum(line.startswith("add_sriov_nic") for line in lines) == 3  # not the login node
