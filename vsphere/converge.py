@@ -138,8 +138,7 @@ class _Builder:
         self._add("pg-config", step, start)
 
     def _read_portgroup(self, results) -> None:
-        pg = self.d.snapshot(self.intent.datacenter).portgroups[self.intent.portgroup][0]
-        results["pg-info"] = (pg.key, pg.switch_uuid)
+        results["pg-info"] = self.d.portgroup_info(self.intent.datacenter, self.intent.portgroup)
         return None
 
     def _pg_info(self, results) -> tuple[str, str]:

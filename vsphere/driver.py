@@ -494,10 +494,23 @@ class Driver(VerbsMixin):
             snap.vms[vm.name] = (vm, mor)
         return snap
 
-    def _retrieve_view(self, dc) -> list:
+    def portgroup_info(self, datacenter: str, name: str) -> tuple[str, str]:
+        """(key, switch uuid) of one port group, read without the whole inventory (a just-created one)."""
+        types = {vim.dvs.DistributedVirtualPortgroup: ["name", "key", "config.distributedVirtualSwitch"],
+                 vim.DistributedVirtualSwitch: ["uuid"]}  # fmt: skip
+        found = {content.obj._moId: {p.name: p.val for p in content.propSet or []}
+                 for content in self._retrieve_view(self.datacenter(datacenter), types)}  # fmt: skip
+        for props in found.values():
+            switch = props.get("config.distributedVirtualSwitch")
+            if props.get("name") == name and switch is not None:
+                return props["key"], found.get(switch._moId, {}).get("uuid", "")
+        raise PermanentError(f"port group {name!r} not found", fault="NotFound")
+
+    def _retrieve_view(self, dc, types: dict | None = None) -> list:
         pc = vmodl.query.PropertyCollector
+        types = SNAPSHOT_TYPES if types is None else types
         with guarded("read inventory"):
-            view = self.content.viewManager.CreateContainerView(dc, list(SNAPSHOT_TYPES), True)
+            view = self.content.viewManager.CreateContainerView(dc, list(types), True)
             try:
                 spec = pc.FilterSpec(
                     objectSet=[
@@ -508,7 +521,7 @@ class Driver(VerbsMixin):
                         ),
                         pc.ObjectSpec(obj=dc),
                     ],
-                    propSet=[pc.PropertySpec(type=t, pathSet=p) for t, p in SNAPSHOT_TYPES.items()]
+                    propSet=[pc.PropertySpec(type=t, pathSet=p) for t, p in types.items()]
                     + [pc.PropertySpec(type=vim.Datacenter, pathSet=["vmFolder", "networkFolder"])],
                 )
                 collector = self.content.propertyCollector
