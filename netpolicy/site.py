@@ -30,6 +30,8 @@ def _addresses(field: str, values, networks: bool = False) -> list[str]:
             raise InvalidRequest(f"{value!r} is not {what}.", field) from None
         if parsed.is_unspecified or parsed.is_multicast or parsed.is_loopback:
             raise InvalidRequest(f"{value} cannot be a server address.", field)
+        if networks and parsed.prefixlen == 0:
+            raise InvalidRequest("Every address is not a set of servers: name their networks.", field)
         out.append(str(parsed.network_address) if networks and parsed.num_addresses == 1 else str(parsed))
     if len(set(out)) != len(out):
         raise InvalidRequest("Each address may appear once.", field)

@@ -106,6 +106,8 @@ HOSTILE = [
     ("ntp_servers", ["pool.ntp.org"]),
     ("nfs_servers", ["10.0.1.1/24"]),
     ("nfs_servers", ["10.0.1.0/33"]),
+    ("nfs_servers", ["0.0.0.0/0"]),
+    ("nfs_servers", ["::/0"]),
     ("dns_domain", "hpc example"),
     ("dns_domain", "a" * 64 + ".edu"),
     ("dns_domain", "evil.edu\nnameserver 6.6.6.6"),
@@ -119,3 +121,19 @@ def test_hostile_site_settings_are_refused_with_a_field_error_and_change_nothing
     response = api(world.admin).patch("/api/v1/site-settings/", {field: value}, format="json")
     assert response.status_code == 400 and field in response.json(), response.json()
     assert ipam.site_settings().dns_servers == [] and ipam.site_settings().dns_domain == ""
+
+
+def test_site_admins_change_the_settings_on_the_page_and_errors_come_back_on_the_field(world, client):
+    client.force_login(world.admin)
+    form = {"dns_servers": "10.0.0.53\n8.8.8.8/24", "dns_domain": "", "ntp_servers": "", "nfs_servers": "",
+            "address_cooldown_minutes": 60}
+    bad = client.post("/network/site/", form).content.decode()
+    assert "is not an address" in bad and ipam.site_settings().dns_servers == []
+    saved = client.post("/network/site/", {"dns_servers": "10.0.0.53\n10.0.0.54", "dns_domain": "hpc.example.edu",
+                                           "ntp_servers": "10.0.0.123", "nfs_servers": "10.0.1.0/28",
+                                           "address_cooldown_minutes": 15})  # fmt: skip
+    assert saved.status_code == 302
+    assert ipam.site_settings().dns_servers == ["10.0.0.53", "10.0.0.54"]
+    assert "10.0.1.0/28" in client.get("/network/site/").content.decode()
+    client.force_login(world.owner_a)
+    assert client.get("/network/site/").status_code == 404
