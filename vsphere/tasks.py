@@ -190,13 +190,21 @@ def _check_drift(vcenter: VCenter) -> int:
     ready = VirtualCluster.objects.filter(site=vcenter, state=S.READY).select_related("tenant", "segment")
     with Driver(vcenter_config(vcenter)) as drv:
         for cluster in ready:
-            changes = converge.preview(drv, cluster_intent(cluster, vcenter))
-            if changes:
-                summary = "; ".join(str(c) for c in changes[:5])
+            summary = _drift(drv, cluster, vcenter)
+            if summary:
                 tenant_services.set_observed(cluster, S.DEGRADED, f"Drift: {summary}")
                 reconcile_cluster.delay(cluster.pk)
                 drifted += 1
     return drifted
+
+
+def _drift(drv, cluster: VirtualCluster, vcenter: VCenter) -> str:
+    """What differs between vCenter and the cluster's intent, in a few words ("" when converged)."""
+    try:
+        changes = converge.preview(drv, cluster_intent(cluster, vcenter))
+    except ServiceError as exc:  # e.g. a policy the switch cannot enforce; the reconcile reports it as error
+        return str(exc.detail)
+    return "; ".join(str(c) for c in changes[:5])
 
 
 @shared_task(bind=True, max_retries=MAX_RETRIES)
