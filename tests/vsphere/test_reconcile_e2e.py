@@ -5,6 +5,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from netpolicy.models import Address, AddressState
 from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
@@ -134,9 +135,13 @@ def test_day_2_scale_up_then_remove_sriov_converges_and_frees_the_vfs(
     with Driver(own_vcsim.config()) as drv:
         vms = drv.snapshot("DC0").vms
     assert all(len(vms[name][0].sriov_nics) == 1 for _r, name in node_names(cluster))
+    assert Address.objects.filter(cluster=cluster, state=AddressState.ALLOCATED).count() == 6  # 3 VMs x 2 NICs
     services.resize_cluster(cluster, owner, interconnect="none")
     settle_generation(wait_for, cluster)
     assert VFAssignment.objects.filter(cluster=cluster).count() == 0
+    # The VFs' addresses are released once the VFs are gone, and cool down before anyone gets them again.
+    assert set(Address.objects.filter(cluster=cluster, nic="sriov").values_list("state", flat=True)) == {"cooling"}
+    assert Address.objects.filter(cluster=cluster, state=AddressState.ALLOCATED).count() == 3
     with Driver(own_vcsim.config()) as drv:
         vms = drv.snapshot("DC0").vms
     assert not any(vms[name][0].sriov_nics for _r, name in node_names(cluster))
