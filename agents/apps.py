@@ -12,3 +12,8 @@ class AgentsConfig(AppConfig):
     def ready(self):
         """Connect the receivers that keep nodes' desired state current and refuse pool conflicts."""
         from agents import conflicts, receivers  # noqa: F401
+        from agents.services import queue_refresh
+        from netpolicy import propagation
+
+        # Derived group addresses (VMs' addresses, site servers) change without a saved policy row.
+        propagation.register("node-agents", lambda tenant_ids: queue_refresh())

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from django.db import connection
 
 from netpolicy.choices import SegmentState
-from netpolicy.compiler import analysis
+from netpolicy.compiler import analysis, vds
 from netpolicy.compiler import model as ir
 from netpolicy.models import FirewallPolicy, FirewallRule
 from tenants.models import Tenant
@@ -50,13 +50,14 @@ def findings(tenant_ids) -> Findings:
         return Findings(broken={None: str(exc.detail)})
     site, found = built.site, []
     if None in set(tenant_ids):
-        found += analysis.cover_findings(site, None)
+        found += analysis.cover_findings(site, None) + vds.notes(site, None)
     spaces = _spaces(site, tenant_pks)
     for tenant in site.tenants:
         if int(tenant.name[1:]) not in built.broken:
             found += analysis.cover_findings(site, tenant)
             for policy in tenant.policies:
                 found += analysis.exposure_findings(site, policy, spaces)
+            found += vds.notes(site, tenant)  # how the vSphere switch filter enforces them, never silent
     names = Names([f.message for f in found] + list(built.broken.values()), built.broken)
     result = Findings()
     for f in found:
@@ -64,7 +65,7 @@ def findings(tenant_ids) -> Findings:
             "kind": f.kind.value,
             "rule": int(f.rule[1:]),
             "message": names.readable(f.message),
-            "by_rule": int(f.by_rule[1:]) if f.by_rule else None,
+            "by_rule": int(f.by_rule[1:]) if getattr(f, "by_rule", None) else None,
         }
         result.by_rule.setdefault(entry["rule"], []).append(entry)
     for pk, message in built.broken.items():

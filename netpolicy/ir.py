@@ -1,12 +1,14 @@
 """Build the pure compiler's Site from the database (ids: t<pk>, p<pk>, r<pk>)."""
 
+import ipaddress
 from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Q
 
+from netpolicy.choices import DERIVED_SITE_GROUPS
 from netpolicy.compiler import model as ir
-from netpolicy.models import LIVE, FirewallPolicy, Group, Segment, Service
+from netpolicy.models import LIVE, Address, AddressState, FirewallPolicy, Group, Segment, Service, SiteSettings
 from tenants.models import Tenant
 
 QUARANTINE = "quarantine"  # rule id of the reject-all rule standing in for a broken tenant's policy
@@ -38,8 +40,13 @@ def to_service(service: Service) -> ir.Service:
     return ir.Service(service.name, ir.Protocol(service.protocol), parse_ports(service.ports))
 
 
+def host_network(address: str) -> str:
+    """One address as a network (/32 or /128), as the IR's groups hold addresses."""
+    return str(ipaddress.ip_network(address))
+
+
 class Builder:
-    """Loads everything once, then converts rows to IR objects."""
+    """Loads everything once, then converts rows to IR objects (derived addresses included)."""
 
     def __init__(self, tenant_ids=None):
         live = Segment.objects.filter(LIVE)
@@ -51,15 +58,35 @@ class Builder:
         for _, tenant_id, subnet in live:
             self.tenant_subnets[tenant_id].append(subnet)
         self.groups: dict[int, ir.Group] = {}
+        self.role_addresses = self._role_addresses(tenant_ids)
+        settings = SiteSettings.objects.filter(pk=1).first()
+        self.site_servers = {name: list(getattr(settings, field, None) or []) for name, field in
+                             DERIVED_SITE_GROUPS.items()}  # fmt: skip
+
+    @staticmethod
+    def _role_addresses(tenant_ids) -> dict[tuple[int, str], list[str]]:
+        """(tenant, role) -> addresses of the tenant's VMs in that role (one query)."""
+        held = Address.objects.filter(state=AddressState.ALLOCATED)
+        if tenant_ids is not None:
+            held = held.filter(cluster__tenant_id__in=tenant_ids)
+        found = defaultdict(list)
+        for tenant_id, role, address in held.values_list("cluster__tenant_id", "role", "address").order_by("pk"):
+            found[(tenant_id, role)].append(host_network(address))
+        return found
 
     def group(self, group: Group) -> ir.Group:
-        """A group's addresses: explicit CIDRs, its segment, all tenant segments if asked."""
+        """A group's addresses: explicit CIDRs, its segment, all tenant segments if asked, and the
+        derived ones: its role's VM addresses, or the site settings' servers."""
         if group.pk not in self.groups:
             cidrs = list(group.cidrs)
             if group.segment_id in self.segment_subnets:
                 cidrs.append(self.segment_subnets[group.segment_id])
             if group.all_segments and group.tenant_id:
                 cidrs += self.tenant_subnets[group.tenant_id]
+            if group.role and group.tenant_id:
+                cidrs += self.role_addresses[(group.tenant_id, group.role)]
+            if group.tenant_id is None:
+                cidrs += self.site_servers.get(group.name, [])
             scope = ir.Scope.TENANT if group.tenant_id else ir.Scope.SITE
             tenant = tenant_name(group.tenant_id) if group.tenant_id else None
             self.groups[group.pk] = ir.Group(group.name, scope, tenant, tuple(cidrs),

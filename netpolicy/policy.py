@@ -3,6 +3,7 @@
 from django.db import IntegrityError, transaction
 
 from audit.services import record, snapshot
+from netpolicy import propagation
 from netpolicy.checks import compiling
 from netpolicy.choices import Action, Category, Direction, NodeRole
 from netpolicy.compiler import defaults
@@ -71,8 +72,8 @@ def _rule(policy, name, sequence, action, sources=(), destinations=(), services=
 
 def _site_group(name: str) -> Group:
     group = Group.objects.filter(tenant__isnull=True, name=name).first()
-    return group or _save(Group(name=name, description="public service; site admins fill in "
-                                "the addresses"), "group.create", None, None, "default policy")
+    return group or _save(Group(name=name, description="public service; its addresses come from the site "
+                                "settings"), "group.create", None, None, "default policy")
 
 
 def ensure_site_defaults() -> tuple[Group, Group]:
@@ -186,7 +187,9 @@ def save_service(user, data: dict, instance: Service | None = None) -> Service:
         for key, value in data.items():
             setattr(service, key, value)
         action = "service.update" if instance else "service.create"
-        return _save(service, action, before, None)
+        service = _save(service, action, before, None)
+        propagation.policy_changed(None)  # every tenant's rules may name the service
+        return service
 
 
 def check_cidrs(cidrs: list) -> list[str]:
@@ -200,12 +203,30 @@ def check_cidrs(cidrs: list) -> list[str]:
     return out
 
 
+def _refuse_derived_edits(instance: Group | None, data: dict) -> None:
+    """Derived groups follow intent (VMs, segments, site settings): their addresses are not typed in."""
+    after = Group(**{f.name: getattr(instance, f.name) for f in Group._meta.concrete_fields} if instance else {})
+    for key, value in data.items():
+        setattr(after, key, value)
+    source = after.derived_from or (instance.derived_from if instance else "")
+    if not source:
+        return
+    if after.cidrs:
+        raise InvalidRequest(f"Group {after.name} holds {source}; its addresses cannot be edited by hand.", "cidrs")
+    if instance is not None and instance.derived_from:
+        for field in ("name", "role", "all_segments", "segment_id"):
+            if getattr(after, field) != getattr(instance, field):
+                raise InvalidRequest(f"Group {instance.name} holds {source}; its {field.removesuffix('_id')} "
+                                     "cannot be changed.", field.removesuffix("_id"))  # fmt: skip
+
+
 def save_group(user, data: dict, instance: Group | None = None) -> Group:
     """Create or change a group; a segment must belong to the group's tenant."""
     require_owner_editor(user, instance, data, "group")
     tenant = data.get("tenant", instance.tenant if instance else None)
     if "cidrs" in data:
         data["cidrs"] = check_cidrs(data["cidrs"])
+    _refuse_derived_edits(instance, data)
     segment = data.get("segment")
     if segment is not None and segment.tenant_id != getattr(tenant, "pk", None):
         raise InvalidRequest("The segment belongs to another tenant.", "segment")
@@ -214,4 +235,6 @@ def save_group(user, data: dict, instance: Group | None = None) -> Group:
         before = snapshot(group) if instance else None
         for key, value in data.items():
             setattr(group, key, value)
-        return _save(group, "group.update" if instance else "group.create", before, tenant)
+        group = _save(group, "group.update" if instance else "group.create", before, tenant)
+        propagation.policy_changed({tenant.pk} if tenant else None)
+        return group

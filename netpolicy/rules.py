@@ -3,8 +3,13 @@
 from django.db import transaction
 
 from audit.services import record, snapshot
+from netpolicy import propagation
 from netpolicy.checks import compiling
 from netpolicy.choices import TENANT_CATEGORIES
+from netpolicy.compiler import vds
+from netpolicy.compiler.model import PolicyError
+from netpolicy.findings import readable
+from netpolicy.ir import build_site, tenant_name
 from netpolicy.models import FirewallPolicy, FirewallRule
 from netpolicy.policy import (
     M2M_FIELDS,
@@ -17,6 +22,8 @@ from netpolicy.policy import (
 from netpolicy.policy import rule_snapshot as rule_state
 from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_site_admin
+from tenants.choices import LIVE_STATES, SiteKind
+from tenants.models import Tenant, VirtualCluster
 
 MAX_SEQUENCE = 2**31 - 1  # the column is a PostgreSQL integer
 
@@ -35,6 +42,8 @@ def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> Fir
             setattr(policy, key, value)
         action = "firewall_policy.update" if instance else "firewall_policy.create"
         policy = _save(policy, action, before, tenant)
+        _refuse_unenforceable(policy.tenant_id)
+        propagation.policy_changed(_affected(policy.tenant_id))
     return policy
 
 
@@ -43,6 +52,7 @@ def delete_policy(user, policy: FirewallPolicy) -> None:
     require_editor(user, policy.tenant_id)
     with transaction.atomic(), compiling(policy.tenant_id):
         record("firewall_policy.delete", policy, before=snapshot(policy), tenant=policy.tenant_id)
+        propagation.policy_changed(_affected(policy.tenant_id))
         policy.delete()
 
 
@@ -74,6 +84,8 @@ def save_rule(user, data: dict, instance: FirewallRule | None = None) -> Firewal
                 getattr(rule, key).set(data[key])
         action = "firewall_rule.update" if instance else "firewall_rule.create"
         record(action, rule, before=before, after=rule_state(rule), tenant=policy.tenant_id)
+        _refuse_unenforceable(policy.tenant_id)
+        propagation.policy_changed(_affected(policy.tenant_id))
     return rule
 
 
@@ -98,6 +110,8 @@ def move_rule(user, rule: FirewallRule, up: bool) -> FirewallRule:
         for obj, before in zip((mine, theirs), befores, strict=True):
             record("firewall_rule.update", obj, before=before, after=rule_state(obj),
                    tenant=rule.policy.tenant_id, message="moved")
+        _refuse_unenforceable(rule.policy.tenant_id)
+        propagation.policy_changed(_affected(rule.policy.tenant_id))
     return mine
 
 
@@ -125,4 +139,33 @@ def delete_rule(user, rule: FirewallRule) -> None:
     with transaction.atomic(), compiling(rule.policy.tenant_id):
         record("firewall_rule.delete", rule, before=rule_state(rule),
                tenant=rule.policy.tenant_id)
+        propagation.policy_changed(_affected(rule.policy.tenant_id))
         rule.delete()
+
+
+def _affected(tenant_id) -> set[int] | None:
+    """The tenants a policy object's change reaches: its own, or every tenant for site objects."""
+    return {tenant_id} if tenant_id else None
+
+
+def _refuse_unenforceable(tenant_id) -> None:
+    """Where VMs on vSphere enforce the policy, refuse a rule the switch filter cannot express.
+
+    The tenant's VMs (any tenant's, for site rules): the rule would otherwise be left unenforced there.
+    """
+    if not _has_vm_clusters(tenant_id):
+        return
+    try:
+        site = build_site(Tenant.objects.filter(pk=tenant_id) if tenant_id else Tenant.objects.none())
+    except PolicyError as exc:
+        raise InvalidRequest(readable(str(exc))) from None
+    tenant = site.tenant(tenant_name(tenant_id)) if tenant_id else None
+    refused = [n.message for n in vds.notes(site, tenant) if n.kind is vds.NoteKind.REFUSED]
+    if refused:
+        raise InvalidRequest(readable("; ".join(refused)) + " (the tenant's VMs on vSphere enforce it)")
+
+
+def _has_vm_clusters(tenant_id) -> bool:
+    """Whether live clusters on vSphere enforce this tenant's policy (any tenant's, for site objects)."""
+    live = VirtualCluster.objects.filter(site_kind=SiteKind.VSPHERE, state__in=LIVE_STATES)
+    return (live.filter(tenant_id=tenant_id) if tenant_id else live).exists()

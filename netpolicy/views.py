@@ -25,6 +25,7 @@ from netpolicy.forms import (
     SegmentForm,
     ServiceForm,
 )
+from netpolicy.ir import Builder
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from netpolicy.serializers import WhatIfSerializer
 from portal.errors import Forbidden, NotFound, ServiceError
@@ -351,6 +352,7 @@ def group_edit(request, pk):
         return _refused(request, exc)
     initial = {"cidrs": "\n".join(group.cidrs), "description": group.description}
     form = GroupAddressForm(request.POST or None, initial=initial)
+    derived = Builder([group.tenant_id] if group.tenant_id else []).group(group).cidrs if group.derived_from else ()
     if request.method == "POST" and form.is_valid():
         try:
             policy.save_group(request.user, dict(form.cleaned_data), group)
@@ -359,7 +361,7 @@ def group_edit(request, pk):
         else:
             messages.success(request, f"Addresses of {group} saved.")
             return redirect(reverse("netpolicy:rule-list") + "#groups")
-    return render(request, "netpolicy/group_form.html", {"form": form, "group": group})
+    return render(request, "netpolicy/group_form.html", {"form": form, "group": group, "derived": derived})
 
 
 @staff_member_required

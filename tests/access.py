@@ -36,6 +36,7 @@ MATRIX = {
     "virtualcluster-decommission": ("post", "action", "cluster_a"),
     "virtualcluster-extend-lease": ("post", "action", "cluster_a"),
     "virtualcluster-resize": ("post", "action", "cluster_a"),
+    "virtualcluster-access": ("get", "detail", "cluster_a"),
     "auditevent-list": ("get", "list", "event_a"),
     "auditevent-detail": ("get", "detail", "event_a"),
     "auditevent-export": ("get", "list", "event_a"),
@@ -65,6 +66,8 @@ MATRIX = {
     "vsphere-capacity": ("get", "admin", None),
     "cluster-vsphere-plan": ("get", "detail", "cluster_a"),
     "cluster-vsphere-operations": ("get", "detail", "cluster_a"),
+    # Site settings: every signed-in role reads the shared servers (writes: tests/netpolicy/test_ipam.py)
+    "site-settings": ("get", "list", None),
     # Pages
     "frontend:home": ("get", "list", "cluster_a"),
     "frontend:cluster-list": ("get", "list", "cluster_a"),

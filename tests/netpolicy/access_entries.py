@@ -30,6 +30,7 @@ NETPOLICY_MATRIX = {
     "netpolicy:segment-reject": ("post", "action", "np_segment_a"),
     "netpolicy:segment-retire": ("post", "action", "np_segment_a"),
     "netpolicy:pool-create": ("get", "admin", None),
+    "netpolicy:site-settings": ("get", "admin", None),
     "netpolicy:service-create": ("get", "admin", None),
     # Edit forms are GETs with "action" semantics: tenant B gets 404, a member of A 403 (owners
     # and site admins only edit), which tests/netpolicy/test_netpolicy_db_forms.py checks exactly.

@@ -25,12 +25,22 @@ def add_objects(world) -> None:
     world.segment_b = segments.create_segment(world.tenant_b, world.admin, {"name": "net-b", "kind": "vlan"})
     world.group_a = Group.objects.get(tenant=world.tenant_a, name="all")
     world.group_b = Group.objects.get(tenant=world.tenant_b, name="all")
+    world.group_a_partners = Group.objects.create(tenant=world.tenant_a, name="partners")  # addresses by hand
     world.site_nfs = Group.objects.get(tenant__isnull=True, name="nfs_servers")
     world.policy_a = FirewallPolicy.objects.get(tenant=world.tenant_a, name="isolation")
     world.site_deny = FirewallPolicy.objects.get(tenant__isnull=True, name="site_default_deny")
     world.rule_a = world.policy_a.rules.get(name="intra_tenant")
     world.site_rule = world.site_deny.rules.get()
     world.ssh = Service.objects.get(name="ssh")
+
+
+SITE_SETTINGS = {
+    "dns_servers": ["10.96.255.53"],
+    "dns_domain": "hpc.example.edu",
+    "ntp_servers": ["10.96.255.123"],
+    "nfs_servers": ["10.96.254.0/28"],
+    "address_cooldown_minutes": 30,
+}
 
 
 def _segment(**extra) -> dict:
@@ -56,6 +66,19 @@ def _rule(**extra) -> dict:
 
 # fmt: off
 ENTRIES = [
+    # ------------------------------------------------------------ site settings (DNS, NTP, NFS servers)
+    Abuse("A tenant points every VM's resolver and the nfs/dns groups at its own hosts", "site-settings", "patch",
+          body=SITE_SETTINGS, attackers=NOT_ADMINS, refused=frozenset({403}), control="admin"),
+    Abuse("A tenant replaces the site settings", "site-settings", "put", body=SITE_SETTINGS,
+          attackers=NOT_ADMINS, refused=frozenset({403}), control="admin"),
+    Abuse("A tenant changes the site's servers on the page", "netpolicy:site-settings", "post",
+          body={"dns_servers": "10.96.255.53", "dns_domain": "hpc.example.edu", "ntp_servers": "",
+                "nfs_servers": "10.96.254.0/28", "address_cooldown_minutes": 30},
+          attackers=("owner_a", "member_a", "owner_b", "anonymous"), refused=frozenset({404}), control="admin"),
+    Abuse("Resolver text that would reach guests' resolv.conf is refused even for site admins", "site-settings",
+          "patch", body={"dns_servers": ["10.0.0.53\nnameserver 6.6.6.6"], "dns_domain": "x.edu\nsearch evil",
+                         "ntp_servers": ["pool.ntp.org"], "nfs_servers": ["0.0.0.0/0"]},
+          attackers=("admin",), refused=frozenset({400})),
     # ------------------------------------------------------------ pools (site inventory)
     Abuse("Anyone but a site admin defines a pool, even one reserved for their own tenant",
           "pool-list", "post",
@@ -138,9 +161,13 @@ ENTRIES = [
           by_role={"owner_b": frozenset({404})}, control="owner_a"),
     Abuse("An owner puts tenant B's segment in tenant A's group", "group-detail", "patch", target="group_a",
           body={"segment": Ref("segment_b")}, attackers=("owner_a", "admin"), refused=frozenset({400})),
-    Abuse("An owner sets the addresses of the site's NFS group", "group-detail", "patch", target="site_nfs",
-          body={"cidrs": ["10.96.0.0/24"]}, attackers=("owner_a", "member_a", "owner_b"),
-          refused=frozenset({403}), control="admin"),
+    Abuse("An owner sets the addresses of the site's NFS group (derived: even admins use the site settings)",
+          "group-detail", "patch", target="site_nfs", body={"cidrs": ["10.96.0.0/24"]},
+          attackers=("owner_a", "member_a", "owner_b", "admin"), refused=frozenset({403}),
+          by_role={"admin": frozenset({400})}),
+    Abuse("An owner types addresses into a group derived from intent (login VMs, segments)", "group-detail",
+          "patch", target="group_a", body={"cidrs": ["192.0.2.0/24"]}, attackers=("owner_a", "admin"),
+          refused=frozenset({400})),
     Abuse("A member or tenant B replaces tenant A's group", "group-detail", "put", target="group_a",
           body={"name": "all", "tenant": Ref("tenant_a"), "cidrs": [], "all_segments": True, "role": "",
                 "description": "x"},
@@ -273,12 +300,12 @@ ENTRIES = [
           refused=frozenset({403}), by_role={"owner_b": frozenset({404})}, control="owner_a"),
     Abuse("An owner sets the addresses of the site's NFS group on the page", "netpolicy:group-edit", "post",
           target="site_nfs", body={"cidrs": "10.96.0.0/24", "description": "x"},
-          attackers=("owner_a", "member_a", "owner_b", "anonymous"), refused=frozenset({403}),
-          control="admin"),
+          attackers=("owner_a", "member_a", "owner_b", "anonymous", "admin"), refused=frozenset({403}),
+          by_role={"admin": frozenset({200})}),  # derived: the form answers with the refusal
     Abuse("A site admin sets a scoped address on the NFS group's page", "netpolicy:group-edit", "post",
           target="site_nfs", body={"cidrs": "fe80::1%lo/128"}, attackers=("admin",), refused=frozenset({200})),
     Abuse("A member or tenant B sets the addresses of tenant A's group on the page", "netpolicy:group-edit",
-          "post", target="group_a", body={"cidrs": "192.0.2.0/24"},
+          "post", target="group_a_partners", body={"cidrs": "192.0.2.0/24"},
           attackers=("member_a", "owner_b", "anonymous"), refused=frozenset({403}),
           by_role={"owner_b": frozenset({404})}, control="owner_a"),
     Abuse("Tenant B asks what-if about traffic into tenant A on the page", "netpolicy:what-if", "post",

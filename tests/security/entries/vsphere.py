@@ -18,6 +18,8 @@ VCENTER = {
     "template": "hpc-template",
     "dvs_name": "enclave-dvs",
     "uplink_pnic": "vmnic2",
+    "management_network": "VM Network",
+    "management_isolation": "shared by every tenant's VMs",
 }
 PF = {
     "host": Ref("vsphere_host"),
@@ -69,6 +71,13 @@ ENTRIES = [
           attackers=NOT_ADMINS, refused=frozenset({403})),
     Abuse("A tenant starts a discovery", "vcenter-discover", "post", target="vcenter", attackers=NOT_ADMINS,
           refused=frozenset({403})),
+    Abuse("A management network put on a tenant's port group is refused even for site admins", "vcenter-detail",
+          "patch", target="vcenter", body={"management_network": "enclave-sec-b-vlan300",
+                                          "management_isolation": "trust me"},
+          attackers=("admin",), refused=frozenset({400})),
+    Abuse("A management network without its isolation stated is refused", "vcenter-detail", "patch",
+          target="vcenter", body={"management_network": "VM Network", "management_isolation": ""},
+          attackers=("admin",), refused=frozenset({400})),
     Abuse("A tenant adds an SR-IOV PF", "physicalfunction-list", "post", body=PF, attackers=NOT_ADMINS,
           refused=frozenset({403}), control="admin"),
     Abuse("A tenant raises a PF's VF count", "physicalfunction-detail", "patch", target="pf",
