@@ -10,5 +10,5 @@ class AgentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        """Connect the POSIX-account receiver (every other change calls tenants.network explicitly)."""
-        from agents import receivers  # noqa: F401
+        """Connect the receivers: POSIX accounts, and refusal of pool conflicts (network changes are explicit calls)."""
+        from agents import conflicts, receivers  # noqa: F401

@@ -7,6 +7,7 @@ tenant recompiles that tenant's parts, re-assembles its pools by joining stored 
 the generation of exactly the nodes whose document changed, in one UPDATE per pool.
 """
 
+import logging
 from collections import defaultdict
 
 from django.db import connection, transaction
@@ -22,6 +23,7 @@ from tenants.models import Tenant
 LOCK_SPACE = 0x656E63  # "enc": pg_advisory_xact_lock(LOCK_SPACE, bucket)
 BUCKETS = 64  # tenants hash into this many locks (PostgreSQL's lock table is small)
 CHUNK = 1000  # tenants compiled per batch in a site-wide refresh (bounded memory)
+log = logging.getLogger(__name__)
 
 
 class _Sha256Hex(Func):
@@ -146,7 +148,11 @@ def store_node_parts(pool: NodePool, node_ids=None) -> list[int]:
     if node_ids is not None:
         nodes = nodes.filter(pk__in=node_ids)
     for node in nodes.only("pk", "name", "address", "interfaces", "desired_node"):
-        part = desired.node_part(node, subnets, pool.multicast_group)
+        try:
+            part = desired.node_part(node, subnets, pool.multicast_group)
+        except Exception:  # one node's bad stored data must not keep its pool's other nodes stale
+            log.exception("desired state of node %s could not be computed", node.name)
+            continue
         if part != node.desired_node:
             Node.objects.filter(pk=node.pk).update(desired_node=part)
     document = PoolDocument.objects.filter(pool=pool).only("digest").first()

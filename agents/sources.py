@@ -6,7 +6,7 @@ from collections import defaultdict
 from agents.desired import CGNAT
 from netpolicy.choices import PoolKind, SegmentKind, SegmentState
 from netpolicy.compiler import nft
-from netpolicy.ir import build_site
+from netpolicy.ir import build_site, build_site_isolating
 from netpolicy.models import Pool, Segment
 from tenants.models import Membership, Tenant
 from users.models import PosixAccount
@@ -51,7 +51,8 @@ def cgnat_base():
 
 def nft_parts(tenant_ids) -> tuple[nft.SitePart, dict[int, nft.TenantPart]]:
     """The site's compiled share and each tenant's, from the database (only these tenants are read)."""
-    site = build_site(Tenant.objects.filter(pk__in=list(tenant_ids)).order_by("pk"))
+    # a tenant whose policy does not compile is quarantined (all its traffic rejected), never fatal
+    site = build_site_isolating(Tenant.objects.filter(pk__in=list(tenant_ids)).order_by("pk")).site
     parts = {int(t.name[1:]): nft.tenant_part(site, t) for t in site.tenants}
     return nft.site_part(site), parts
 

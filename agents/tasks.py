@@ -1,6 +1,7 @@
 """Celery tasks of the agents app: compile desired state, sweep lost work, silent nodes."""
 
 import datetime
+import logging
 
 from celery import shared_task
 from django.db.models import F
@@ -20,6 +21,8 @@ def refresh_desired(tenant_ids=None) -> dict:
     """Compile these tenants' share of nodes' desired state (None: everything), bump, wake."""
     with leases.holding(LEASE, ["all"] if tenant_ids is None else tenant_ids):
         return refresh.refresh(tenant_ids)
+
+log = logging.getLogger(__name__)
 
 
 @shared_task

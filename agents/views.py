@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from agents import services
 from agents.choices import NodeStatus
@@ -33,7 +34,7 @@ def node_list(request):
 @staff_member_required
 def node_detail(request, pk):
     """A node and the tenants it reported, one page of them at a time."""
-    node = get_object_or_404(Node.objects.select_related("pool"), pk=pk)
+    node = get_object_or_404(Node.objects.select_related("pool").prefetch_related("credentials"), pk=pk)
     reported = sorted((node.last_report or {}).get("tenants", {}).items(), key=lambda item: _as_int(item[0]))
     pager = paginate(request, reported)
     ids = [_as_int(tid) for tid, _ in pager.rows]
@@ -44,6 +45,15 @@ def node_detail(request, pk):
 
 def _as_int(text) -> int:
     return int(text) if str(text).isdigit() else -1
+
+
+@staff_member_required
+@require_POST
+def node_revoke_credential(request, pk):
+    """Revoke the node's credentials now (audited); it must re-enrol with a join token naming it."""
+    node = services.revoke_credentials(get_object_or_404(Node, pk=pk))
+    messages.success(request, f"Credentials of {node} revoked; its agent is locked out until it re-enrols.")
+    return redirect("agents:node-detail", pk=node.pk)
 
 
 @staff_member_required

@@ -127,8 +127,12 @@ def tenant_detail(request, pk):
         if user is None:
             member_form.add_error("username", "No such user.")
         else:
-            services.set_membership(tenant, user, member_form.cleaned_data["role"])
-            return redirect("frontend:tenant-detail", pk=pk)
+            try:
+                services.set_membership(tenant, user, member_form.cleaned_data["role"])
+            except ServiceError as exc:
+                member_form.add_error("username", exc.detail)
+            else:
+                return redirect("frontend:tenant-detail", pk=pk)
     members = paginate(request, tenant.memberships.select_related("user").order_by("user__username"))
     context = {"tenant": tenant, "quota_form": quota_form, "member_form": member_form,
                "members": members.rows, "pager": members}  # fmt: skip

@@ -20,10 +20,11 @@ class ClusterForm(forms.ModelForm):
         model = VirtualCluster
         fields = [
             "tenant", "name", "workload_class", "worker_count", "vcpus_per_node", "memory_gb_per_node",
-            "login_node", "interconnect", "network_mode", "data_path", "lease_end", "justification",
+            "login_node", "interconnect", "network_mode", "data_path", "nic_type", "lease_end", "justification",
         ]  # fmt: skip
         widgets = {"lease_end": DateInput(), "justification": forms.Textarea(attrs={"rows": 3})}
-        labels = {"worker_count": "Worker nodes", "memory_gb_per_node": "Memory per node (GB)"}
+        labels = {"worker_count": "Worker nodes", "memory_gb_per_node": "Memory per node (GB)",
+                  "nic_type": "Network adapter"}  # fmt: skip
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -79,7 +80,7 @@ class TenantForm(forms.ModelForm):
 class QuotaForm(forms.ModelForm):
     class Meta:
         model = Quota
-        fields = ["max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments"]
+        fields = ["max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments", "max_pending_segments"]
 
 
 class MembershipForm(forms.Form):

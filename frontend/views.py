@@ -12,7 +12,7 @@ from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from portal.errors import NotFound, ServiceError
 from portal.paging import paginate
-from tenants import advice, quotas, services
+from tenants import advice, quotas, realizers, services
 from tenants.access import can_decide, is_owner, is_site_admin, scope, tenant_ids, visible_tenants
 from tenants.choices import ClusterState, Role
 from tenants.filtersets import ClusterFilterSet
@@ -109,8 +109,21 @@ def cluster_detail(request, pk):
         "can_resize": can_decide(request.user, cluster) and cluster.state in RESIZABLE_STATES,
         "notes": advice.notes(cluster.workload_class, cluster.interconnect, cluster.network_mode,
                               cluster.data_path),
+        **_access_context(cluster, request.user),
     }  # fmt: skip
     return render_page(request, "frontend/cluster_detail.html", context, "frontend/partials/cluster_status.html")
+
+
+def _access_context(cluster, user) -> dict:
+    """How to reach the cluster, from the site's realizer (the database only: pages never call a site)."""
+    if not cluster.site_kind or cluster.state not in ACCESS_STATES:
+        return {}
+    view = realizers.for_cluster(cluster).observe(cluster)
+    return {"access": view, "ssh_command": view.ssh_command(user.username)}
+
+
+ACCESS_STATES = {ClusterState.APPROVED, ClusterState.PROVISIONING, ClusterState.READY, ClusterState.DEGRADED,
+                 ClusterState.ERROR}  # fmt: skip
 
 
 RESIZABLE_STATES = {ClusterState.APPROVED, ClusterState.PROVISIONING, ClusterState.READY, ClusterState.DEGRADED,

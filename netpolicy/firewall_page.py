@@ -4,7 +4,7 @@ one page of rules at a time, so its cost does not grow with the number of tenant
 from django.db.models import Case, Count, IntegerField, Max, Min, Q, Value, When
 from django.http import Http404
 
-from netpolicy import rules as rule_service
+from netpolicy import findings as lint
 from netpolicy.choices import Action, Category
 from netpolicy.compiler.model import Category as IRCategory
 from netpolicy.models import FirewallPolicy, FirewallRule, Group
@@ -72,8 +72,9 @@ def context(request) -> dict:
     rules = paginate(request, _rules(tenant_id, request))
     ends = {r["policy"]: (r["lo"], r["hi"]) for r in FirewallRule.objects.filter(
         policy__in={r.policy_id for r in rules.rows}).values("policy").annotate(lo=Min("sequence"), hi=Max("sequence"))}
-    findings = _findings(tenant_id, rules.rows)
-    rows = [(r, editable(r.policy.tenant_id), findings.get(r.pk, []), ends[r.policy_id]) for r in rules.rows]
+    found = lint.findings({tenant_id, None}) if rules.rows else lint.Findings()
+    rows = [(r, editable(r.policy.tenant_id), found.for_rule(r.pk, r.policy.tenant_id), ends[r.policy_id])
+            for r in rules.rows]  # fmt: skip
     policies = paginate(request, _policies(tenant_id), 20, param="policies")
     policies = [(p, editable(p.tenant_id)) for p in policies.rows], policies
     groups = Group.objects.filter(Q(tenant__isnull=True) | (Q(tenant=tenant_id) if tenant_id else Q(pk__in=[])))
@@ -82,18 +83,9 @@ def context(request) -> dict:
             "groups": [(g, editable(g.tenant_id)) for g in groups.rows], "group_pager": groups,
             "tenant": Tenant.objects.filter(pk=tenant_id).first() if tenant_id else None,
             "tenant_choices": _choices(request, admin), "is_admin": admin, "form": {},
-            "categories": Category.choices, "actions": Action.choices}  # fmt: skip
+            "categories": Category.choices, "actions": Action.choices,
+            "broken": sorted(set(found.broken.values()))}  # fmt: skip
 
-
-def _findings(tenant_id, rows) -> dict:
-    """Lint of the shown scope only (netpolicy.rules.findings_for), keyed by rule id."""
-    if not rows:
-        return {}
-    found: dict = {}
-    for scope_id in {tenant_id, None}:
-        for finding in rule_service.findings_for(scope_id):
-            found.setdefault(finding["rule"], []).append(finding)
-    return found
 
 
 def _choices(request, admin: bool):

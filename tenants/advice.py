@@ -33,9 +33,11 @@ RECOMMENDED = {
 
 TRADE_OFFS = {
     Interconnect.SRIOV_IB: "SR-IOV: ~95 Gb/s of 100 and 1.2 µs latency, but no vMotion, DRS, HA or "
-    "snapshots, and every VM must reserve all of its memory.",
+    "snapshots, and every VM must reserve all of its memory. VF traffic bypasses the virtual switch: the "
+    "tenant's firewall does not filter it; its isolation rests on the tenant's own InfiniBand partition.",
     Interconnect.SRIOV_ROCE: "SR-IOV RoCE: near bare-metal bandwidth; no vMotion and full memory "
-    "reservation, as for every passthrough device.",
+    "reservation, as for every passthrough device. VF traffic bypasses the virtual switch: the tenant's "
+    "firewall does not filter it; its isolation rests on the tenant's own VLAN.",
     Interconnect.PVRDMA: "PVRDMA: between VMXNET3 and SR-IOV in speed, and keeps vMotion, DRS and HA.",
     Interconnect.NONE: "VMXNET3 only: keeps vMotion and HA; 4-20% overhead for remote GPUs at 10 Gb/s.",
     NetworkMode.OVERLAY: "Overlay: spans L3 boundaries but costs 50 bytes per packet (MTU 9000 → "

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from audit.services import record
 from portal import leases
-from tenants import services, signals
+from tenants import realizers, services
 from tenants.choices import LIVE_STATES, RECONCILED_STATES
 from tenants.models import VirtualCluster
 
@@ -36,6 +36,6 @@ def sweep_clusters() -> int:
     whose reconcile is neither queued nor running (a lost publish, a SIGKILLed worker)."""
     behind = VirtualCluster.objects.filter(state__in=RECONCILED_STATES).exclude(observed_generation=F("generation"))
     ids = list(behind.values_list("pk", flat=True))
-    busy = leases.leased(signals.LEASE, ids)
+    busy = leases.leased(realizers.LEASE, ids)
     lost = [pk for pk in ids if pk not in busy]
-    return sum(1 for pk in lost if signals.requeue(pk))
+    return sum(1 for pk in lost if realizers.realize(pk))

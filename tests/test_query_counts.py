@@ -8,7 +8,7 @@ from tests import bulk
 pytestmark = pytest.mark.django_db
 
 BUDGET = 20  # queries per request, at any row count (session, user, memberships, the page, counts...)
-# The firewall's lint (netpolicy.rules.findings_for) reads each shown tenant's policy: about ten
+# The firewall's lint (netpolicy.findings.findings) reads each shown tenant's policy: about ten
 # queries per tenant on the page (the page shows one tenant and the site; an API page up to its
 # page size). Constant in the number of rows, but above the plain budget.
 BUDGETS = {"firewallrule-list": 70, "netpolicy:rule-list": 60}

@@ -10,8 +10,9 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 
+from .grammar import IFNAMSIZ  # noqa: F401 (re-exported: one definition of the kernel's limit)
+
 SCHEMA_VERSION = 2  # the newest document schema this package reads and the portal writes
-IFNAMSIZ = 15  # usable characters of a Linux interface name
 TABLE_BASE = 0x0100_0000  # VRF tables live above every 24-bit VNI-derived id, below 2^32
 CGNAT = ipaddress.ip_network("100.64.0.0/10")
 VXLAN_TTL = 5

@@ -7,8 +7,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('agents', '0001_initial'),
-        ('tenants', '0001_initial'),
+        ('agents', '0002_node_credentials'),
+        ('tenants', '0006_tenant_network_generation'),
     ]
 
     operations = [
