@@ -147,7 +147,7 @@ def store_node_parts(pool: NodePool, node_ids=None) -> list[int]:
     nodes = Node.objects.filter(pool=pool)
     if node_ids is not None:
         nodes = nodes.filter(pk__in=node_ids)
-    for node in nodes.only("pk", "name", "address", "interfaces", "desired_node"):
+    for node in nodes.only("pk", "name", "address", "interfaces", "desired_node").order_by("pk"):
         try:
             part = desired.node_part(node, subnets, pool.multicast_group)
         except Exception:  # one node's bad stored data must not keep its pool's other nodes stale

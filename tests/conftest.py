@@ -173,9 +173,12 @@ class Worker:
             self.proc.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def celery_worker(django_db_setup, django_db_blocker, redis_client, tmp_path_factory):
-    """A real `celery worker` process on the real Redis broker and the test database."""
+    """A real `celery worker` process on the real Redis broker and the test database.
+
+    One per test that asks for it, stopped (warm: its running task finishes) before the test's
+    database is flushed, so no task queued by this or another test reads tables being truncated."""
     redis_client.flushdb()
     worker = Worker(tmp_path_factory.mktemp("worker") / "worker.log")
     worker.start()

@@ -223,10 +223,10 @@ def test_malformed_reports_are_400s(pool, body):
 
 
 def test_a_node_with_broken_stored_interfaces_does_not_stop_its_pools_refresh(pool):
-    good, _ = enrol(pool, "node-1")
-    bad, _ = enrol(pool, "node-2")
+    bad, _ = enrol(pool, "node-1")  # computed first: the pool's nodes go in id order
+    good, _ = enrol(pool, "node-2")
     Node.objects.filter(pk=bad.pk).update(interfaces=[{"name": "em1"}, "garbage"])  # e.g. written before validation
-    services.update_node(good, interfaces=IFACES + [{"name": "em2", "address": "10.10.0.6/24"}])
+    Node.objects.filter(pk=good.pk).update(interfaces=IFACES + [{"name": "em2", "address": "10.10.0.6/24"}])
     before = Node.objects.get(pk=good.pk).desired_generation
     refresh.store_node_parts(pool)
     assert Node.objects.get(pk=good.pk).desired_generation == before + 1
