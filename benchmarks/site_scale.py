@@ -52,7 +52,9 @@ class Site:
                         ENCLAVE_DB_POOL_SIZE=str(pool_size), DJANGO_SETTINGS_MODULE="portal.settings",
                         # Every agent and the measuring users come from 127.0.0.1: per-address and
                         # per-user API throttles would measure themselves, not the site.
-                        ENCLAVE_API_RATE_USER="1000000/minute", ENCLAVE_API_RATE_ANON="1000000/minute")  # fmt: skip
+                        ENCLAVE_API_RATE_USER="1000000/minute", ENCLAVE_API_RATE_ANON="1000000/minute",
+                        # every node parks a long-poll, as docker-compose.yml configures a site of this size
+                        ENCLAVE_AGENT_LONGPOLL_MAX="4000")  # fmt: skip
         self.logs = Path(tempfile.mkdtemp(prefix=f"sitescale-{name}-"))
         self.ports: list[int] = []
 

@@ -150,9 +150,23 @@ def _nodes(pool_count: int, node_count: int):
         p = k % pool_count
         name = f"n{k:05d}"
         address = f"172.{16 + p}.{(k >> 8) & 255}.{k & 255}"
-        nodes.append(Node(name=name, pool=pool, address=address, credential_hash=hash_token(node_credential(name)),
+        nodes.append(Node(name=name, pool=pool, address=address,
                           interfaces=[{"name": "em1", "address": f"{address}/16"}]))  # fmt: skip
+    on_node = any(f.name == "credential_hash" for f in Node._meta.fields)  # the baseline's single credential
+    if on_node:
+        for node in nodes:
+            node.credential_hash = hash_token(node_credential(node.name))
     Node.objects.bulk_create(nodes, batch_size=BATCH)
+    if not on_node:  # NodeCredential rows, expiring like the service's
+        from django.utils import timezone
+
+        from agents.models import NodeCredential
+
+        expires = timezone.now() + datetime.timedelta(days=30)
+        NodeCredential.objects.bulk_create([
+            NodeCredential(node=n, credential_hash=hash_token(node_credential(n.name)),
+                           hint=node_credential(n.name)[:12], expires_at=expires)
+            for n in nodes], batch_size=BATCH)  # fmt: skip
     return pools
 
 

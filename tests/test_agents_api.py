@@ -5,6 +5,7 @@ import ipaddress
 import threading
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -99,8 +100,11 @@ def test_a_long_poll_returns_as_soon_as_intent_changes(pool):
     result = {}
 
     def poll():
-        result["response"] = agent(cred).get("/api/v1/agents/node-1/desired-state?wait=30",
-                                             HTTP_IF_NONE_MATCH=first["ETag"])  # fmt: skip
+        try:
+            result["response"] = agent(cred).get("/api/v1/agents/node-1/desired-state?wait=30",
+                                                 HTTP_IF_NONE_MATCH=first["ETag"])  # fmt: skip
+        finally:
+            connection.close()  # the thread's own connection, or the test database cannot be dropped
 
     thread = threading.Thread(target=poll)
     thread.start()
