@@ -16,15 +16,16 @@ const controlPrefix = "/_enclave/"
 
 // control serves the test-only endpoints: SOAP request counters and fault injection.
 type control struct {
-	svc *simulator.Service
-	pfs []pfSpec
+	svc     *simulator.Service
+	pfs     []pfSpec
+	devices deviceFixture
 
 	mu     sync.Mutex
 	counts map[string]int
 }
 
-func newControl(svc *simulator.Service, pfs []pfSpec) *control {
-	c := &control{svc: svc, pfs: pfs, counts: map[string]int{}}
+func newControl(svc *simulator.Service, pfs []pfSpec, devices deviceFixture) *control {
+	c := &control{svc: svc, pfs: pfs, devices: devices, counts: map[string]int{}}
 	svc.Context.Map.Handler = c.dispatch
 	return c
 }
@@ -36,7 +37,7 @@ func (c *control) dispatch(ctx *simulator.Context, m *simulator.Method) (mo.Refe
 	c.mu.Unlock()
 	if m.Name == "QueryConfigTarget" {
 		if eb, ok := ctx.Map.Get(m.This).(*simulator.EnvironmentBrowser); ok {
-			wrapped := &sriovBrowser{EnvironmentBrowser: eb, pfs: c.pfs}
+			wrapped := &sriovBrowser{EnvironmentBrowser: eb, pfs: c.pfs, devices: c.devices}
 			if ctx.Session != nil {
 				// The simulator prefers a session's own objects over this hook's answer,
 				// so the wrapper must also live in the caller's session registry.
