@@ -19,6 +19,15 @@ class Interconnect(models.TextChoices):
     SRIOV_IB = "sriov-ib", "SR-IOV InfiniBand"
     SRIOV_ROCE = "sriov-roce", "SR-IOV RoCE"
     PVRDMA = "pvrdma", "PVRDMA"
+    DIRECTPATH = "directpath", "DirectPath I/O (whole RoCE NIC)"
+
+
+class GpuMode(models.TextChoices):
+    """How each worker gets its GPUs: none, NVIDIA vGPU profiles, or whole GPUs (DirectPath I/O)."""
+
+    NONE = "none", "No GPUs"
+    VGPU = "vgpu", "NVIDIA vGPU (a share of a GPU)"
+    PASSTHROUGH = "passthrough", "Whole GPUs (DirectPath I/O)"
 
 
 class NetworkMode(models.TextChoices):
@@ -47,6 +56,7 @@ class ClusterState(models.TextChoices):
 
 
 SRIOV_INTERCONNECTS = {Interconnect.SRIOV_IB, Interconnect.SRIOV_ROCE}
+MAX_GPUS_PER_WORKER = 8
 # States whose resources count against the tenant's quota.
 PENDING_STATES = {ClusterState.SUBMITTED, ClusterState.ENDORSED}
 COMMITTED_STATES = {

@@ -6,16 +6,17 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.services import record, snapshot
-from portal.errors import Conflict, Forbidden, InvalidRequest
-from tenants import notifications, quotas, signals
+from portal.errors import Conflict, Forbidden, InvalidRequest, NotOffered
+from tenants import notifications, offers, quotas, signals
 from tenants.access import can_decide, is_owner, is_site_admin, require_member
-from tenants.choices import ClusterState, Role
+from tenants.choices import ClusterState, GpuMode, Role
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
 S = ClusterState
 EDITABLE_FIELDS = (
     "name", "workload_class", "worker_count", "vcpus_per_node", "memory_gb_per_node", "login_node",
-    "interconnect", "network_mode", "data_path", "lease_end", "justification",
+    "interconnect", "network_mode", "data_path", "gpu_mode", "gpus_per_worker", "vgpu_profile",
+    "lease_end", "justification",
 )  # fmt: skip
 
 
@@ -97,6 +98,7 @@ def create_cluster(tenant: Tenant, user, data: dict, submit: bool = False) -> Vi
     _check_lease(data["lease_end"])
     with transaction.atomic():
         cluster = VirtualCluster(tenant=tenant, requested_by=user, **_editable(data))
+        _check_gpus(cluster)
         try:
             with transaction.atomic():
                 cluster.save()
@@ -117,6 +119,7 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
     with transaction.atomic():
         before = snapshot(cluster)
         changes = _editable(data)
+        _check_gpus(VirtualCluster(**{**{f: getattr(cluster, f) for f in EDITABLE_FIELDS}, **changes}))
         try:
             with transaction.atomic():
                 updated = VirtualCluster.objects.filter(pk=cluster.pk, state=S.DRAFT).update(
@@ -134,6 +137,7 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
 def submit_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
     """Submit a draft: to the PI for endorsement, or straight to site admins if the user is an owner."""
     require_member(user, cluster.tenant_id)
+    refuse_unrealizable(cluster)
     owner = is_owner(user, cluster.tenant_id)
     target = S.ENDORSED if owner else S.SUBMITTED
     fields = {"endorsed_by": user} if owner else {}
@@ -280,6 +284,26 @@ def _state_of(cluster) -> str:
 
 def _editable(data: dict) -> dict:
     return {k: v for k, v in data.items() if k in EDITABLE_FIELDS}
+
+
+def refuse_unrealizable(cluster: VirtualCluster) -> None:
+    """Refuse, naming why, a request no registered site can realize (an attachment, data path or GPU it lacks)."""
+    reasons = offers.refusals(cluster)
+    if reasons:
+        raise NotOffered(reasons)
+
+
+def _check_gpus(cluster: VirtualCluster) -> None:
+    """GPUs per worker go with a GPU mode, and a vGPU profile with vGPU mode only."""
+    mode, count, profile = cluster.gpu_mode, cluster.gpus_per_worker, cluster.vgpu_profile
+    if mode == GpuMode.NONE and (count or profile):
+        raise InvalidRequest("Choose a GPU mode to ask for GPUs.", field="gpu_mode")
+    if mode != GpuMode.NONE and not count:
+        raise InvalidRequest("Give the number of GPUs per worker (1 or more).", field="gpus_per_worker")
+    if mode == GpuMode.VGPU and not profile:
+        raise InvalidRequest("Choose a vGPU profile.", field="vgpu_profile")
+    if mode == GpuMode.PASSTHROUGH and profile:
+        raise InvalidRequest("A vGPU profile applies to vGPU mode only; whole GPUs have none.", field="vgpu_profile")
 
 
 def _check_lease(lease_end: datetime.date) -> None:

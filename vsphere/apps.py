@@ -9,4 +9,8 @@ class VsphereConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from tenants import offers
         from vsphere import receivers  # noqa: F401  (connects the approval hooks)
+        from vsphere.capabilities import VSphereOffers
+
+        offers.register(VSphereOffers())

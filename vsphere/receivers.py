@@ -4,19 +4,34 @@ from django.dispatch import receiver
 
 from netpolicy import segments
 from netpolicy.choices import SegmentKind
+from portal.errors import NotOffered
 from tenants.choices import ClusterState
 from tenants.signals import cluster_intent_changed, cluster_pre_approve, cluster_pre_resize
-from vsphere import allocation
+from vsphere import allocation, capabilities, devices
 from vsphere.intent import NoVlanSegment, segment_vlan
 from vsphere.models import VCenter
 
 
+def reserve(cluster, vcenter: VCenter) -> None:
+    """Take what the cluster's shape needs: hosts with the devices and features first, then VFs (idempotent)."""
+    reasons = capabilities.refusals(cluster, vcenter)
+    if reasons:
+        raise NotOffered(reasons)  # the site changed since submit: say why, take nothing
+    if devices.needs_placement(cluster):
+        devices.place(cluster, vcenter, take=True)  # Conflict (409) names the node and what is short
+    if cluster.uses_sriov:
+        allocation.allocate(cluster, vcenter)  # VFs of nodes without other needs; the others hold theirs
+
+
 @receiver(cluster_pre_approve)
 def reserve_for_approval(sender, cluster, user=None, **kwargs):
-    """Refuse overlay clusters, give the tenant its own VLAN segment if needed, take the VFs."""
+    """Refuse what the site cannot realize, give the tenant its own VLAN segment if needed, take devices and VFs."""
     vcenter = VCenter.objects.order_by("pk").first()
     if vcenter is None or cluster.state != ClusterState.ENDORSED:
         return
+    reasons = capabilities.refusals(cluster, vcenter)
+    if reasons:
+        raise NotOffered(reasons)
     try:
         segment_vlan(cluster, vcenter)  # raises InvalidRequest for overlay clusters
     except NoVlanSegment:
@@ -24,16 +39,15 @@ def reserve_for_approval(sender, cluster, user=None, **kwargs):
         segments.create_segment(cluster.tenant, user, {
             "name": f"{vcenter.name}-vlan"[:63], "kind": SegmentKind.VLAN, "vsphere_cluster": vcenter.compute_cluster,
         })  # fmt: skip
-    if cluster.uses_sriov:
-        allocation.allocate(cluster, vcenter)  # raises Conflict when VFs run out
+    reserve(cluster, vcenter)  # raises Conflict when devices or VFs run out
 
 
 @receiver(cluster_pre_resize)
 def reserve_for_resize(sender, cluster, **kwargs):
-    """Take the VFs a bigger or newly SR-IOV cluster needs before the resize is accepted."""
+    """Take the devices and VFs a bigger or re-attached cluster needs before the resize is accepted."""
     vcenter = VCenter.objects.order_by("pk").first()
-    if vcenter is not None and cluster.uses_sriov:
-        allocation.allocate(cluster, vcenter)  # Conflict (409) names how many VFs are short
+    if vcenter is not None:
+        reserve(cluster, vcenter)  # Conflict (409) names what is short
 
 
 @receiver(cluster_intent_changed)

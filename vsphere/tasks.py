@@ -13,12 +13,13 @@ from portal.errors import ServiceError
 from tenants import services as tenant_services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
-from vsphere import allocation, converge, services
+from vsphere import allocation, converge, devices, services
 from vsphere.choices import StepStatus
 from vsphere.driver import Driver
 from vsphere.errors import PermanentError, TransientError
 from vsphere.intent import DECOMMISSION_STATES, cluster_intent, inventory, vcenter_config
 from vsphere.models import VCenter
+from vsphere.receivers import reserve
 
 log = logging.getLogger(__name__)
 S = ClusterState
@@ -86,8 +87,8 @@ def _reconcile(task, cluster_id: int) -> str:
     try:
         if cluster.state == S.APPROVED or (cluster.state in LIVE_STATES and cluster.observed_generation != generation):
             cluster = tenant_services.set_observed(cluster, S.PROVISIONING, "Reconciling on vSphere")
-        if cluster.state not in DECOMMISSION_STATES and cluster.uses_sriov:
-            allocation.allocate(cluster, vcenter)
+        if cluster.state not in DECOMMISSION_STATES:
+            reserve(cluster, vcenter)  # what approval took, taken again if lost (idempotent)
         intent = cluster_intent(cluster, vcenter)
         with Driver(vcenter_config(vcenter)) as drv:
             converge.converge(
@@ -105,8 +106,10 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
     cluster.refresh_from_db()
     if cluster.state in DECOMMISSION_STATES:
         with transaction.atomic():
-            freed = allocation.release(cluster)
+            freed, devs = allocation.release(cluster), devices.release(cluster)
             record("cluster.vfs_released", cluster, tenant=cluster.tenant_id, message=f"{freed} VFs")
+            if devs:
+                record("cluster.devices_released", cluster, tenant=cluster.tenant_id, message=f"{devs} devices")
         if cluster.state == S.DECOMMISSIONING:
             tenant_services.set_observed(cluster, S.RETIRED, "Decommissioned", observed_generation=generation)
         steps.note("decommissioned", StepStatus.DONE)
@@ -116,9 +119,11 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
         return "requeued"
     with transaction.atomic():
         # Only now are the removed nodes' NICs gone from vCenter, so their VFs can be reused.
-        freed = allocation.release_unwanted(cluster)
+        freed, devs = allocation.release_unwanted(cluster), devices.release_unwanted(cluster)
         if freed:
             record("cluster.vfs_released", cluster, tenant=cluster.tenant_id, message=f"{freed} VFs (resized)")
+        if devs:
+            record("cluster.devices_released", cluster, tenant=cluster.tenant_id, message=f"{devs} devices (resized)")
     if cluster.state != S.READY or cluster.observed_generation != generation:
         tenant_services.set_observed(cluster, S.READY, "Realized on vSphere", observed_generation=generation)
     steps.note("ready", StepStatus.DONE)
