@@ -10,7 +10,7 @@ from portal.errors import Conflict, InvalidRequest, ServiceError
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from vsphere import converge as converge_mod
-from vsphere import preflight
+from vsphere import device_inventory, preflight, vim_devices
 from vsphere.choices import LinkType, PFSource, StepStatus
 from vsphere.driver import Driver
 from vsphere.errors import VSphereError
@@ -25,9 +25,10 @@ def site_vcenter() -> VCenter | None:
 
 
 def discover(vcenter: VCenter) -> dict:
-    """Sync hosts, SR-IOV PFs and a summary of datastores, templates, switches and port groups."""
+    """Sync hosts, SR-IOV PFs, GPUs, passthrough devices, DPUs, host features and a summary of the rest."""
     with Driver(vcenter_config(vcenter)) as drv:
         snap = drv.snapshot(vcenter.datacenter)
+        found = vim_devices.read_hosts(drv, snap, vcenter.compute_cluster, vcenter.dvs_name)
     now = timezone.now()
     hosts = snap.clusters.get(vcenter.compute_cluster, (None, []))[1]
     summary = {
@@ -45,6 +46,7 @@ def discover(vcenter: VCenter) -> dict:
             )
             for pf in snap.pfs.get(name, {}).values():
                 _sync_pf(host, pf)
+        summary["device_notes"] = device_inventory.sync(vcenter, found, now)
         VCenter.objects.filter(pk=vcenter.pk).update(inventory=summary, last_discovery=now, discovery_error="")
         record("vcenter.discover", vcenter, message=f"{len(hosts)} hosts")
     return summary
