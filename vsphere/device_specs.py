@@ -76,3 +76,39 @@ class ObservedDevices:
     vgpus: tuple[tuple[int, str], ...] = ()  # (device key, profile)
     pvrdma: tuple[tuple[int, str], ...] = ()  # (device key, port group key)
     uptv2: tuple[tuple[int, bool], ...] = ()  # (device key of each plain VMXNET3, uptv2Enabled)
+
+
+@dataclass(frozen=True)
+class NodeDevices:
+    """What one VM should have beyond SR-IOV VFs, on its host."""
+
+    passthrough: tuple[PassthroughDevice, ...] = ()
+    vgpus: tuple[str, ...] = ()  # one profile name per vGPU
+    pvrdma: bool = False  # a PVRDMA adapter on the tenant's port group
+    uptv2: bool = False  # UPTv2 on the primary VMXNET3 (DPU offload)
+    ens: bool = False  # the host's switch must run the enhanced data path
+
+    @property
+    def needs_reservation(self) -> bool:
+        """DirectPath I/O, vGPU and PVRDMA all want every byte of guest memory reserved."""
+        return bool(self.passthrough or self.vgpus or self.pvrdma)
+
+
+@dataclass(frozen=True)
+class HostDeviceInventory:
+    """What one host offers VMs beyond SR-IOV, as the database knows it (for preflight)."""
+
+    host: str
+    passthrough: frozenset[str] = frozenset()  # PCI ids enabled for DirectPath I/O
+    shared_gpus: tuple[tuple[int, int], ...] = ()  # (GPU type, GPUs in vGPU mode)
+    profiles: tuple[tuple[str, int, int], ...] = ()  # (profile, GPU type, instances per GPU)
+    pvrdma_problems: tuple[str, ...] = ("not discovered",)
+    ens: bool = False
+    offload: bool = False
+
+    def profile(self, name: str) -> tuple[int, int] | None:
+        """(GPU type, instances per GPU) of a profile this host's GPUs can run."""
+        return next(((kind, per) for n, kind, per in self.profiles if n == name), None)
+
+    def gpus_of(self, kind: int) -> int:
+        return dict(self.shared_gpus).get(kind, 0)

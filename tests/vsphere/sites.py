@@ -72,7 +72,9 @@ def device_site(name="gpus") -> VCenter:
 
     vcenter = make_vcenter(name)
     hosts = [Host.objects.create(vcenter=vcenter, name=f"esx-0{i}", compute_cluster="DC0_C0") for i in range(1, 5)]
-    gpu = {"kind": "gpu", "vendor_id": NVIDIA, "device_id": A100, "device_name": "NVIDIA A100-PCIE-40GB", "memory_gib": 40}
+    gpu = {
+        "kind": "gpu", "vendor_id": NVIDIA, "device_id": A100, "device_name": "NVIDIA A100-PCIE-40GB", "memory_gib": 40,
+    }  # fmt: skip
     for pci in ("0000:af:00.0", "0000:b0:00.0"):
         PCIDevice.objects.create(host=hosts[0], pci_id=pci, mode="vgpu", **gpu)
         PCIDevice.objects.create(host=hosts[1], pci_id=pci, mode="passthrough", **gpu)

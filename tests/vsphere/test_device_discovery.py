@@ -34,13 +34,22 @@ def test_discovery_reads_every_device_and_feature_the_simulator_reports(vcsim):
     assert list(DPU.objects.values_list("host__name", "dpu_id", "pnic")) == [("DC0_C0_H3", "dpu-0", "vmnic6")]
     assert summary["device_notes"] == []
     offers = site_offers(vcenter)
-    assert all(offers.get(f, v).available for f, v in [("interconnect", "pvrdma"), ("interconnect", "directpath"),
-               ("data_path", "enhanced"), ("data_path", "dpu"), ("gpu_mode", "vgpu"), ("gpu_mode", "passthrough")])
+    assert all(
+        offers.get(f, v).available
+        for f, v in [
+            ("interconnect", "pvrdma"),
+            ("interconnect", "directpath"),
+            ("data_path", "enhanced"),
+            ("data_path", "dpu"),
+            ("gpu_mode", "vgpu"),
+            ("gpu_mode", "passthrough"),
+        ]
+    )
 
 
 def test_rediscovery_keeps_a_held_device_and_says_so(vcsim, make_user):
-    from tests.vsphere.sites import gpu_cluster
     from tenants import services as tenant_services
+    from tests.vsphere.sites import gpu_cluster
 
     vcenter = sim_vcenter(vcsim)
     services.discover(vcenter)

@@ -71,7 +71,9 @@ def test_a_third_whole_gpu_request_is_refused_naming_what_is_short(make_user):
     first = gpu_cluster(*lab(make_user, 1), worker_count=1, gpu_mode="passthrough", vgpu_profile="", gpus_per_worker=2)
     services.approve_cluster(first, admin)
     second = gpu_cluster(*lab(make_user, 2), worker_count=1, gpu_mode="passthrough", vgpu_profile="")
-    with pytest.raises(Conflict, match=r"lab-2-ml-w01 needs 1 whole GPU\(s\) on one host; now esx-02 lacks 1 whole GPU"):
+    with pytest.raises(
+        Conflict, match=r"lab-2-ml-w01 needs 1 whole GPU\(s\) on one host; now esx-02 lacks 1 whole GPU"
+    ):
         services.approve_cluster(second, admin)
     assert VirtualCluster.objects.get(pk=second.pk).state == ClusterState.ENDORSED
     assert not DeviceAssignment.objects.filter(cluster=second).exists()
