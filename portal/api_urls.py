@@ -13,6 +13,7 @@ from agents.api import (
     PoolSubnetViewSet,
 )
 from audit.api import AuditEventViewSet
+from catalog.api import CatalogItemViewSet, ClusterOriginViewSet
 from netpolicy.api_urls import register as register_netpolicy
 from tenants.api import ClusterViewSet, MembershipViewSet, QuotaViewSet, TenantViewSet
 from users.api import TokenViewSet
@@ -38,6 +39,8 @@ router.register("pool-subnets", PoolSubnetViewSet)
 router.register("nodes", NodeViewSet)
 router.register("join-tokens", JoinTokenViewSet)
 register_netpolicy(router)
+router.register("catalog-items", CatalogItemViewSet, basename="catalogitem")
+router.register("catalog-requests", ClusterOriginViewSet, basename="clusterorigin")
 # vsphere
 router.register("vcenters", VCenterViewSet, basename="vcenter")
 router.register("hosts", HostViewSet, basename="vsphere-host")

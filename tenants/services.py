@@ -98,7 +98,7 @@ def create_cluster(tenant: Tenant, user, data: dict, submit: bool = False) -> Vi
     _check_lease(data["lease_end"])
     with transaction.atomic():
         cluster = VirtualCluster(tenant=tenant, requested_by=user, **_editable(data))
-        _check_gpus(cluster)
+        check_request(cluster)
         try:
             with transaction.atomic():
                 cluster.save()
@@ -119,7 +119,7 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
     with transaction.atomic():
         before = snapshot(cluster)
         changes = _editable(data)
-        _check_gpus(VirtualCluster(**{**{f: getattr(cluster, f) for f in EDITABLE_FIELDS}, **changes}))
+        check_request(VirtualCluster(**{**{f: getattr(cluster, f) for f in EDITABLE_FIELDS}, **changes}))
         try:
             with transaction.atomic():
                 updated = VirtualCluster.objects.filter(pk=cluster.pk, state=S.DRAFT).update(
@@ -293,8 +293,8 @@ def refuse_unrealizable(cluster: VirtualCluster) -> None:
         raise NotOffered(reasons)
 
 
-def _check_gpus(cluster: VirtualCluster) -> None:
-    """GPUs per worker go with a GPU mode, and a vGPU profile with vGPU mode only."""
+def check_request(cluster: VirtualCluster) -> None:
+    """Fields that only make sense together: GPUs per worker go with a GPU mode, a vGPU profile with vGPU mode."""
     mode, count, profile = cluster.gpu_mode, cluster.gpus_per_worker, cluster.vgpu_profile
     if mode == GpuMode.NONE and (count or profile):
         raise InvalidRequest("Choose a GPU mode to ask for GPUs.", field="gpu_mode")
