@@ -24,7 +24,7 @@ class ReadOrSiteAdminWrites(permissions.BasePermission):
     """Everyone signed in reads what they may see; only site admins publish (403), requests are separate."""
 
     def has_permission(self, request, view):
-        return request.method in permissions.SAFE_METHODS or view.action == "request" or request.user.is_staff
+        return request.method in permissions.SAFE_METHODS or view.action == "request_cluster" or request.user.is_staff
 
 
 class CatalogItemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
@@ -41,7 +41,7 @@ class CatalogItemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
 
     def get_serializer_class(self):
         return {
-            "request": CatalogRequestSerializer, "versions": CatalogItemVersionSerializer,
+            "request_cluster": CatalogRequestSerializer, "versions": CatalogItemVersionSerializer,
             "retrieve": CatalogItemDetailSerializer,
         }.get(self.action, CatalogItemSerializer)  # fmt: skip
 
@@ -53,8 +53,8 @@ class CatalogItemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
                                                    flatten(serializer.validated_data))  # fmt: skip
 
     @extend_schema(request=CatalogRequestSerializer, responses={201: ClusterSerializer})
-    @action(detail=True, methods=["post"])
-    def request(self, request, pk=None):
+    @action(detail=True, methods=["post"], url_path="request", url_name="request")
+    def request_cluster(self, request, pk=None):
         """Request a cluster from the item's current version (the request records the version)."""
         item = self.get_object()
         serializer = CatalogRequestSerializer(data=request.data, context=self.get_serializer_context())

@@ -51,6 +51,10 @@ def normalize(spec) -> dict:
         raise InvalidRequest(
             f"Unknown request fields: {', '.join(map(str, unknown))} (known: {', '.join(FIELDS)}).", "rules"
         )
+    required = [name for name in FIELDS if name not in spec and default(name) is None]
+    if required:
+        missing = ", ".join(required)
+        raise InvalidRequest(f"An item must preset {missing} (it may let researchers change them).", "rules")
     return {name: _field(name, spec[name]) for name in FIELDS if name in spec}
 
 

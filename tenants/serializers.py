@@ -28,7 +28,7 @@ class MembershipSerializer(serializers.ModelSerializer):
 class QuotaSerializer(serializers.ModelSerializer):
     class Meta:
         model = Quota
-        fields = ["id", "tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments"]
+        fields = ["id", "tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments", "max_gpus"]
         read_only_fields = ["tenant"]
 
 
@@ -41,15 +41,17 @@ class ClusterSerializer(serializers.ModelSerializer):
     total_vcpus = serializers.IntegerField(read_only=True)
     total_memory_gb = serializers.IntegerField(read_only=True)
     vf_count = serializers.IntegerField(read_only=True)
+    gpu_count = serializers.IntegerField(read_only=True)
 
     class Meta:
         model = VirtualCluster
         fields = [
             "id", "tenant", "name", "workload_class", "worker_count", "vcpus_per_node",
             "memory_gb_per_node", "login_node", "interconnect", "network_mode", "data_path",
+            "gpu_mode", "gpus_per_worker", "vgpu_profile",
             "lease_end", "justification", "submit", "state", "status_message", "generation",
             "observed_generation", "requested_by", "rejection_reason", "vm_count", "total_vcpus",
-            "total_memory_gb", "vf_count", "created", "updated",
+            "total_memory_gb", "vf_count", "gpu_count", "created", "updated",
         ]  # fmt: skip
         read_only_fields = [
             "state", "status_message", "generation", "observed_generation", "rejection_reason",

@@ -102,8 +102,8 @@ def create_cluster(tenant: Tenant, user, data: dict, submit: bool = False) -> Vi
         try:
             with transaction.atomic():
                 cluster.save()
-        except IntegrityError:
-            raise InvalidRequest(f"A cluster named '{cluster.name}' already exists.", field="name") from None
+        except IntegrityError as exc:
+            raise _integrity(exc, cluster.name) from None
         record("cluster.create", cluster, after=snapshot(cluster), tenant=tenant)
         if submit:
             cluster = submit_cluster(cluster, user)
@@ -125,8 +125,8 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
                 updated = VirtualCluster.objects.filter(pk=cluster.pk, state=S.DRAFT).update(
                     **changes, updated=timezone.now()
                 )
-        except IntegrityError:
-            raise InvalidRequest(f"A cluster named '{changes.get('name')}' already exists.", field="name") from None
+        except IntegrityError as exc:
+            raise _integrity(exc, changes.get("name")) from None
         if not updated:
             raise Conflict(f"Only drafts can be edited; this request is {_state_of(cluster)}.")
         cluster.refresh_from_db()
@@ -284,6 +284,13 @@ def _state_of(cluster) -> str:
 
 def _editable(data: dict) -> dict:
     return {k: v for k, v in data.items() if k in EDITABLE_FIELDS}
+
+
+def _integrity(exc: IntegrityError, name) -> Exception:
+    """A taken name is the requester's to fix; any other constraint failing is a bug, not their input."""
+    if "cluster_name_unique_per_tenant" in str(exc):
+        return InvalidRequest(f"A cluster named '{name}' already exists.", field="name")
+    return exc
 
 
 def refuse_unrealizable(cluster: VirtualCluster) -> None:

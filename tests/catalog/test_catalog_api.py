@@ -118,6 +118,7 @@ def test_a_retired_item_is_gone_for_researchers_and_refused_for_admins(world, ap
     ("rules", "message"),
     [
         ({"root": {"value": 1}}, "Unknown request fields: root"),
+        ({"worker_count": None}, "give {'value': …}"),
         ({"worker_count": {"value": 0}}, "worker_count: value must be a whole number from 1 to 1024"),
         ({"worker_count": {"value": 4, "min": 2}}, "make it editable"),
         ({"interconnect": {"value": "sriov-ib", "editable": True, "choices": ["pvrdma"]}}, "include the preset"),
@@ -128,7 +129,9 @@ def test_a_retired_item_is_gone_for_researchers_and_refused_for_admins(world, ap
     ],
 )
 def test_item_rules_follow_a_strict_grammar(world, api, rules, message):
-    body = {"slug": "bad", "name": "Bad", "rules": rules}
+    base = {k: {"value": v} for k, v in (("workload_class", "ml"), ("worker_count", 1), ("vcpus_per_node", 2),
+                                           ("memory_gb_per_node", 4))}  # fmt: skip
+    body = {"slug": "bad", "name": "Bad", "rules": base | rules}
     response = api(world.admin).post("/api/v1/catalog-items/", body, format="json")
     assert response.status_code == 400 and message in response.json()["rules"][0], response.content
 
