@@ -26,6 +26,7 @@ from vsphere.api import (
     VCenterViewSet,
     VFAssignmentViewSet,
 )
+from vsphere.device_api import DeviceAssignmentViewSet, PCIDeviceViewSet, VGPUProfileViewSet
 
 router = DefaultRouter()
 router.register("tenants", TenantViewSet)
@@ -46,6 +47,9 @@ router.register("vcenters", VCenterViewSet, basename="vcenter")
 router.register("hosts", HostViewSet, basename="vsphere-host")
 router.register("physical-functions", PhysicalFunctionViewSet, basename="physicalfunction")
 router.register("vf-assignments", VFAssignmentViewSet, basename="vfassignment")
+router.register("pci-devices", PCIDeviceViewSet, basename="pcidevice")
+router.register("vgpu-profiles", VGPUProfileViewSet, basename="vgpuprofile")
+router.register("device-assignments", DeviceAssignmentViewSet, basename="deviceassignment")
 
 urlpatterns = [
     path("agents/join", JoinView.as_view(), name="agent-join"),

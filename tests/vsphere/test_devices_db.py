@@ -177,3 +177,14 @@ def test_the_site_offers_name_free_capacity_per_option(make_user):
     assert offers.get("interconnect", "directpath").detail == "2 of 2 whole RoCE NIC(s) free on esx-03"
     assert offers.get("data_path", "dpu").available and not offers.get("network_mode", "overlay").available
     assert {p["name"]: p["free"] for p in offers.vgpu_profiles} == {"grid_a100-10c": 8, "grid_a100-20c": 4}
+
+
+def test_the_devices_page_shows_what_each_host_offers_and_who_holds_it(make_user, client):
+    device_site()
+    admin = make_user("site-admin", staff=True)
+    services.approve_cluster(gpu_cluster(*lab(make_user, 1), worker_count=1), admin)
+    client.force_login(admin)
+    page = client.get("/vsphere/devices/").content.decode()
+    assert "0000:af:00.0 NVIDIA A100-PCIE-40GB — NVIDIA vGPU (shared), 40 GB: 1/2 × grid_a100-20c" in page
+    assert "the pvrdma firewall rule is disabled" in page and "dpu-0 (AMD Pensando DSC2-100, vmnic6)" in page
+    assert "<td>grid_a100-20c</td><td>NVIDIA A100-PCIE-40GB</td><td>20 GB</td><td>2</td><td>2</td><td>3</td>" in page
