@@ -151,3 +151,15 @@ def test_an_item_the_site_cannot_realize_says_why_and_its_requests_are_refused_a
     assert response.status_code == 400, response.content
     assert any("No GPU is enabled for DirectPath I/O" in r for r in response.json()["site"])
     assert not ClusterOrigin.objects.exists() and not VirtualCluster.objects.exists()
+
+
+def test_the_demo_catalog_publishes_the_issues_examples_once(make_user):
+    from django.core.management import call_command
+
+    make_user("admin", staff=True)
+    call_command("seed_demo_catalog")
+    call_command("seed_demo_catalog")
+    from catalog.models import CatalogItem
+
+    slugs = sorted(CatalogItem.objects.values_list("slug", flat=True))
+    assert slugs == ["ml-training", "ml-vgpu-pvrdma", "mpi-gromacs"]

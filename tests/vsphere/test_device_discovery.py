@@ -21,7 +21,7 @@ def test_discovery_reads_every_device_and_feature_the_simulator_reports(vcsim):
     assert whole.system_id, "DirectPath backing names the host's system id"
     nic = devices[("DC0_C0_H2", "0000:d8:00.0")]
     assert (nic.kind, nic.mode, nic.vendor_id, nic.device_id) == ("network", "passthrough", 0x15B3, 0x101D)
-    assert len(devices) == 6, "SR-IOV PFs stay PFs; the DPU's port is an uplink, not a passthrough device"
+    assert len(devices) == 8, "SR-IOV PFs stay PFs; the DPU's port is an uplink, not a passthrough device"
     profiles = {p.name: p.per_gpu for p in VGPUProfile.objects.filter(vcenter=vcenter)}
     assert profiles == {"grid_a100-4c": 10, "grid_a100-5c": 8, "grid_a100-8c": 5, "grid_a100-10c": 4,
                         "grid_a100-20c": 2, "grid_a100-40c": 1}  # fmt: skip
@@ -62,3 +62,16 @@ def test_rediscovery_keeps_a_held_device_and_says_so(vcsim, make_user):
     summary = services.discover(vcenter)
     assert summary["device_notes"] == ["DC0_C0_H1 0000:ff:00.0: no longer reported by vCenter but held by a cluster"]
     assert PCIDevice.objects.filter(pk=device.pk).exists()
+
+
+def test_every_demo_catalog_item_can_be_realized_on_the_simulators_inventory(vcsim, make_user):
+    from catalog import demo
+    from catalog.services import site_view
+
+    services.discover(sim_vcenter(vcsim))
+    admin = make_user("admin", staff=True)
+    demo.seed(admin)
+    from catalog.models import CatalogItem
+
+    for item in CatalogItem.objects.select_related("current"):
+        assert site_view(item.current)["refusals"] == [], item.slug

@@ -102,9 +102,9 @@ func a100Profiles() []profileSpec {
 	return out
 }
 
-// defaultDevices: H0 two vGPU A100s, H1 two passthrough A100s, both PVRDMA-ready; H2 two whole
-// ConnectX-6 Dx ports for DirectPath I/O, ENS, PVRDMA tagged but firewall closed; H3 a DPU with
-// offload and ENS, no PVRDMA.
+// defaultDevices: H0 two vGPU A100s, H1 two passthrough A100s and two whole ConnectX-6 Dx ports
+// (a GPU server with RoCE), both PVRDMA-ready; H2 two whole ConnectX-6 Dx ports for DirectPath I/O,
+// ENS, PVRDMA tagged but firewall closed; H3 a DPU with offload and ENS, no PVRDMA.
 func defaultDevices() deviceFixture {
 	cx6 := func(id string) pciSpec {
 		return pciSpec{ID: id, Vendor: "Mellanox Technologies", Name: "MT2892 Family [ConnectX-6 Dx]",
@@ -118,7 +118,8 @@ func defaultDevices() deviceFixture {
 			"DC0_C0_H0": {GPUs: []gpuSpec{a100("0000:af:00.0", "sharedDirect"), a100("0000:b0:00.0", "sharedDirect")},
 				PVRDMA: &pvrdmaSpec{Vmknic: "vmk0", Firewall: true}},
 			"DC0_C0_H1": {GPUs: []gpuSpec{a100("0000:af:00.0", "direct"), a100("0000:b0:00.0", "direct")},
-				PVRDMA: &pvrdmaSpec{Vmknic: "vmk0", Firewall: true}},
+				Passthrough: []pciSpec{cx6("0000:d8:00.0"), cx6("0000:d8:00.1")},
+				PVRDMA:      &pvrdmaSpec{Vmknic: "vmk0", Firewall: true}},
 			"DC0_C0_H2": {Passthrough: []pciSpec{cx6("0000:d8:00.0"), cx6("0000:d8:00.1")}, ENS: true,
 				PVRDMA: &pvrdmaSpec{Vmknic: "vmk0", Firewall: false}},
 			"DC0_C0_H3": {DPU: &dpuSpec{ID: "dpu-0", Model: "AMD Pensando DSC2-100", Pnic: "vmnic6", PCI: "0000:e3:00.0", Offload: true},
