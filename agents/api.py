@@ -2,6 +2,7 @@
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -9,6 +10,8 @@ from agents import desired, longpoll, services
 from agents.authentication import IsNode, NodeCredentialAuthentication
 from agents.models import JoinToken, Node, NodePool, PoolSubnet
 from agents.serializers import (
+    CredentialAnswerSerializer,
+    JoinAnswerSerializer,
     JoinSerializer,
     JoinTokenSerializer,
     NodePoolSerializer,
@@ -48,13 +51,20 @@ class PoolSubnetViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
 
 class NodeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
                   viewsets.GenericViewSet):  # fmt: skip
-    queryset = Node.objects.select_related("pool")
+    queryset = Node.objects.select_related("pool").prefetch_related("credentials")
     serializer_class = NodeSerializer
     permission_classes = SITE_ADMIN_ONLY
     filterset_fields = ["pool", "status"]
 
     def perform_update(self, serializer):
         serializer.instance = services.update_node(serializer.instance, **serializer.validated_data)
+
+    @extend_schema(request=None, responses={200: NodeSerializer})
+    @action(detail=True, methods=["post"], url_path="revoke-credential")
+    def revoke_credential(self, request, pk=None):
+        """Revoke every credential of the node now; it must re-enrol with a join token naming it."""
+        node = services.revoke_credentials(self.get_object())
+        return Response(NodeSerializer(Node.objects.prefetch_related("credentials").get(pk=node.pk)).data)
 
 
 class JoinTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
@@ -84,14 +94,29 @@ class JoinView(APIView):
     permission_classes = []
     throttle_classes = [JoinRateThrottle]  # join tokens are one-time; guessing them is throttled per address
 
-    @extend_schema(request=JoinSerializer, responses={201: dict})
+    @extend_schema(request=JoinSerializer, responses={201: JoinAnswerSerializer})
     def post(self, request):
         serializer = JoinSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         with acting_as(_agent_actor(request, f"agent:{data['hostname']}")):
             node, raw = services.join(data["token"], data["hostname"], data["capabilities"], data["interfaces"])
-        return Response({"node": node.name, "credential": raw}, status=status.HTTP_201_CREATED)
+        answer = {"node": node.name} | services.credential_answer(raw)
+        return Response(JoinAnswerSerializer(answer).data, status=status.HTTP_201_CREATED)
+
+
+class CredentialView(APIView):
+    """POST with the current (or, during the grace period, the previous) credential: get a new one."""
+
+    authentication_classes = [NodeCredentialAuthentication]
+    permission_classes = [IsNode]
+
+    @extend_schema(request=None, responses={201: CredentialAnswerSerializer})
+    def post(self, request, node):
+        with acting_as(_agent_actor(request, f"agent:{request.auth.name}")):
+            _, raw = services.rotate_credential(request.auth, request.auth.presented_credential)
+        return Response(CredentialAnswerSerializer(services.credential_answer(raw)).data,
+                        status=status.HTTP_201_CREATED)  # fmt: skip
 
 
 class DesiredStateView(APIView):

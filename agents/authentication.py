@@ -1,24 +1,31 @@
 """Node credentials: `Authorization: Bearer encn_…`, valid only on that node's own agent endpoints."""
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
 from rest_framework import authentication, exceptions, permissions
 
 from agents.credentials import hash_token
-from agents.models import Node
+from agents.models import Node, NodeCredential
 
 
 class NodeCredentialAuthentication(authentication.BaseAuthentication):
-    """Authenticate a node agent; request.auth is the Node."""
+    """Authenticate a node agent; request.auth is the Node, with the credential it presented."""
 
     def authenticate(self, request):
         header = authentication.get_authorization_header(request).split()
         if len(header) != 2 or header[0].lower() != b"bearer":
             return None
-        node = Node.objects.select_related("pool").filter(
-            credential_hash=hash_token(header[1].decode(errors="replace"))
-        ).first()
-        if node is None or not node.credential_hash:
+        credential = (
+            NodeCredential.objects.select_related("node__pool")
+            .filter(credential_hash=hash_token(header[1].decode(errors="replace")))
+            .first()
+        )
+        if credential is None:
             raise exceptions.AuthenticationFailed("Invalid node credential.")
+        if credential.expires_at <= timezone.now():
+            raise exceptions.AuthenticationFailed("Node credential expired; re-enrol the node.")
+        node = credential.node
+        node.presented_credential = credential
         return AnonymousUser(), node
 
     def authenticate_header(self, request):

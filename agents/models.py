@@ -52,7 +52,6 @@ class Node(models.Model):
     interfaces = models.JSONField(default=list, blank=True, help_text='[{"name": "em1", "address": "10.0.0.5/24"}]')
     capabilities = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=16, choices=NodeStatus.choices, default=NodeStatus.PENDING)
-    credential_hash = models.CharField(max_length=64, blank=True, editable=False)
     desired_generation = models.PositiveBigIntegerField(default=1)
     desired_digest = models.CharField(max_length=64, blank=True, editable=False)
     applied_generation = models.PositiveBigIntegerField(default=0)
@@ -66,6 +65,22 @@ class Node(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class NodeCredential(models.Model):
+    """A node's bearer secret (hashed); rotation keeps the previous one valid for a grace period."""
+
+    node = models.ForeignKey(Node, on_delete=models.CASCADE, related_name="credentials")
+    credential_hash = models.CharField(max_length=64, unique=True, editable=False)
+    hint = models.CharField(max_length=12, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["node", "-created"]
+
+    def __str__(self):
+        return f"credential {self.hint}… of {self.node_id}"
 
 
 class JoinToken(models.Model):

@@ -1,27 +1,57 @@
-"""API serializers of the agents app."""
+"""API serializers of the agents app; every value that reaches a node goes through the agent's grammar."""
 
-import ipaddress
-
+from enclave_agent import grammar
 from rest_framework import serializers
 
-from agents.models import JoinToken, Node, NodePool, PoolSubnet
+from agents.choices import TenantNetworkStatus
+from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
+
+MAX_ERRORS = 200
+MAX_TENANTS_REPORTED = 100_000
+
+
+def _grammar(check, value, *args):
+    try:
+        return check(value, *args)
+    except grammar.GrammarError as exc:
+        raise serializers.ValidationError(str(exc)) from None
+
+
+def _ipv4_multicast(value: str) -> str:
+    group = _grammar(grammar.multicast_group, value)
+    if ":" in group:
+        raise serializers.ValidationError("Use an IPv4 multicast group.")
+    return group
+
+
+class StrictObjectMixin:
+    """Refuse keys a serializer does not know instead of dropping them silently."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(str(k) for k in data if k not in self.fields)
+            if unknown:
+                raise serializers.ValidationError({k: ["Unknown field."] for k in unknown})
+        return super().to_internal_value(data)
 
 
 class PoolSubnetSerializer(serializers.ModelSerializer):
+    cidr = serializers.CharField(max_length=43, trim_whitespace=False, help_text="Canonical network, e.g. 10.10.0.0/16")
+
     class Meta:
         model = PoolSubnet
         fields = ["id", "pool", "cidr", "dstport"]
         validators = []
 
     def validate_cidr(self, value):
-        try:
-            return str(ipaddress.ip_network(value, strict=True))
-        except ValueError as exc:
-            raise serializers.ValidationError(str(exc)) from None
+        return _grammar(grammar.network, value, "cidr")
 
 
 class NodePoolSerializer(serializers.ModelSerializer):
     subnets = PoolSubnetSerializer(many=True, read_only=True)
+    multicast_group = serializers.CharField(
+        max_length=15, default="239.1.1.1", trim_whitespace=False, help_text="IPv4 multicast group (VXLAN BUM)"
+    )
 
     class Meta:
         model = NodePool
@@ -29,30 +59,65 @@ class NodePoolSerializer(serializers.ModelSerializer):
         validators = []
 
     def validate_multicast_group(self, value):
-        if not ipaddress.ip_address(value).is_multicast:
-            raise serializers.ValidationError("Not a multicast address.")
-        return value
+        return _ipv4_multicast(value)
+
+
+class InterfaceListSerializer(serializers.ListSerializer):
+    """A node's interfaces: the grammar also refuses duplicate names and overlong lists."""
+
+    def to_internal_value(self, data):
+        try:
+            return grammar.interfaces(data)
+        except grammar.GrammarError as exc:
+            raise serializers.ValidationError([str(exc)]) from None
+
+
+class InterfaceSerializer(serializers.Serializer):
+    """One underlay interface; enclave_agent.grammar.interface is the one definition of valid."""
+
+    name = serializers.CharField(max_length=grammar.IFNAMSIZ, help_text="Linux interface name, e.g. em1")
+    address = serializers.CharField(max_length=49, help_text="Address with prefix length, e.g. 10.0.0.5/24")
+    gateway = serializers.CharField(max_length=15, required=False, allow_null=True, help_text="IPv4 next hop")
+
+    class Meta:
+        list_serializer_class = InterfaceListSerializer
+
+    def to_internal_value(self, data):
+        return _grammar(grammar.interface, data)
+
+
+class CapabilitiesSerializer(StrictObjectMixin, serializers.Serializer):
+    """What the agent probed (enclave_agent.plan.Capabilities)."""
+
+    vrf = serializers.BooleanField(required=False)
+    vxlan = serializers.BooleanField(required=False)
+    nftables = serializers.BooleanField(required=False)
+    kernel = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    detail = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+
+
+class NodeCredentialSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = NodeCredential
+        fields = ["hint", "created", "expires_at"]
 
 
 class NodeSerializer(serializers.ModelSerializer):
+    interfaces = InterfaceSerializer(many=True, required=False)
+    address = serializers.CharField(max_length=39, required=False, allow_null=True, trim_whitespace=False,
+                                    help_text="Underlay address; SNAT target")  # fmt: skip
+    credentials = NodeCredentialSerializer(many=True, read_only=True)
+
     class Meta:
         model = Node
         fields = ["id", "name", "pool", "address", "interfaces", "capabilities", "status", "desired_generation",
-                  "applied_generation", "last_seen", "last_report", "last_error", "enrolled"]  # fmt: skip
+                  "applied_generation", "last_seen", "last_report", "last_error", "enrolled",
+                  "credentials"]  # fmt: skip
         read_only_fields = ["name", "pool", "capabilities", "status", "desired_generation", "applied_generation",
                             "last_seen", "last_report", "last_error", "enrolled"]  # fmt: skip
 
-    def validate_interfaces(self, value):
-        if not isinstance(value, list):
-            raise serializers.ValidationError("A list of {name, address} objects.")
-        for item in value:
-            if not isinstance(item, dict) or not {"name", "address"} <= item.keys():
-                raise serializers.ValidationError("Each interface needs a name and an address (CIDR).")
-            try:
-                ipaddress.ip_interface(item["address"])
-            except ValueError as exc:
-                raise serializers.ValidationError(str(exc)) from None
-        return value
+    def validate_address(self, value):
+        return None if value in (None, "") else _grammar(grammar.address, value, "address")
 
 
 class JoinTokenSerializer(serializers.ModelSerializer):
@@ -65,19 +130,52 @@ class JoinTokenSerializer(serializers.ModelSerializer):
         read_only_fields = ["hint", "expires_at", "used_at", "used_by", "created"]
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(StrictObjectMixin, serializers.Serializer):
     token = serializers.CharField(max_length=200)
-    hostname = serializers.RegexField(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$", max_length=63)
-    capabilities = serializers.DictField(required=False, default=dict)
-    interfaces = serializers.ListField(child=serializers.DictField(), required=False, default=list)
+    hostname = serializers.CharField(max_length=63, trim_whitespace=False, help_text="The node's name (DNS label)")
+    capabilities = CapabilitiesSerializer(required=False, default=dict)
+    interfaces = InterfaceSerializer(many=True, required=False, default=list)
+
+    def validate_hostname(self, value):
+        return _grammar(grammar.node_name, value)
 
 
-class ObservedStateSerializer(serializers.Serializer):
-    generation = serializers.IntegerField(min_value=0)
-    tenants = serializers.DictField(child=serializers.DictField(), required=False, default=dict)
-    node_errors = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    capabilities = serializers.DictField(required=False, default=dict)
+class JoinAnswerSerializer(serializers.Serializer):
+    node = serializers.CharField()
+    credential = serializers.CharField(help_text="Plaintext node credential, shown once")
+    expires_at = serializers.DateTimeField()
+    expires_in = serializers.IntegerField(help_text="Seconds the credential stays valid")
+
+
+class CredentialAnswerSerializer(serializers.Serializer):
+    credential = serializers.CharField(help_text="Plaintext node credential, shown once")
+    expires_at = serializers.DateTimeField()
+    expires_in = serializers.IntegerField(help_text="Seconds the credential stays valid")
+
+
+class TenantReportSerializer(StrictObjectMixin, serializers.Serializer):
+    status = serializers.ChoiceField(choices=TenantNetworkStatus.choices)
+    errors = serializers.ListField(child=serializers.CharField(max_length=2000, trim_whitespace=False),
+                                   max_length=MAX_ERRORS, required=False, default=list)  # fmt: skip
+
+
+class ObservedStateSerializer(StrictObjectMixin, serializers.Serializer):
+    """The agent's report (enclave_agent.agent.Report); anything else is a 400."""
+
+    generation = serializers.IntegerField(min_value=0, max_value=2**63 - 1)
+    tenants = serializers.DictField(child=TenantReportSerializer(), required=False, default=dict)
+    node_errors = serializers.ListField(child=serializers.CharField(max_length=4000, trim_whitespace=False),
+                                        max_length=MAX_ERRORS, required=False, default=list)  # fmt: skip
+    capabilities = CapabilitiesSerializer(required=False)
     full = serializers.BooleanField(required=False)
-    ops = serializers.IntegerField(required=False)
-    processes = serializers.IntegerField(required=False)
-    seconds = serializers.FloatField(required=False)
+    ops = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    processes = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    seconds = serializers.FloatField(required=False, min_value=0, max_value=10**6)
+
+    def validate_tenants(self, value):
+        if len(value) > MAX_TENANTS_REPORTED:
+            raise serializers.ValidationError(f"At most {MAX_TENANTS_REPORTED} tenants.")
+        bad = next((k for k in value if not (k.isascii() and k.isdigit() and len(k) <= 19)), None)
+        if bad is not None:
+            raise serializers.ValidationError(f"Tenant keys are tenant ids, not {bad[:40]!r}.")
+        return value

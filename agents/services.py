@@ -2,20 +2,34 @@
 
 import datetime
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from enclave_agent import grammar
 
 from agents import credentials, longpoll, sources
 from agents.choices import NodeStatus
 from agents.desired import build, digest
-from agents.models import JoinToken, Node, NodePool, PoolSubnet
+from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
 from audit.services import record, snapshot
-from portal.errors import Conflict, InvalidRequest, NotFound
+from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
 
 SILENT_AFTER = datetime.timedelta(seconds=90)  # three missed long-polls
+NODE_EDITABLE = ("address", "interfaces")
+
+
+def _checked(check, value, field: str, *args):
+    """Apply an enclave_agent.grammar check; a failure is the caller's 400 on that field."""
+    try:
+        return check(value, *args)
+    except grammar.GrammarError as exc:
+        raise InvalidRequest(str(exc), field=field) from None
 
 
 def create_pool(name: str, description: str = "", multicast_group: str = "239.1.1.1") -> NodePool:
+    group = _checked(grammar.multicast_group, multicast_group, "multicast_group")
+    if ":" in group:
+        raise InvalidRequest("Use an IPv4 multicast group.", field="multicast_group")
     with transaction.atomic():
         if NodePool.objects.filter(name=name).exists():
             raise InvalidRequest(f"A node pool named '{name}' already exists.", field="name")
@@ -26,6 +40,7 @@ def create_pool(name: str, description: str = "", multicast_group: str = "239.1.
 
 def add_subnet(pool: NodePool, cidr: str, dstport: int) -> PoolSubnet:
     """Declare an underlay subnet of interest with its own VXLAN UDP port."""
+    cidr = _checked(grammar.network, cidr, "cidr", "cidr")
     with transaction.atomic():
         try:
             with transaction.atomic():
@@ -39,6 +54,8 @@ def add_subnet(pool: NodePool, cidr: str, dstport: int) -> PoolSubnet:
 
 def create_join_token(pool: NodePool, node_name: str = "", hours: int = 24) -> tuple[JoinToken, str]:
     """Create a one-time join token; its plaintext is returned once and never stored."""
+    if node_name:
+        _checked(grammar.node_name, node_name, "node_name")
     raw, hashed = credentials.new_secret(credentials.JOIN_PREFIX)
     with transaction.atomic():
         token = JoinToken.objects.create(
@@ -49,8 +66,28 @@ def create_join_token(pool: NodePool, node_name: str = "", hours: int = 24) -> t
     return token, raw
 
 
+def _issue(node: Node, now) -> tuple[NodeCredential, str]:
+    """A fresh credential for the node, valid for the configured lifetime; audited."""
+    raw, hashed = credentials.new_secret(credentials.NODE_PREFIX)
+    lifetime = datetime.timedelta(days=settings.AGENT_CREDENTIAL_DAYS)
+    cred = NodeCredential.objects.create(node=node, credential_hash=hashed, hint=raw[:12], expires_at=now + lifetime)
+    record("node.credential.issue", cred, after=snapshot(cred))
+    return cred, raw
+
+
+def credential_answer(raw: str) -> dict:
+    """What the agent gets with a new credential: the secret and when it expires (also in seconds)."""
+    cred = NodeCredential.objects.get(credential_hash=credentials.hash_token(raw))
+    expires_in = int((cred.expires_at - timezone.now()).total_seconds())
+    return {"credential": raw, "expires_at": cred.expires_at, "expires_in": expires_in}
+
+
 def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None) -> tuple[Node, str]:
     """Exchange a join token (once) for a credential scoped to one node."""
+    interfaces = _checked(grammar.interfaces, interfaces or [], "interfaces")
+    hostname = _checked(grammar.node_name, hostname, "hostname")
+    if not isinstance(capabilities, dict):
+        raise InvalidRequest("Capabilities are an object.", field="capabilities")
     now = timezone.now()
     with transaction.atomic():
         token = JoinToken.objects.select_for_update().filter(token_hash=credentials.hash_token(raw_token)).first()
@@ -60,18 +97,59 @@ def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None) -> 
         node = Node.objects.select_for_update().filter(name=name).first()
         if node is not None and token.node_name != name:
             raise Conflict(f"A node named '{name}' is already enrolled; ask for a token naming it to re-enrol.")
-        raw, hashed = credentials.new_secret(credentials.NODE_PREFIX)
         before = snapshot(node) if node else None
         node = node or Node(name=name, pool=token.pool)
-        node.credential_hash, node.capabilities, node.enrolled = hashed, capabilities or {}, now
+        node.capabilities, node.enrolled = capabilities, now
         if interfaces:
             node.interfaces = interfaces
-            node.address = node.address or str(interfaces[0]["address"]).split("/")[0]
-        node.full_clean(exclude=["credential_hash", "desired_digest"])
-        node.save()
+            node.address = node.address or interfaces[0]["address"].split("/")[0]
+        node.full_clean(exclude=["desired_digest"])
+        try:
+            with transaction.atomic():
+                node.save()
+        except IntegrityError:  # a concurrent join created the same name first
+            raise Conflict(f"A node named '{name}' is already enrolled.") from None
+        NodeCredential.objects.filter(node=node).delete()  # re-enrolment replaces the old credential
         JoinToken.objects.filter(pk=token.pk).update(used_at=now, used_by=node)
         record("node.enrol", node, before=before, after=snapshot(node))
+        _, raw = _issue(node, now)
     return node, raw
+
+
+def rotate_credential(node: Node, presented: NodeCredential) -> tuple[Node, str]:
+    """Swap the presented credential for a new one; the presented one stays valid for the grace period.
+
+    Any other credential of the node is dropped: it is one whose answer the agent never received
+    (it rotates again with the old one), or one a thief holds.
+    """
+    now = timezone.now()
+    grace = now + datetime.timedelta(seconds=settings.AGENT_CREDENTIAL_GRACE_SECONDS)
+    with transaction.atomic():
+        current = Node.objects.select_for_update().get(pk=node.pk)
+        old = NodeCredential.objects.filter(pk=presented.pk, node=current, expires_at__gt=now).first()
+        if old is None:
+            raise Forbidden("This credential was revoked or has expired.")
+        NodeCredential.objects.filter(node=current).exclude(pk=old.pk).delete()
+        NodeCredential.objects.filter(pk=old.pk).update(expires_at=min(old.expires_at, grace))
+        _, raw = _issue(current, now)
+    return current, raw
+
+
+def revoke_credentials(node: Node) -> Node:
+    """Revoke every credential of the node at once (site admins); its long-polls end now."""
+    with transaction.atomic():
+        current = Node.objects.select_for_update().get(pk=node.pk)
+        hints = sorted(NodeCredential.objects.filter(node=current).values_list("hint", flat=True))
+        NodeCredential.objects.filter(node=current).delete()
+        before = _brief(snapshot(current))
+        current.status = NodeStatus.NOT_READY
+        current.last_error = "credential revoked; re-enrol with a join token naming this node"
+        current.save(update_fields=["status", "last_error"])
+        record("node.credential.revoke", current, before=before | {"credentials": hints},
+               after=_brief(snapshot(current)) | {"credentials": []})  # fmt: skip
+        node_id = current.pk
+        transaction.on_commit(lambda: longpoll.revoked(node_id))
+    return current
 
 
 def pool_intent(pool) -> tuple:
@@ -107,18 +185,17 @@ def queue_refresh(pool_ids=None) -> None:
 
 
 def record_observed(node: Node, report: dict) -> Node:
-    """Store an agent's report; status changes and newly applied generations are audited."""
-    ok = not report.get("node_errors") and all(
-        t.get("status") == "ready" for t in (report.get("tenants") or {}).values()
-    )
+    """Store an agent's (validated) report; status changes and newly applied generations are audited."""
+    tenants = report.get("tenants") or {}
+    ok = not report.get("node_errors") and all(t["status"] == "ready" for t in tenants.values())
     errors = list(report.get("node_errors") or [])
-    errors += [f"tenant {tid}: {e}" for tid, t in (report.get("tenants") or {}).items() for e in t.get("errors", [])]
+    errors += [f"tenant {tid}: {e}" for tid, t in tenants.items() for e in t.get("errors", [])]
     with transaction.atomic():
         current = Node.objects.select_for_update().get(pk=node.pk)
         before = snapshot(current)
         current.last_report, current.last_seen = report, timezone.now()
         current.last_error = "\n".join(errors)[:4000]
-        current.applied_generation = int(report.get("generation") or current.applied_generation)
+        current.applied_generation = report["generation"]
         current.capabilities = report.get("capabilities") or current.capabilities
         current.status = NodeStatus.READY if ok else NodeStatus.NOT_READY
         current.save()
@@ -156,7 +233,14 @@ def _brief(snap: dict) -> dict:
 
 
 def update_node(node: Node, **fields) -> Node:
-    """Admin edits of a node's underlay address and interfaces."""
+    """Admin edits of a node's underlay address and interfaces (checked against the agent's grammar)."""
+    unknown = sorted(set(fields) - set(NODE_EDITABLE))
+    if unknown:
+        raise InvalidRequest(f"Only {', '.join(NODE_EDITABLE)} can be changed.", field=unknown[0])
+    if "interfaces" in fields:
+        fields["interfaces"] = _checked(grammar.interfaces, fields["interfaces"], "interfaces")
+    if fields.get("address") not in (None, ""):
+        fields["address"] = _checked(grammar.address, fields["address"], "address", "address")
     with transaction.atomic():
         current = Node.objects.select_for_update().get(pk=node.pk)
         before = snapshot(current)

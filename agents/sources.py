@@ -5,7 +5,7 @@ import ipaddress
 from agents.desired import CGNAT, TenantNetwork
 from netpolicy.choices import PoolKind, SegmentKind, SegmentState
 from netpolicy.compiler import nft
-from netpolicy.ir import build_site
+from netpolicy.ir import build_site_isolating
 from netpolicy.models import Pool, Segment
 from tenants.models import Tenant
 from users.models import PosixAccount
@@ -57,4 +57,4 @@ def ruleset(pool, networks: list[TenantNetwork]) -> str:
     if not networks:
         return ""
     tenants = Tenant.objects.filter(pk__in=[n.tenant_id for n in networks]).order_by("pk")
-    return nft.compile_ruleset(build_site(tenants))
+    return nft.compile_ruleset(build_site_isolating(tenants).site)  # a broken tenant is quarantined, not fatal

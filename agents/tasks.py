@@ -1,9 +1,13 @@
 """Celery tasks of the agents app."""
 
+import logging
+
 from celery import shared_task
 
 from agents import services
 from agents.models import Node
+
+log = logging.getLogger(__name__)
 
 
 @shared_task
@@ -17,8 +21,11 @@ def refresh_nodes(pool_ids=None) -> int:
     for node in nodes:
         if node.pool_id not in shared:
             shared[node.pool_id] = services.pool_intent(node.pool)
-        if services.refresh(node, shared[node.pool_id]):
-            changed.append(node)
+        try:
+            if services.refresh(node, shared[node.pool_id]):
+                changed.append(node)
+        except Exception:  # one node's bad data must not keep its pool's other nodes stale
+            log.exception("desired state of node %s could not be computed", node.name)
     services.wake(changed)
     return len(changed)
 

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from agents import services
 from agents.models import Node, NodePool
@@ -21,11 +22,20 @@ def node_list(request):
 
 @staff_member_required
 def node_detail(request, pk):
-    node = get_object_or_404(Node.objects.select_related("pool"), pk=pk)
+    node = get_object_or_404(Node.objects.select_related("pool").prefetch_related("credentials"), pk=pk)
     reported = (node.last_report or {}).get("tenants", {})
     tenants = {t.pk: t for t in Tenant.objects.filter(pk__in=[int(i) for i in reported if str(i).isdigit()])}
     rows = [{"tenant": tenants.get(int(tid)), "id": tid, **entry} for tid, entry in sorted(reported.items())]
     return render(request, "agents/node_detail.html", {"node": node, "tenant_rows": rows})
+
+
+@staff_member_required
+@require_POST
+def node_revoke_credential(request, pk):
+    """Revoke the node's credentials now (audited); it must re-enrol with a join token naming it."""
+    node = services.revoke_credentials(get_object_or_404(Node, pk=pk))
+    messages.success(request, f"Credentials of {node} revoked; its agent is locked out until it re-enrols.")
+    return redirect("agents:node-detail", pk=node.pk)
 
 
 @staff_member_required

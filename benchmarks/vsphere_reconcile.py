@@ -1,7 +1,9 @@
 """Benchmark: a 16-node SR-IOV cluster on the simulator with vCenter-like delays, approve -> ready.
 
-Three ways to the same end state, each on a freshly started simulator:
-  floor       the same vSphere operations issued directly, every chain in its own thread
+Three ways to the same end state (every VM's template NIC replaced by VMXNET3 on the tenant's port group,
+one VF each), each on a freshly started simulator:
+  floor       the same vSphere operations issued directly, every chain in its own thread (a clone
+              carries its NICs, so it waits for the port group, as Enclave's does)
   sequential  one VM at a time, waiting on each task in turn (the vHPC toolkit's way)
   batched     Enclave's converge path (observe, plan, preflight, one batch)
 Reports wall time and SOAP requests (counted by the simulator) and the ratios.
@@ -23,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.vsphere.conftest import Sim, free_port  # noqa: E402
 from vsphere.converge import converge, preview  # noqa: E402
 from vsphere.driver import Driver  # noqa: E402
-from vsphere.specs import ClusterIntent, NodeIntent  # noqa: E402
+from vsphere.specs import Adapter, ClusterIntent, NodeIntent  # noqa: E402
 from vsphere.verbs import node_marker  # noqa: E402
 
 PF = "0000:3b:00.0"
@@ -64,13 +66,24 @@ def run_batched(drv: Driver, intent: ClusterIntent) -> None:
 
 
 def run_sequential(drv: Driver, intent: ClusterIntent) -> None:
-    """vhpc_toolkit dvs -create ... then, per VM, clone, sriov -add, power on; each waited."""
+    """vhpc_toolkit dvs -create ... then, per VM, clone, network -add (the template NIC replaced by
+    VMXNET3 on the port group), sriov -add, power on; each waited."""
     drv.ensure_dvs("DC0", intent.dvs_name, intent.dvs_marker, intent.hosts, intent.uplink_pnic)
     drv.ensure_portgroup("DC0", intent.dvs_name, intent.portgroup, intent.portgroup_marker, intent.vlan)
     for node in intent.nodes:
         drv.ensure_vm("DC0", intent.compute_cluster, intent.template, node)
+        snap = drv.snapshot("DC0")
+        pg = snap.portgroups[intent.portgroup][0]
+        devices = [drv.nic_remove(k) for k in template_nic_keys(snap, intent)]
+        devices.append(drv.adapter_add(Adapter.VMXNET3, -100, pg.key, pg.switch_uuid))
+        drv.wait(drv.start_reconfigure(snap.vm_mor(node.name), drv.nic_change_spec(devices), node.name), "nic")
         drv.ensure_sriov_nic("DC0", node.name, node.marker, intent.portgroup, PF)
         drv.ensure_power("DC0", node.name, node.marker, True)
+
+
+def template_nic_keys(snap, intent: ClusterIntent) -> list[int]:
+    """Device keys of the template's NICs (every clone drops them)."""
+    return [nic.key for nic in snap.vms[intent.template][0].nics]
 
 
 def run_floor(drv: Driver, intent: ClusterIntent) -> None:
@@ -101,11 +114,14 @@ def run_floor(drv: Driver, intent: ClusterIntent) -> None:
         network_ready.set()
 
     def vm_chain(node: NodeIntent):
-        vm = drv.wait(drv.start_clone(snap, intent.template, intent.compute_cluster, node), node.name)
-        network_ready.wait()
+        network_ready.wait()  # the clone's NICs join the port group, which must exist first
         key, uuid = pg_info["pg"]
-        nic = drv.nic_add(snap.pfs[node.host][PF], key, uuid, -100)
-        drv.wait(drv.start_reconfigure(vm, drv.vm_spec(node, [nic], marker=True), node.name), node.name)
+        devices = [drv.nic_remove(k) for k in template_nic_keys(snap, intent)]
+        devices += [drv.adapter_add(Adapter.VMXNET3, -100, key, uuid), drv.nic_add(snap.pfs[node.host][PF], key,
+                                                                                   uuid, -101)]  # fmt: skip
+        clone = drv.start_clone(snap, intent.template, intent.compute_cluster, node, devices=devices)
+        vm = drv.wait(clone, node.name)
+        drv.wait(drv.start_reconfigure(vm, drv.vm_spec(node, marker=True), node.name), node.name)
         drv.wait(drv.start_power(vm, True, node.name), node.name)
 
     threads = [threading.Thread(target=guard(network))]

@@ -116,8 +116,12 @@ def tenant_detail(request, pk):
         if user is None:
             member_form.add_error("username", "No such user.")
         else:
-            services.set_membership(tenant, user, member_form.cleaned_data["role"])
-            return redirect("frontend:tenant-detail", pk=pk)
+            try:
+                services.set_membership(tenant, user, member_form.cleaned_data["role"])
+            except ServiceError as exc:
+                member_form.add_error("username", exc.detail)
+            else:
+                return redirect("frontend:tenant-detail", pk=pk)
     context = {"tenant": tenant, "quota_form": quota_form, "member_form": member_form,
                "members": tenant.memberships.select_related("user")}  # fmt: skip
     return render(request, "frontend/tenant_detail.html", context)

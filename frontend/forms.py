@@ -37,12 +37,12 @@ class ClusterForm(forms.ModelForm):
         model = VirtualCluster
         fields = [
             "tenant", "name", "workload_class", "worker_count", "vcpus_per_node", "memory_gb_per_node",
-            "login_node", "interconnect", "network_mode", "data_path", "gpu_mode", "gpus_per_worker", "vgpu_profile",
-            "lease_end", "justification",
+            "login_node", "interconnect", "network_mode", "data_path", "nic_type", "gpu_mode", "gpus_per_worker",
+            "vgpu_profile", "lease_end", "justification",
         ]  # fmt: skip
         widgets = {"lease_end": DateInput(), "justification": forms.Textarea(attrs={"rows": 3})}
         labels = {"worker_count": "Worker nodes", "memory_gb_per_node": "Memory per node (GB)",
-                  "gpu_mode": "GPUs", "gpus_per_worker": "GPUs per worker"}  # fmt: skip
+                  "nic_type": "Network adapter", "gpu_mode": "GPUs", "gpus_per_worker": "GPUs per worker"}  # fmt: skip
 
     def __init__(self, *args, user=None, site_offers=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -100,7 +100,8 @@ class TenantForm(forms.ModelForm):
 class QuotaForm(forms.ModelForm):
     class Meta:
         model = Quota
-        fields = ["max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments", "max_gpus"]
+        fields = ["max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments", "max_pending_segments",
+                  "max_gpus"]  # fmt: skip
 
 
 class MembershipForm(forms.Form):

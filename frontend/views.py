@@ -11,7 +11,7 @@ from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm, ResizeForm
 from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from portal.errors import NotFound, ServiceError
-from tenants import advice, offers, quotas, services
+from tenants import advice, offers, quotas, realizers, services
 from tenants.access import can_decide, is_owner, is_site_admin, scope, visible_tenants
 from tenants.choices import ClusterState
 from tenants.filtersets import ClusterFilterSet
@@ -123,6 +123,7 @@ def cluster_detail(request, pk):
         "notes": advice.notes(cluster.workload_class, cluster.interconnect, cluster.network_mode,
                               cluster.data_path, cluster.gpu_mode),
         "origin": catalog_origin(cluster),
+        **_access_context(cluster, request.user),
     }  # fmt: skip
     return render_page(request, "frontend/cluster_detail.html", context, "frontend/partials/cluster_status.html")
 
@@ -132,6 +133,18 @@ def catalog_origin(cluster):
     from catalog.models import ClusterOrigin
 
     return ClusterOrigin.objects.select_related("version__item").filter(cluster=cluster).first()
+
+
+def _access_context(cluster, user) -> dict:
+    """How to reach the cluster, from the site's realizer (the database only: pages never call a site)."""
+    if not cluster.site_kind or cluster.state not in ACCESS_STATES:
+        return {}
+    view = realizers.for_cluster(cluster).observe(cluster)
+    return {"access": view, "ssh_command": view.ssh_command(user.username)}
+
+
+ACCESS_STATES = {ClusterState.APPROVED, ClusterState.PROVISIONING, ClusterState.READY, ClusterState.DEGRADED,
+                 ClusterState.ERROR}  # fmt: skip
 
 
 RESIZABLE_STATES = {ClusterState.APPROVED, ClusterState.PROVISIONING, ClusterState.READY, ClusterState.DEGRADED,

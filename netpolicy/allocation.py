@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 from audit.services import record, snapshot
 from netpolicy.choices import ID_KINDS, PoolKind, SegmentKind
 from netpolicy.models import LIVE, Pool, Segment
+from portal.addresses import AddressError, parse_network
 from portal.errors import Forbidden, InvalidRequest, ServiceError
 from tenants.access import is_site_admin
 
@@ -41,6 +42,8 @@ def create_pool(user, data: dict) -> Pool:
 
 def _check_pool(pool: Pool) -> None:
     if pool.kind in ID_KINDS:
+        if pool.default_prefix_length is not None or pool.min_prefix_length is not None:
+            raise InvalidRequest(f"A {pool.kind} pool has no prefix lengths.", "default_prefix_length")
         if pool.first is None or pool.last is None or pool.cidr:
             raise InvalidRequest(f"A {pool.kind} pool needs first and last, and no cidr.")
         if pool.first > pool.last:
@@ -48,15 +51,21 @@ def _check_pool(pool: Pool) -> None:
         return
     if not pool.cidr or pool.first is not None or pool.last is not None:
         raise InvalidRequest(f"A {pool.kind} pool needs a cidr, and no first/last.", "cidr")
-    net = ipaddress.ip_network(pool.cidr)
+    try:
+        net = parse_network(pool.cidr)
+    except AddressError as exc:
+        raise InvalidRequest(str(exc), "cidr") from None
     if (net.version == 6) != (pool.kind == PoolKind.IPV6):
         raise InvalidRequest(f"{pool.cidr} is not an {pool.kind} network.", "cidr")
     if pool.kind == PoolKind.CGNAT and not net.subnet_of(ipaddress.ip_network("100.64.0.0/10")):
         raise InvalidRequest("A CGNAT pool must lie inside 100.64.0.0/10.", "cidr")
-    plen = pool.default_prefix_length
-    if plen is not None and not net.prefixlen <= plen <= net.max_prefixlen:
-        raise InvalidRequest(f"default_prefix_length must be between {net.prefixlen} and "
-                             f"{net.max_prefixlen}.", "default_prefix_length")
+    for name in ("default_prefix_length", "min_prefix_length"):
+        plen = getattr(pool, name)
+        if plen is not None and not net.prefixlen <= plen <= net.max_prefixlen:
+            raise InvalidRequest(f"{name} must be between {net.prefixlen} and {net.max_prefixlen}.", name)
+    if pool.min_prefix_length and pool.min_prefix_length > pool.prefix_length:
+        raise InvalidRequest(f"min_prefix_length (/{pool.min_prefix_length}) would forbid tenants the pool's own "
+                             f"default (/{pool.prefix_length}).", "min_prefix_length")
 
 
 def pool_usage(pool: Pool) -> dict:

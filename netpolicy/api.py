@@ -8,9 +8,9 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from netpolicy import allocation, policy, rules, segments
+from netpolicy import allocation, checks, findings, policy, rules, segments, whatif
 from netpolicy.choices import SegmentState
-from netpolicy.compiler import analysis, nft, nsx
+from netpolicy.compiler import nft, nsx
 from netpolicy.compiler.model import PolicyError
 from netpolicy.filtersets import (
     FirewallPolicyFilterSet,
@@ -20,7 +20,6 @@ from netpolicy.filtersets import (
     SegmentFilterSet,
     ServiceFilterSet,
 )
-from netpolicy.ir import build_site
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from netpolicy.serializers import (
     FirewallPolicySerializer,
@@ -34,6 +33,7 @@ from netpolicy.serializers import (
 from portal.api import TenantScopedViewSet
 from portal.errors import InvalidRequest, NotFound
 from tenants.access import is_site_admin, tenant_ids
+from tenants.models import Tenant
 
 CRUD = (mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
         mixins.UpdateModelMixin, mixins.DestroyModelMixin)
@@ -167,23 +167,16 @@ class FirewallRuleViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
     filterset_class = FirewallRuleFilterSet
     tenant_field = "policy__tenant"
 
-    def _findings(self, tenant_ids_: set) -> dict:
-        found: dict = {}
-        for tenant_id in sorted(tenant_ids_, key=lambda t: (t is None, t or 0)):
-            for finding in rules.findings_for(tenant_id):
-                found.setdefault(finding["rule"], []).append(finding)
-        return found
-
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         context = self.get_serializer_context()
-        context["findings"] = self._findings({r.policy.tenant_id for r in page})
+        context["findings"] = findings.findings({r.policy.tenant_id for r in page})
         return self.get_paginated_response(FirewallRuleSerializer(page, many=True,
                                                                   context=context).data)
 
     def _respond(self, rule, code=status.HTTP_200_OK):
         context = self.get_serializer_context()
-        context["findings"] = self._findings({rule.policy.tenant_id})
+        context["findings"] = findings.findings({rule.policy.tenant_id})
         return Response(FirewallRuleSerializer(rule, context=context).data, status=code)
 
     def retrieve(self, request, *args, **kwargs):
@@ -214,28 +207,12 @@ class WhatIfViewSet(viewsets.GenericViewSet):
 
     @extend_schema(request=WhatIfSerializer, responses=OpenApiTypes.OBJECT)
     def create(self, request):
+        """Site admins ask about any traffic; everyone else about traffic to or from their own tenants (403)."""
         serializer = WhatIfSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        try:
-            decision = analysis.what_if(build_site(), data["source"], data["destination"],
-                                        data["protocol"], data.get("port"))
-        except PolicyError as exc:
-            raise InvalidRequest(str(exc)) from None
-        return Response(self._describe(decision))
-
-    def _describe(self, decision) -> dict:
-        rule = (FirewallRule.objects.select_related("policy").filter(pk=int(decision.rule[1:]))
-                .first() if decision.rule else None)
-        visible = rule is not None and (is_site_admin(self.request.user) or rule.policy.tenant_id
-                                        in tenant_ids(self.request.user) | {None})
-        return {
-            "action": decision.action.value,
-            "where": rules.readable(decision.where),
-            "rule": rule.pk if visible else None,
-            "rule_name": rule.name if visible else ("a rule of another tenant" if rule else ""),
-            "policy": str(rule.policy) if visible else None,
-        }
+        return Response(whatif.answer(request.user, data["source"], data["destination"], data["protocol"],
+                                      data.get("port")))
 
 
 class ExportViewSet(viewsets.GenericViewSet):
@@ -253,9 +230,10 @@ class ExportViewSet(viewsets.GenericViewSet):
     @action(detail=False, methods=["get"])
     def nft(self, request):
         """The full `table inet enclave` ruleset for a Linux node (`nft -f` it)."""
-        text = nft.compile_ruleset(build_site())
-        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="enclave.nft"'
+        built = checks.site_for_reading()
+        text = _compiled(nft.compile_ruleset, built.site)
+        notes = "".join(f"# tenant {slug} quarantined: its policy does not compile\n" for slug in _slugs(built))
+        response = _download(notes + text, "text/plain; charset=utf-8", "enclave.nft", built)
         return response
 
     @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
@@ -263,7 +241,28 @@ class ExportViewSet(viewsets.GenericViewSet):
     def nsx(self, request):
         """The hierarchical body for `PATCH /policy/api/v1/infra`."""
         domain = request.query_params.get("domain", "default")
-        text = nsx.export_infra_json(build_site(), domain)
-        response = HttpResponse(text, content_type="application/json")
-        response["Content-Disposition"] = 'attachment; filename="enclave-nsx-infra.json"'
-        return response
+        if not nsx.DOMAIN_RE.fullmatch(domain):
+            raise InvalidRequest("An NSX domain id is 1-64 letters, digits, '_' or '-'.", "domain")
+        built = checks.site_for_reading()
+        text = _compiled(nsx.export_infra_json, built.site, domain)
+        return _download(text, "application/json", "enclave-nsx-infra.json", built)
+
+
+def _compiled(compiler, *args):
+    try:
+        return compiler(*args)
+    except PolicyError as exc:
+        raise checks.site_broken(exc) from None
+
+
+def _slugs(built) -> list[str]:
+    return sorted(Tenant.objects.filter(pk__in=built.broken).values_list("slug", flat=True))
+
+
+def _download(text: str, content_type: str, filename: str, built) -> HttpResponse:
+    """An export; quarantined tenants (their policy does not compile; all traffic rejected) are named."""
+    response = HttpResponse(text, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    if built.broken:
+        response["X-Enclave-Quarantined"] = ",".join(_slugs(built))
+    return response

@@ -69,6 +69,10 @@ class Direction(models.TextChoices):
     IN_OUT = ir.Direction.IN_OUT.value, "In and out"
 
 
+# Site groups whose addresses are the site settings' servers (group name -> SiteSettings field).
+DERIVED_SITE_GROUPS = {"nfs_servers": "nfs_servers", "dns_servers": "dns_servers"}
+
+
 class NodeRole(models.TextChoices):
     LOGIN = "login", "Login node"
     MANAGER = "manager", "Slurm manager"

@@ -1,22 +1,18 @@
 """Forms of the network pages; they check input and hand it to the netpolicy services."""
 
-import ipaddress
-
 from django import forms
 from django.db.models import Q
 
 from agents.models import NodePool
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, PoolKind, SegmentKind
 from netpolicy.models import FirewallRule, Group, Pool, Segment, Service
+from portal.fields import clean_network
 from tenants.access import is_site_admin, tenant_ids, visible_tenants
 
 
 def strict_network(text: str) -> str:
-    """A network with no host bits set, or a ValidationError naming the value."""
-    try:
-        return str(ipaddress.ip_network(text.strip(), strict=True))
-    except ValueError as exc:
-        raise forms.ValidationError(f"'{text.strip()}' is not a network: {exc}") from None
+    """A canonical network (portal.addresses), or a ValidationError naming the value."""
+    return clean_network(text.strip())
 
 
 class ServiceChecked:
@@ -90,7 +86,7 @@ class PoolForm(ServiceChecked, forms.ModelForm):
 
     class Meta:
         model = Pool
-        fields = ["name", "kind", "first", "last", "cidr", "default_prefix_length",
+        fields = ["name", "kind", "first", "last", "cidr", "default_prefix_length", "min_prefix_length",
                   "routing_domain", "tenant", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
 

@@ -1,10 +1,17 @@
 """Build the pure compiler's Site from the database (ids: t<pk>, p<pk>, r<pk>)."""
 
+import ipaddress
 from collections import defaultdict
+from dataclasses import dataclass
 
+from django.db.models import Q
+
+from netpolicy.choices import DERIVED_SITE_GROUPS
 from netpolicy.compiler import model as ir
-from netpolicy.models import LIVE, FirewallPolicy, Group, Segment, Service
+from netpolicy.models import LIVE, Address, AddressState, FirewallPolicy, Group, Segment, Service, SiteSettings
 from tenants.models import Tenant
+
+QUARANTINE = "quarantine"  # rule id of the reject-all rule standing in for a broken tenant's policy
 
 
 def tenant_name(tenant_id: int) -> str:
@@ -18,33 +25,68 @@ def interface(tenant_id: int) -> str:
 
 
 def parse_ports(text: str) -> tuple[ir.PortRange, ...]:
-    """'22,6817-6819' -> port ranges (raises PolicyError on bad input)."""
-    return tuple(ir.PortRange.parse(p.strip()) for p in text.split(",") if p.strip())
+    """'22,6817-6819' -> port ranges; '' is every port. Anything else raises PolicyError (no spaces)."""
+    if text == "":
+        return ()
+    return tuple(ir.PortRange.parse(part) for part in text.split(","))
+
+
+def canonical_ports(text: str) -> str:
+    """The ports as stored: the ranges as written, joined by commas (raises PolicyError)."""
+    return ",".join(str(p) for p in parse_ports(text))
 
 
 def to_service(service: Service) -> ir.Service:
     return ir.Service(service.name, ir.Protocol(service.protocol), parse_ports(service.ports))
 
 
-class Builder:
-    """Loads everything once, then converts rows to IR objects."""
+def host_network(address: str) -> str:
+    """One address as a network (/32 or /128), as the IR's groups hold addresses."""
+    return str(ipaddress.ip_network(address))
 
-    def __init__(self):
-        live = Segment.objects.filter(LIVE).values_list("pk", "tenant_id", "subnet")
+
+class Builder:
+    """Loads everything once, then converts rows to IR objects (derived addresses included)."""
+
+    def __init__(self, tenant_ids=None):
+        live = Segment.objects.filter(LIVE)
+        if tenant_ids is not None:  # only tenant groups name segments, so these tenants' suffice
+            live = live.filter(tenant_id__in=tenant_ids)
+        live = live.values_list("pk", "tenant_id", "subnet")
         self.segment_subnets = {pk: subnet for pk, _, subnet in live}
         self.tenant_subnets = defaultdict(list)
         for _, tenant_id, subnet in live:
             self.tenant_subnets[tenant_id].append(subnet)
         self.groups: dict[int, ir.Group] = {}
+        self.role_addresses = self._role_addresses(tenant_ids)
+        settings = SiteSettings.objects.filter(pk=1).first()
+        self.site_servers = {name: list(getattr(settings, field, None) or []) for name, field in
+                             DERIVED_SITE_GROUPS.items()}  # fmt: skip
+
+    @staticmethod
+    def _role_addresses(tenant_ids) -> dict[tuple[int, str], list[str]]:
+        """(tenant, role) -> addresses of the tenant's VMs in that role (one query)."""
+        held = Address.objects.filter(state=AddressState.ALLOCATED)
+        if tenant_ids is not None:
+            held = held.filter(cluster__tenant_id__in=tenant_ids)
+        found = defaultdict(list)
+        for tenant_id, role, address in held.values_list("cluster__tenant_id", "role", "address").order_by("pk"):
+            found[(tenant_id, role)].append(host_network(address))
+        return found
 
     def group(self, group: Group) -> ir.Group:
-        """A group's addresses: explicit CIDRs, its segment, all tenant segments if asked."""
+        """A group's addresses: explicit CIDRs, its segment, all tenant segments if asked, and the
+        derived ones: its role's VM addresses, or the site settings' servers."""
         if group.pk not in self.groups:
             cidrs = list(group.cidrs)
             if group.segment_id in self.segment_subnets:
                 cidrs.append(self.segment_subnets[group.segment_id])
             if group.all_segments and group.tenant_id:
                 cidrs += self.tenant_subnets[group.tenant_id]
+            if group.role and group.tenant_id:
+                cidrs += self.role_addresses[(group.tenant_id, group.role)]
+            if group.tenant_id is None:
+                cidrs += self.site_servers.get(group.name, [])
             scope = ir.Scope.TENANT if group.tenant_id else ir.Scope.SITE
             tenant = tenant_name(group.tenant_id) if group.tenant_id else None
             self.groups[group.pk] = ir.Group(group.name, scope, tenant, tuple(cidrs),
@@ -68,25 +110,75 @@ class Builder:
                          rules, tenant)
 
 
-def _policies():
-    return FirewallPolicy.objects.prefetch_related(
-        "rules__sources", "rules__destinations", "rules__services").order_by("pk")
+def _policies(tenant_ids=None):
+    policies = FirewallPolicy.objects.prefetch_related("rules__sources", "rules__destinations", "rules__services")
+    if tenant_ids is not None:  # reading every tenant's rules for a few would cost the whole site
+        policies = policies.filter(Q(tenant__isnull=True) | Q(tenant__in=tenant_ids))
+    return policies.order_by("pk")
+
+
+class _Rows:
+    """The rows a site is built from, loaded once: tenants, site policies, each tenant's policies."""
+
+    def __init__(self, tenants=None):
+        scoped = tenants is not None
+        self.tenants = list(tenants if scoped else Tenant.objects.all())
+        wanted = {t.pk for t in self.tenants}
+        self.builder = Builder(wanted if scoped else None)
+        self.site_policies, self.by_tenant = [], defaultdict(list)
+        for policy in _policies(wanted if scoped else None):
+            if policy.tenant_id is None:
+                self.site_policies.append(policy)
+            elif policy.tenant_id in wanted:
+                self.by_tenant[policy.tenant_id].append(policy)
+
+    def site_part(self) -> tuple:
+        """Site policies, the service catalogue and the site groups (raises PolicyError)."""
+        policies = tuple(self.builder.policy(p) for p in self.site_policies)
+        services = tuple(to_service(s) for s in Service.objects.all())
+        groups = tuple(self.builder.group(g) for g in Group.objects.filter(tenant__isnull=True))
+        return policies, services, groups
+
+    def tenant(self, tenant) -> ir.Tenant:
+        """One tenant with its policies (raises PolicyError)."""
+        return ir.Tenant(tenant_name(tenant.pk), interface(tenant.pk), tuple(self.builder.tenant_subnets[tenant.pk]),
+                         tuple(self.builder.policy(p) for p in self.by_tenant[tenant.pk]))
+
+    def quarantine(self, tenant) -> ir.Tenant:
+        """A tenant whose policy does not compile: one emergency rule rejecting all its traffic (fail closed)."""
+        name = tenant_name(tenant.pk)
+        rule = ir.Rule(QUARANTINE, 0, ir.Action.REJECT, logged=True)
+        policy = ir.Policy(f"q{tenant.pk}", ir.Scope.TENANT, ir.Category.EMERGENCY, 0, (rule,), name)
+        try:
+            return ir.Tenant(name, interface(tenant.pk), tuple(self.builder.tenant_subnets[tenant.pk]), (policy,))
+        except ir.PolicyError:
+            return ir.Tenant(name, interface(tenant.pk), (), (policy,))
 
 
 def build_site(tenants=None) -> ir.Site:
-    """The whole site (or only the given tenants) as the compilers' input."""
-    builder = Builder()
-    tenants = list(tenants if tenants is not None else Tenant.objects.all())
-    wanted = {t.pk for t in tenants}
-    by_tenant = defaultdict(list)
-    site_policies = []
-    for policy in _policies():
-        if policy.tenant_id is None:
-            site_policies.append(builder.policy(policy))
-        elif policy.tenant_id in wanted:
-            by_tenant[policy.tenant_id].append(builder.policy(policy))
-    ir_tenants = [ir.Tenant(tenant_name(t.pk), interface(t.pk), tuple(builder.tenant_subnets[t.pk]),
-                            tuple(by_tenant[t.pk])) for t in tenants]
-    services = tuple(to_service(s) for s in Service.objects.all())
-    groups = tuple(builder.group(g) for g in Group.objects.filter(tenant__isnull=True))
-    return ir.Site(tuple(site_policies), tuple(ir_tenants), services, groups)
+    """The whole site (or only the given tenants) as the compilers' input; raises PolicyError."""
+    rows = _Rows(tenants)
+    policies, services, groups = rows.site_part()
+    return ir.Site(policies, tuple(rows.tenant(t) for t in rows.tenants), services, groups)
+
+
+@dataclass(frozen=True)
+class Isolated:
+    """A site built for reading: tenants whose own policy does not compile are quarantined, not fatal."""
+
+    site: ir.Site
+    broken: dict[int, str]  # tenant pk -> the compiler's message
+
+
+def build_site_isolating(tenants=None) -> Isolated:
+    """Like build_site, but one broken tenant never breaks the others; PolicyError only for the site's part."""
+    rows = _Rows(tenants)
+    policies, services, groups = rows.site_part()
+    built, broken = [], {}
+    for tenant in rows.tenants:
+        try:
+            built.append(rows.tenant(tenant))
+        except ir.PolicyError as exc:
+            broken[tenant.pk] = str(exc)
+            built.append(rows.quarantine(tenant))
+    return Isolated(ir.Site(policies, tuple(built), services, groups), broken)

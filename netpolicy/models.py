@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import F, Func, Q, Value
 
 from netpolicy.choices import (
+    DERIVED_SITE_GROUPS,
     ID_KINDS,
     IPOIB_DATAGRAM_MTU,
     PREFIX_KINDS,
@@ -30,6 +31,7 @@ from netpolicy.choices import (
     SegmentState,
 )
 from netpolicy.compiler.model import NAME_RE
+from portal.addresses import AddressError, parse_network
 from tenants.choices import DataPath
 from tenants.models import Tenant, dns_label
 
@@ -52,9 +54,9 @@ class CidrField(models.Field):
         if value is None or value == "":
             return None
         try:
-            return str(ipaddress.ip_network(str(value), strict=True))
-        except ValueError as exc:
-            raise ValidationError(f"'{value}' is not a network: {exc}") from None
+            return str(parse_network(str(value), canonical=False))
+        except AddressError as exc:
+            raise ValidationError(str(exc)) from None
 
     def get_prep_value(self, value):
         return None if value in (None, "") else str(value)
@@ -78,6 +80,9 @@ class Pool(models.Model):
     last = models.BigIntegerField(null=True, blank=True, help_text="Last id (VLAN/VNI pools)")
     cidr = CidrField(null=True, blank=True, help_text="Supernet (IPv4/IPv6/CGNAT pools)")
     default_prefix_length = models.PositiveSmallIntegerField(null=True, blank=True)
+    min_prefix_length = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Largest block a tenant may ask for (e.g. 22 for a /22); "
+        "empty: the default prefix length. Site admins may carve larger blocks.")
     routing_domain = models.CharField(max_length=63, default="default", validators=[dns_label])
     tenant = models.ForeignKey(Tenant, null=True, blank=True, on_delete=models.PROTECT,
                                related_name="reserved_pools", help_text="Reserved for")
@@ -139,6 +144,11 @@ class Pool(models.Model):
     def prefix_length(self) -> int:
         """Length of subnets carved by default (the supernet's own length if unset)."""
         return self.default_prefix_length or ipaddress.ip_network(self.cidr).prefixlen
+
+    @property
+    def tenant_min_prefix_length(self) -> int:
+        """The shortest prefix (largest block) a tenant's own request may take from this pool."""
+        return self.min_prefix_length or self.prefix_length
 
 
 class Segment(models.Model):
@@ -260,6 +270,17 @@ class Group(models.Model):
     def __str__(self):
         return f"{self.tenant.slug}/{self.name}" if self.tenant_id else f"site/{self.name}"
 
+    @property
+    def derived_from(self) -> str:
+        """Where the group's addresses come from when intent derives them ("" if set by hand)."""
+        if self.tenant_id is None and self.name in DERIVED_SITE_GROUPS:
+            return f"the site settings' {DERIVED_SITE_GROUPS[self.name].replace('_', ' ')}"
+        if self.role and self.tenant_id:
+            return f"the addresses of the tenant's {self.get_role_display().lower()} VMs"
+        if self.all_segments and self.tenant_id:
+            return "the tenant's segments"
+        return ""
+
 
 class FirewallPolicy(models.Model):
     """An ordered list of rules in one NSX category, owned by the site or by one tenant."""
@@ -324,3 +345,63 @@ class NetOverlaps(models.Lookup):
         lhs, lhs_params = self.process_lhs(compiler, connection)
         rhs, rhs_params = self.process_rhs(compiler, connection)
         return f"{lhs} && {rhs}::cidr", [*lhs_params, *rhs_params]
+
+
+class SiteSettings(models.Model):
+    """The site's shared services every tenant reaches (one row): DNS, NTP, NFS; edited by site admins."""
+
+    dns_servers = models.JSONField(default=list, blank=True, help_text="Addresses of the site's resolvers")
+    dns_domain = models.CharField(max_length=253, blank=True, help_text="Search domain handed to guests")
+    ntp_servers = models.JSONField(default=list, blank=True, help_text="Addresses of the site's time servers")
+    nfs_servers = models.JSONField(default=list, blank=True, help_text="Addresses or networks of NFS servers")
+    address_cooldown_minutes = models.PositiveIntegerField(
+        default=60, help_text="A released VM address is not handed out again for this long (ARP and DNS caches)"
+    )
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "site settings"
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="site_settings_single_row")]
+
+    def __str__(self):
+        return "site settings"
+
+
+class AddressState(models.TextChoices):
+    ALLOCATED = "allocated", "Allocated"
+    COOLING = "cooling", "Released, cooling down"
+
+
+class NicRole(models.TextChoices):
+    """Which NIC of a VM an address belongs to (values as vsphere.specs.NicRole)."""
+
+    PRIMARY = "primary", "Primary adapter"
+    SRIOV = "sriov", "SR-IOV VF"
+
+
+class Address(models.Model):
+    """One address of a segment held by one NIC of a cluster VM; a trigger keeps it inside the subnet."""
+
+    segment = models.ForeignKey(Segment, on_delete=models.PROTECT, related_name="addresses")
+    address = models.GenericIPAddressField()
+    cluster = models.ForeignKey("tenants.VirtualCluster", on_delete=models.PROTECT, related_name="addresses")
+    node_name = models.CharField(max_length=120)
+    role = models.CharField(max_length=16, choices=NodeRole.choices, help_text="The VM's role (role groups hold it)")
+    nic = models.CharField(max_length=16, choices=NicRole.choices, default=NicRole.PRIMARY)
+    state = models.CharField(max_length=16, choices=AddressState.choices, default=AddressState.ALLOCATED)
+    released_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["segment", "address"]
+        constraints = [
+            # Cooling rows keep their address too: nobody gets it before the cooldown ends.
+            models.UniqueConstraint(fields=["segment", "address"], name="address_unique_in_segment"),
+            models.UniqueConstraint(fields=["cluster", "node_name", "nic"], condition=Q(state="allocated"),
+                                    name="address_one_per_nic"),
+            models.CheckConstraint(name="address_released_when_cooling", condition=(
+                Q(state="allocated", released_at__isnull=True) | Q(state="cooling", released_at__isnull=False))),
+        ]
+
+    def __str__(self):
+        return f"{self.address} ({self.node_name} {self.nic})"

@@ -1,15 +1,16 @@
 """Firewall intent changes: the default policy, and audited, permission-checked edits."""
 
-import ipaddress
-
 from django.db import IntegrityError, transaction
 
 from audit.services import record, snapshot
+from netpolicy import propagation
+from netpolicy.checks import compiling
 from netpolicy.choices import Action, Category, Direction, NodeRole
 from netpolicy.compiler import defaults
 from netpolicy.compiler.model import PolicyError
-from netpolicy.ir import parse_ports
+from netpolicy.ir import canonical_ports
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service
+from portal.addresses import AddressError, parse_network
 from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_owner, is_site_admin, require_member
 
@@ -71,8 +72,8 @@ def _rule(policy, name, sequence, action, sources=(), destinations=(), services=
 
 def _site_group(name: str) -> Group:
     group = Group.objects.filter(tenant__isnull=True, name=name).first()
-    return group or _save(Group(name=name, description="public service; site admins fill in "
-                                "the addresses"), "group.create", None, None, "default policy")
+    return group or _save(Group(name=name, description="public service; its addresses come from the site "
+                                "settings"), "group.create", None, None, "default policy")
 
 
 def ensure_site_defaults() -> tuple[Group, Group]:
@@ -175,27 +176,48 @@ def save_service(user, data: dict, instance: Service | None = None) -> Service:
     """Create or change a service (site admins)."""
     require_editor(user, None)
     try:
-        parse_ports(data.get("ports", instance.ports if instance else ""))
+        ports = canonical_ports(data.get("ports", instance.ports if instance else ""))
     except PolicyError as exc:
         raise InvalidRequest(str(exc), "ports") from None
-    with transaction.atomic():
+    if "ports" in data:
+        data["ports"] = ports
+    with transaction.atomic(), compiling(None):
         service = instance or Service()
         before = snapshot(service) if instance else None
         for key, value in data.items():
             setattr(service, key, value)
         action = "service.update" if instance else "service.create"
-        return _save(service, action, before, None)
+        service = _save(service, action, before, None)
+        propagation.policy_changed(None)  # every tenant's rules may name the service
+        return service
 
 
 def check_cidrs(cidrs: list) -> list[str]:
-    """Strict networks only: /33 and host bits set are refused with the offending value."""
+    """Canonical networks only (portal.addresses): the offending value is named."""
     out = []
     for text in cidrs:
         try:
-            out.append(str(ipaddress.ip_network(str(text), strict=True)))
-        except ValueError as exc:
-            raise InvalidRequest(f"'{text}' is not a network: {exc}", "cidrs") from None
+            out.append(str(parse_network(text)))
+        except AddressError as exc:
+            raise InvalidRequest(str(exc), "cidrs") from None
     return out
+
+
+def _refuse_derived_edits(instance: Group | None, data: dict) -> None:
+    """Derived groups follow intent (VMs, segments, site settings): their addresses are not typed in."""
+    after = Group(**{f.name: getattr(instance, f.name) for f in Group._meta.concrete_fields} if instance else {})
+    for key, value in data.items():
+        setattr(after, key, value)
+    source = after.derived_from or (instance.derived_from if instance else "")
+    if not source:
+        return
+    if after.cidrs:
+        raise InvalidRequest(f"Group {after.name} holds {source}; its addresses cannot be edited by hand.", "cidrs")
+    if instance is not None and instance.derived_from:
+        for field in ("name", "role", "all_segments", "segment_id"):
+            if getattr(after, field) != getattr(instance, field):
+                raise InvalidRequest(f"Group {instance.name} holds {source}; its {field.removesuffix('_id')} "
+                                     "cannot be changed.", field.removesuffix("_id"))  # fmt: skip
 
 
 def save_group(user, data: dict, instance: Group | None = None) -> Group:
@@ -204,12 +226,15 @@ def save_group(user, data: dict, instance: Group | None = None) -> Group:
     tenant = data.get("tenant", instance.tenant if instance else None)
     if "cidrs" in data:
         data["cidrs"] = check_cidrs(data["cidrs"])
+    _refuse_derived_edits(instance, data)
     segment = data.get("segment")
     if segment is not None and segment.tenant_id != getattr(tenant, "pk", None):
         raise InvalidRequest("The segment belongs to another tenant.", "segment")
-    with transaction.atomic():
+    with transaction.atomic(), compiling(getattr(tenant, "pk", None)):
         group = instance or Group()
         before = snapshot(group) if instance else None
         for key, value in data.items():
             setattr(group, key, value)
-        return _save(group, "group.update" if instance else "group.create", before, tenant)
+        group = _save(group, "group.update" if instance else "group.create", before, tenant)
+        propagation.policy_changed({tenant.pk} if tenant else None)
+        return group

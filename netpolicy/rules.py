@@ -1,11 +1,14 @@
-"""Firewall policies and rules: permission-checked, audited edits with analysis on save."""
+"""Firewall policies and rules: permission-checked, audited edits, refused if they break the policy."""
 
 from django.db import transaction
 
 from audit.services import record, snapshot
+from netpolicy import propagation
+from netpolicy.checks import compiling
 from netpolicy.choices import TENANT_CATEGORIES
-from netpolicy.compiler import analysis
+from netpolicy.compiler import vds
 from netpolicy.compiler.model import PolicyError
+from netpolicy.findings import readable
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.models import FirewallPolicy, FirewallRule
 from netpolicy.policy import (
@@ -19,7 +22,10 @@ from netpolicy.policy import (
 from netpolicy.policy import rule_snapshot as rule_state
 from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_site_admin
-from tenants.models import Tenant
+from tenants.choices import LIVE_STATES, SiteKind
+from tenants.models import Tenant, VirtualCluster
+
+MAX_SEQUENCE = 2**31 - 1  # the column is a PostgreSQL integer
 
 
 def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> FirewallPolicy:
@@ -29,22 +35,24 @@ def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> Fir
     category = data.get("category", instance.category if instance else None)
     if tenant is not None and not is_site_admin(user) and category not in TENANT_CATEGORIES:
         raise Forbidden(f"Tenant owners may not place policies in the {category} category.")
-    with transaction.atomic():
+    with transaction.atomic(), compiling(getattr(tenant, "pk", None)):
         policy = instance or FirewallPolicy()
         before = snapshot(policy) if instance else None
         for key, value in data.items():
             setattr(policy, key, value)
         action = "firewall_policy.update" if instance else "firewall_policy.create"
         policy = _save(policy, action, before, tenant)
-        _validate(policy.tenant_id)
+        _refuse_unenforceable(policy.tenant_id)
+        propagation.policy_changed(_affected(policy.tenant_id))
     return policy
 
 
 def delete_policy(user, policy: FirewallPolicy) -> None:
     """Delete a policy and its rules."""
     require_editor(user, policy.tenant_id)
-    with transaction.atomic():
+    with transaction.atomic(), compiling(policy.tenant_id):
         record("firewall_policy.delete", policy, before=snapshot(policy), tenant=policy.tenant_id)
+        propagation.policy_changed(_affected(policy.tenant_id))
         policy.delete()
 
 
@@ -64,7 +72,7 @@ def save_rule(user, data: dict, instance: FirewallRule | None = None) -> Firewal
     merged = _merged(instance, data)
     check_rule_groups(user, policy, merged)
     _check_sequence(policy, merged["sequence"], getattr(instance, "pk", None))
-    with transaction.atomic():
+    with transaction.atomic(), compiling(policy.tenant_id):
         rule = instance or FirewallRule(policy=policy)
         before = rule_state(rule) if instance else None
         for key in RULE_FIELDS:
@@ -76,14 +84,15 @@ def save_rule(user, data: dict, instance: FirewallRule | None = None) -> Firewal
                 getattr(rule, key).set(data[key])
         action = "firewall_rule.update" if instance else "firewall_rule.create"
         record(action, rule, before=before, after=rule_state(rule), tenant=policy.tenant_id)
-        _validate(policy.tenant_id)
+        _refuse_unenforceable(policy.tenant_id)
+        propagation.policy_changed(_affected(policy.tenant_id))
     return rule
 
 
 def move_rule(user, rule: FirewallRule, up: bool) -> FirewallRule:
     """Swap sequence numbers with the neighbouring rule; both rules keep their ids."""
     require_editor(user, rule.policy.tenant_id)
-    with transaction.atomic():
+    with transaction.atomic(), compiling(rule.policy.tenant_id):
         rules = list(FirewallRule.objects.select_for_update().filter(policy_id=rule.policy_id)
                      .order_by("sequence"))
         index = next(i for i, r in enumerate(rules) if r.pk == rule.pk)
@@ -93,7 +102,7 @@ def move_rule(user, rule: FirewallRule, up: bool) -> FirewallRule:
                                  "rule of its policy.", "sequence")
         mine, theirs = rules[index], rules[other]
         befores = [rule_state(mine), rule_state(theirs)]
-        spare = rules[-1].sequence + 1  # (policy, sequence) is unique, so swap through a free one
+        spare = _spare_sequence(rules)  # (policy, sequence) is unique, so swap through a free one
         steps = ((mine, spare), (theirs, mine.sequence), (mine, theirs.sequence))
         for obj, sequence in steps:
             obj.sequence = sequence
@@ -101,8 +110,17 @@ def move_rule(user, rule: FirewallRule, up: bool) -> FirewallRule:
         for obj, before in zip((mine, theirs), befores, strict=True):
             record("firewall_rule.update", obj, before=before, after=rule_state(obj),
                    tenant=rule.policy.tenant_id, message="moved")
-        _validate(rule.policy.tenant_id)
+        _refuse_unenforceable(rule.policy.tenant_id)
+        propagation.policy_changed(_affected(rule.policy.tenant_id))
     return mine
+
+
+def _spare_sequence(rules: list[FirewallRule]) -> int:
+    """A sequence number no rule of the policy uses (after the last if that fits the column, else a gap)."""
+    used = {r.sequence for r in rules}
+    if rules[-1].sequence < MAX_SEQUENCE:
+        return rules[-1].sequence + 1
+    return next(n for n in range(MAX_SEQUENCE + 1) if n not in used)
 
 
 def _merged(instance: FirewallRule | None, data: dict) -> dict:
@@ -118,43 +136,36 @@ def _merged(instance: FirewallRule | None, data: dict) -> dict:
 def delete_rule(user, rule: FirewallRule) -> None:
     """Delete a rule."""
     require_editor(user, rule.policy.tenant_id)
-    with transaction.atomic():
+    with transaction.atomic(), compiling(rule.policy.tenant_id):
         record("firewall_rule.delete", rule, before=rule_state(rule),
                tenant=rule.policy.tenant_id)
+        propagation.policy_changed(_affected(rule.policy.tenant_id))
         rule.delete()
 
 
-def _validate(tenant_id) -> None:
-    """Compile the affected tenant's IR: anything the compilers refuse is a 400, not a 500."""
-    tenants = Tenant.objects.filter(pk=tenant_id) if tenant_id else Tenant.objects.none()
+def _affected(tenant_id) -> set[int] | None:
+    """The tenants a policy object's change reaches: its own, or every tenant for site objects."""
+    return {tenant_id} if tenant_id else None
+
+
+def _refuse_unenforceable(tenant_id) -> None:
+    """Where VMs on vSphere enforce the policy, refuse a rule the switch filter cannot express.
+
+    The tenant's VMs (any tenant's, for site rules): the rule would otherwise be left unenforced there.
+    """
+    if not _has_vm_clusters(tenant_id):
+        return
     try:
-        build_site(tenants)
+        site = build_site(Tenant.objects.filter(pk=tenant_id) if tenant_id else Tenant.objects.none())
     except PolicyError as exc:
-        raise InvalidRequest(str(exc)) from None
+        raise InvalidRequest(readable(str(exc))) from None
+    tenant = site.tenant(tenant_name(tenant_id)) if tenant_id else None
+    refused = [n.message for n in vds.notes(site, tenant) if n.kind is vds.NoteKind.REFUSED]
+    if refused:
+        raise InvalidRequest(readable("; ".join(refused)) + " (the tenant's VMs on vSphere enforce it)")
 
 
-def findings_for(tenant_id) -> list[dict]:
-    """Analysis of one tenant (or of the site policies): shadowed, redundant, exposing rules."""
-    if tenant_id is None:
-        site = build_site(Tenant.objects.none())
-        found = analysis.cover_findings(site, None)
-    else:
-        site = build_site(Tenant.objects.all())
-        found = analysis.analyse_tenant(site, tenant_name(tenant_id))
-    return [{"kind": f.kind.value, "rule": int(f.rule[1:]), "message": readable(f.message),
-             "by_rule": int(f.by_rule[1:]) if f.by_rule else None} for f in found]
-
-
-def readable(message: str) -> str:
-    """Replace IR ids (p12/r34, t5) with the rules' names."""
-    for token in sorted(set(message.replace("/", " ").split()), key=len, reverse=True):
-        if token[:1] == "r" and token[1:].isdigit():
-            rule = FirewallRule.objects.filter(pk=int(token[1:])).first()
-            message = message.replace(token, f"'{rule.name}'" if rule else token)
-        elif token[:1] == "p" and token[1:].isdigit():
-            policy = FirewallPolicy.objects.filter(pk=int(token[1:])).first()
-            message = message.replace(token, str(policy) if policy else token)
-        elif token[:1] == "t" and token[1:].isdigit():
-            tenant = Tenant.objects.filter(pk=int(token[1:])).first()
-            message = message.replace(token, tenant.slug if tenant else token)
-    return message
+def _has_vm_clusters(tenant_id) -> bool:
+    """Whether live clusters on vSphere enforce this tenant's policy (any tenant's, for site objects)."""
+    live = VirtualCluster.objects.filter(site_kind=SiteKind.VSPHERE, state__in=LIVE_STATES)
+    return (live.filter(tenant_id=tenant_id) if tenant_id else live).exists()

@@ -13,8 +13,10 @@ from netpolicy.allocation import (
     next_free_id,
     next_free_subnet,
 )
+from netpolicy.checks import compiling
 from netpolicy.choices import PoolKind, SegmentState
 from netpolicy.models import LIVE, Pool, Segment
+from portal.addresses import AddressError, parse_address, parse_network
 from portal.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
 from tenants.access import is_site_admin, require_member, require_owner_or_admin
 from tenants.models import Quota, Tenant
@@ -76,20 +78,29 @@ def _choose_id(tenant: Tenant, kind: str, data: dict) -> tuple[Pool, int]:
 
 def _parse_subnet(text: str):
     try:
-        return ipaddress.ip_network(text, strict=True)
-    except ValueError as exc:
-        raise InvalidRequest(f"'{text}' is not a network: {exc}", "subnet") from None
+        return parse_network(text)
+    except AddressError as exc:
+        raise InvalidRequest(str(exc), "subnet") from None
 
 
-def _choose_subnet(tenant: Tenant, data: dict) -> tuple[Pool, ipaddress._BaseNetwork]:
+def _check_block(pool: Pool, prefix_length: int, admin: bool) -> None:
+    """Tenants take blocks no larger than the pool allows (site admins may carve larger ones)."""
+    if not admin and prefix_length < pool.tenant_min_prefix_length:
+        raise InvalidRequest(f"Pool {pool.name} gives tenants at most a /{pool.tenant_min_prefix_length}; "
+                             f"/{prefix_length} is larger. Ask a site admin for a larger block.", "prefix_length")
+
+
+def _choose_subnet(tenant: Tenant, data: dict, admin: bool = False) -> tuple[Pool, ipaddress._BaseNetwork]:
     """The prefix pool and subnet: explicit (inside a pool, not overlapping) or next-free."""
     if data.get("subnet"):
         net = _parse_subnet(data["subnet"])
         pools = [data["prefix_pool"]] if data.get("prefix_pool") else [
             p for k in PREFIX_KINDS_BY_VERSION[net.version] for p in _candidate_pools(k, tenant)]
         for pool in pools:
-            if net.subnet_of(ipaddress.ip_network(pool.cidr)):
+            supernet = ipaddress.ip_network(pool.cidr)
+            if net.version == supernet.version and net.subnet_of(supernet):
                 _check_pool_use(pool, tenant, pool.kind)
+                _check_block(pool, net.prefixlen, admin)
                 Pool.objects.select_for_update().get(pk=pool.pk)
                 _check_overlap(net, pool)
                 return pool, net
@@ -98,6 +109,7 @@ def _choose_subnet(tenant: Tenant, data: dict) -> tuple[Pool, ipaddress._BaseNet
     if pool is None:
         raise InvalidRequest("No IPv4 pool is defined.", "prefix_pool")
     _check_pool_use(pool, tenant, pool.kind)
+    _check_block(pool, data.get("prefix_length") or pool.prefix_length, admin)
     pool = Pool.objects.select_for_update().get(pk=pool.pk)
     return pool, next_free_subnet(pool, data.get("prefix_length"))
 
@@ -114,30 +126,38 @@ def _gateway(net, wanted: str | None) -> str:
     """The requested gateway (must be a host of the subnet) or the subnet's first host."""
     if not wanted:
         return str(next(iter(net.hosts()), net.network_address))
-    addr = ipaddress.ip_address(wanted)
-    if addr not in net or addr in (net.network_address, net.broadcast_address):
+    try:
+        addr = parse_address(wanted)
+    except AddressError as exc:
+        raise InvalidRequest(str(exc), "gateway") from None
+    if addr.version != net.version or addr not in net or addr in (net.network_address, net.broadcast_address):
         raise InvalidRequest(f"Gateway {addr} is not a host address of {net}.", "gateway")
     return str(addr)
 
 
-def _check_quota(tenant: Tenant) -> None:
+def _check_quota(tenant: Tenant, admin: bool) -> None:
+    """Requested segments count like approved ones, and only a few may await approval at once."""
     quota = Quota.objects.select_for_update().get(tenant=tenant)
     live = Segment.objects.filter(LIVE, tenant=tenant).count()
     if live >= quota.max_segments:
-        raise QuotaExceeded([f"segments: {live} of {quota.max_segments} in use"])
+        raise QuotaExceeded([f"segments: {live} of {quota.max_segments} in use (requests included)"])
+    pending = Segment.objects.filter(tenant=tenant, state=S.REQUESTED).count()
+    if not admin and pending >= quota.max_pending_segments:
+        raise QuotaExceeded([f"segment requests: {pending} of {quota.max_pending_segments} already await approval"])
 
 
 def create_segment(tenant: Tenant, user, data: dict) -> Segment:
     """Request a segment; ids and subnet are reserved at once, site admins' are approved."""
     require_member(user, tenant)
-    with transaction.atomic():
-        _check_quota(tenant)
+    with transaction.atomic(), compiling(tenant.pk):  # the tenant's groups name its segments
+        admin = is_site_admin(user)
+        _check_quota(tenant, admin)
         id_pool, ident = _choose_id(tenant, data["kind"], data)
-        prefix_pool, net = _choose_subnet(tenant, data)
+        prefix_pool, net = _choose_subnet(tenant, data, admin)
         segment = Segment(
             tenant=tenant, id_pool=id_pool, prefix_pool=prefix_pool, subnet=str(net),
             gateway=_gateway(net, data.get("gateway")), routing_domain=prefix_pool.routing_domain,
-            state=S.APPROVED if is_site_admin(user) else S.REQUESTED, requested_by=user,
+            state=S.APPROVED if admin else S.REQUESTED, requested_by=user,
             **{ID_COLUMN[data["kind"]]: ident},
             **{k: data[k] for k in SEGMENT_FIELDS if k in data},
         )
@@ -164,7 +184,7 @@ def transition_segment(segment: Segment, user, action: str, to_state: str,
     if not is_site_admin(user) and to_state != S.RETIRED:
         raise Forbidden("Only site admins approve or reject segments.")
     require_owner_or_admin(user, segment.tenant_id)
-    with transaction.atomic():
+    with transaction.atomic(), compiling(segment.tenant_id):
         current = Segment.objects.select_for_update().get(pk=segment.pk)
         if current.state not in allowed:
             raise Conflict(f"Cannot {action}: the segment is {current.state}.")

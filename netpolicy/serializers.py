@@ -1,10 +1,13 @@
 """API serializers of the netpolicy app (named as NetBox names them)."""
 
+from django.db.models import Q
 from rest_framework import serializers
 
 from netpolicy.allocation import pool_usage
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Protocol
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
+from portal.addresses import AddressError, parse_network
+from portal.fields import AddressField, NetworkField
 from tenants.access import tenant_ids
 from tenants.models import Tenant
 
@@ -19,14 +22,35 @@ class TenantField(serializers.PrimaryKeyRelatedField):
         return Tenant.objects.filter(pk__in=tenant_ids(request.user))
 
 
+class VisibleField(serializers.PrimaryKeyRelatedField):
+    """A reference to an object of the user's tenants or of the site: another tenant's does not exist for them.
+
+    `tenant_field` names the object's tenant; `site` says whether site-wide objects (tenant null) qualify.
+    """
+
+    def __init__(self, model, tenant_field: str = "tenant", site: bool = True, **kwargs):
+        self.model, self.tenant_field, self.site = model, tenant_field, site
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        queryset = self.model.objects.all()
+        request = self.context.get("request")
+        if request is None or request.user.is_staff:
+            return queryset
+        visible = Q(**{f"{self.tenant_field}__in": tenant_ids(request.user)})
+        if self.site:
+            visible |= Q(**{f"{self.tenant_field}__isnull": True})
+        return queryset.filter(visible)
+
+
 class PoolSerializer(serializers.ModelSerializer):
     usage = serializers.SerializerMethodField()
     tenant = TenantField(required=False, allow_null=True)
-    cidr = serializers.CharField(required=False, allow_null=True, help_text="Supernet")
+    cidr = NetworkField(required=False, allow_null=True, help_text="Supernet, e.g. 10.64.0.0/16")
 
     class Meta:
         model = Pool
-        fields = ["id", "name", "kind", "first", "last", "cidr", "default_prefix_length",
+        fields = ["id", "name", "kind", "first", "last", "cidr", "default_prefix_length", "min_prefix_length",
                   "routing_domain", "tenant", "description", "usage", "created"]
         read_only_fields = ["created"]
 
@@ -38,12 +62,14 @@ class SegmentSerializer(serializers.ModelSerializer):
     """A segment; ids and subnet are optional on create (next-free when omitted)."""
 
     tenant = TenantField()
+    id_pool = VisibleField(Pool, required=False, allow_null=True)
+    prefix_pool = VisibleField(Pool, required=False, allow_null=True)
     vlan_id = serializers.IntegerField(required=False, allow_null=True, min_value=VLAN_MIN,
                                        max_value=VLAN_MAX)
     vni = serializers.IntegerField(required=False, allow_null=True, min_value=VNI_MIN,
                                    max_value=VNI_MAX)
-    subnet = serializers.CharField(required=False, allow_blank=True)
-    gateway = serializers.IPAddressField(required=False, allow_blank=True)
+    subnet = NetworkField(required=False, allow_blank=True)
+    gateway = AddressField(required=False, allow_blank=True)
     prefix_length = serializers.IntegerField(required=False, write_only=True, min_value=1,
                                              max_value=128)
     effective_mtu = serializers.IntegerField(read_only=True)
@@ -60,12 +86,14 @@ class SegmentSerializer(serializers.ModelSerializer):
                   "generation", "observed_generation", "created", "updated"]
         read_only_fields = ["routing_domain", "generation", "observed_generation",
                             "created", "updated"]
-        extra_kwargs = {"id_pool": {"required": False}, "prefix_pool": {"required": False}}
         validators = []  # collisions are checked by the service and the database
 
 
 class ServiceSerializer(serializers.ModelSerializer):
     protocol = serializers.ChoiceField(choices=Protocol.choices)
+    # Not trimmed: a port list with whitespace is refused, never silently rewritten.
+    ports = serializers.CharField(required=False, allow_blank=True, max_length=200, trim_whitespace=False,
+                                  help_text="Comma-separated ports and ranges, e.g. 22,6817-6819")
 
     class Meta:
         model = Service
@@ -74,13 +102,22 @@ class ServiceSerializer(serializers.ModelSerializer):
 
 class GroupSerializer(serializers.ModelSerializer):
     tenant = TenantField(required=False, allow_null=True)
-    cidrs = serializers.ListField(child=serializers.CharField(), required=False)
+    segment = VisibleField(Segment, site=False, required=False, allow_null=True)
+    cidrs = serializers.ListField(child=serializers.CharField(trim_whitespace=False, max_length=64),
+                                  required=False, max_length=256, help_text="Canonical networks, e.g. 10.0.0.0/24")
 
     class Meta:
         model = Group
         fields = ["id", "name", "tenant", "cidrs", "segment", "all_segments", "role",
                   "description"]
         validators = []
+
+    def validate_cidrs(self, value):
+        """One message per bad value, naming it (portal.addresses' grammar)."""
+        try:
+            return [str(parse_network(text)) for text in value]
+        except AddressError as exc:
+            raise serializers.ValidationError(str(exc)) from None
 
 
 class FirewallPolicySerializer(serializers.ModelSerializer):
@@ -102,6 +139,9 @@ class FirewallRuleSerializer(serializers.ModelSerializer):
     """A rule; `findings` lists analysis results about it (shadowed, redundant, exposes)."""
 
     findings = serializers.SerializerMethodField()
+    policy = VisibleField(FirewallPolicy)
+    sources = VisibleField(Group, many=True, required=False, help_text="Groups; none: ANY")
+    destinations = VisibleField(Group, many=True, required=False, help_text="Groups; none: ANY")
 
     class Meta:
         model = FirewallRule
@@ -112,13 +152,13 @@ class FirewallRuleSerializer(serializers.ModelSerializer):
         validators = []
 
     def get_findings(self, rule) -> list[dict]:
-        findings = self.context.get("findings") or {}
-        return findings.get(rule.pk, [])
+        findings = self.context.get("findings")
+        return findings.for_rule(rule.pk, rule.policy.tenant_id) if findings else []
 
 
 class WhatIfSerializer(serializers.Serializer):
-    source = serializers.IPAddressField()
-    destination = serializers.IPAddressField()
+    source = AddressField()
+    destination = AddressField()
     protocol = serializers.ChoiceField(choices=["tcp", "udp", "icmp"])
     port = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                     max_value=65535)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from netpolicy import views
+from netpolicy import site_views, views
 
 app_name = "netpolicy"
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("segments/<int:pk>/reject/", views.segment_reject, name="segment-reject"),
     path("segments/<int:pk>/retire/", views.segment_retire, name="segment-retire"),
     path("pools/", views.pool_create, name="pool-create"),
+    path("site/", site_views.site_settings_page, name="site-settings"),
     path("firewall/", views.firewall, name="rule-list"),
     path("firewall/what-if/", views.what_if, name="what-if"),
     path("firewall/policies/<int:pk>/rules/new/", views.rule_create, name="rule-create"),

@@ -12,12 +12,11 @@ from django.views.decorators.http import require_POST
 from audit.models import AuditEvent
 from frontend.admin_views import staff_member_required
 from frontend.views import render_page
-from netpolicy import allocation, policy, segments
+from netpolicy import allocation, findings, policy, segments, whatif
 from netpolicy import rules as rule_service
 from netpolicy.allocation import PoolExhausted, pool_usage
 from netpolicy.choices import SegmentKind, SegmentState
-from netpolicy.compiler import analysis
-from netpolicy.compiler.model import Category, PolicyError
+from netpolicy.compiler.model import Category
 from netpolicy.forms import (
     GroupAddressForm,
     PoolForm,
@@ -26,7 +25,7 @@ from netpolicy.forms import (
     SegmentForm,
     ServiceForm,
 )
-from netpolicy.ir import build_site
+from netpolicy.ir import Builder
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from netpolicy.serializers import WhatIfSerializer
 from portal.errors import Forbidden, NotFound, ServiceError
@@ -226,13 +225,9 @@ def _policies(user):
     return sorted(policies, key=lambda p: (order[p.category], p.sequence, p.pk))
 
 
-def _findings(tenant_ids_) -> dict:
-    """Analysis findings keyed by rule id, for the given tenants (None: site policies)."""
-    found: dict = {}
-    for tenant_id in tenant_ids_:
-        for finding in rule_service.findings_for(tenant_id):
-            found.setdefault(finding["rule"], []).append(finding)
-    return found
+def _findings(tenant_ids_) -> findings.Findings:
+    """Analysis findings for the given tenants' rules (None: site policies); never fails on a broken tenant."""
+    return findings.findings(set(tenant_ids_))
 
 
 def _can_edit(user, tenant_id) -> bool:
@@ -241,12 +236,13 @@ def _can_edit(user, tenant_id) -> bool:
 
 def _firewall_context(user) -> dict:
     policies = _policies(user)
-    findings = _findings({p.tenant_id for p in policies})
-    rows = [(p, _can_edit(user, p.tenant_id), [(r, findings.get(r.pk, [])) for r in p.rules.all()])
+    found = _findings({p.tenant_id for p in policies})
+    rows = [(p, _can_edit(user, p.tenant_id), [(r, found.for_rule(r.pk, p.tenant_id)) for r in p.rules.all()])
             for p in policies]
     groups = _own_or_site(Group.objects.select_related("tenant", "segment"), user)
     groups = [(g, _can_edit(user, g.tenant_id)) for g in groups]
-    return {"rows": rows, "groups": groups, "form": {}, "is_admin": is_site_admin(user)}
+    return {"rows": rows, "groups": groups, "form": {}, "is_admin": is_site_admin(user),
+            "broken": sorted(set(found.broken.values()))}
 
 
 @login_required
@@ -259,39 +255,31 @@ def firewall(request):
 @require_POST
 def what_if(request):
     """Answer one what-if question: the partial for htmx, the whole page without JavaScript."""
-    context = {"form": request.POST, **_what_if_answer(request.user, request.POST)}
+    answer, status = _what_if_answer(request.user, request.POST)
+    context = {"form": request.POST, **answer}
     if not request.htmx:
         context = {**_firewall_context(request.user), **context}
-    return render_page(request, "netpolicy/firewall.html", context, "netpolicy/partials/what_if.html")
+    response = render_page(request, "netpolicy/firewall.html", context, "netpolicy/partials/what_if.html")
+    response.status_code = status
+    return response
 
 
-def _what_if_answer(user, data) -> dict:
+def _what_if_answer(user, data) -> tuple[dict, int]:
+    """The answer (or the errors, shown like a form's) and the page's status: a refused question is a 403."""
     serializer = WhatIfSerializer(data=data)
     if not serializer.is_valid():
-        return {"errors": {k: " ".join(map(str, v)) for k, v in serializer.errors.items()}}
+        return {"errors": {k: " ".join(map(str, v)) for k, v in serializer.errors.items()}}, 200
     data = serializer.validated_data
     try:
-        decision = analysis.what_if(build_site(), data["source"], data["destination"],
-                                    data["protocol"], data.get("port"))
-    except PolicyError as exc:
-        return {"errors": {"detail": str(exc)}}
-    return {"decision": decision, "where": rule_service.readable(decision.where),
-            "rule": _visible_rule(user, decision.rule)}
-
-
-def _visible_rule(user, rule_id: str | None):
-    """The deciding rule if the user may see it (another tenant's rule stays anonymous)."""
-    if not rule_id:
-        return None
-    rule = FirewallRule.objects.select_related("policy").filter(pk=int(rule_id[1:])).first()
-    if rule and (is_site_admin(user) or rule.policy.tenant_id in tenant_ids(user) | {None}):
-        return rule
-    return "hidden"
+        return {"answer": whatif.answer(user, data["source"], data["destination"], data["protocol"],
+                                        data.get("port"))}, 200
+    except ServiceError as exc:
+        return {"errors": {"detail": _text(exc)}}, exc.status_code if exc.status_code in (403, 409) else 200
 
 
 def _rule_saved(request, rule: FirewallRule):
     """Back to the firewall page at the rule, with its lint in the message as well."""
-    found = _findings([rule.policy.tenant_id]).get(rule.pk, [])
+    found = _findings([rule.policy.tenant_id]).for_rule(rule.pk, rule.policy.tenant_id)
     lint = "; ".join(f"{f['kind']}: {f['message']}" for f in found) or "no findings"
     (messages.warning if found else messages.success)(request, f"Saved rule '{rule.name}' — lint: {lint}")
     return redirect(reverse("netpolicy:rule-list") + f"#rule-{rule.pk}")
@@ -312,7 +300,7 @@ def _rule_form_page(request, policy_obj: FirewallPolicy, instance: FirewallRule 
             _attach(form, exc)
         else:
             return _rule_saved(request, rule)
-    found = _findings([policy_obj.tenant_id]).get(instance.pk, []) if instance else []
+    found = _findings([policy_obj.tenant_id]).for_rule(instance.pk, policy_obj.tenant_id) if instance else []
     context = {"form": form, "policy": policy_obj, "rule": instance, "findings": found}
     return render(request, "netpolicy/rule_form.html", context)
 
@@ -364,6 +352,7 @@ def group_edit(request, pk):
         return _refused(request, exc)
     initial = {"cidrs": "\n".join(group.cidrs), "description": group.description}
     form = GroupAddressForm(request.POST or None, initial=initial)
+    derived = Builder([group.tenant_id] if group.tenant_id else []).group(group).cidrs if group.derived_from else ()
     if request.method == "POST" and form.is_valid():
         try:
             policy.save_group(request.user, dict(form.cleaned_data), group)
@@ -372,7 +361,7 @@ def group_edit(request, pk):
         else:
             messages.success(request, f"Addresses of {group} saved.")
             return redirect(reverse("netpolicy:rule-list") + "#groups")
-    return render(request, "netpolicy/group_form.html", {"form": form, "group": group})
+    return render(request, "netpolicy/group_form.html", {"form": form, "group": group, "derived": derived})
 
 
 @staff_member_required

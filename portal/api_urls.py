@@ -4,6 +4,7 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from agents.api import (
+    CredentialView,
     DesiredStateView,
     JoinTokenViewSet,
     JoinView,
@@ -15,6 +16,7 @@ from agents.api import (
 from audit.api import AuditEventViewSet
 from catalog.api import CatalogItemViewSet, ClusterOriginViewSet
 from netpolicy.api_urls import register as register_netpolicy
+from netpolicy.site_api import SiteSettingsView
 from tenants.api import ClusterViewSet, MembershipViewSet, QuotaViewSet, TenantViewSet
 from users.api import TokenViewSet
 from vsphere.api import (
@@ -55,6 +57,8 @@ urlpatterns = [
     path("agents/join", JoinView.as_view(), name="agent-join"),
     path("agents/<slug:node>/desired-state", DesiredStateView.as_view(), name="agent-desired-state"),
     path("agents/<slug:node>/observed-state", ObservedStateView.as_view(), name="agent-observed-state"),
+    path("agents/<slug:node>/credential", CredentialView.as_view(), name="agent-credential"),
+    path("site-settings/", SiteSettingsView.as_view(), name="site-settings"),
     # vsphere
     path("vsphere/capacity/", CapacityView.as_view(), name="vsphere-capacity"),
     path("clusters/<int:pk>/vsphere-plan/", ClusterPlanView.as_view(), name="cluster-vsphere-plan"),

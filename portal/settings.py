@@ -141,6 +141,12 @@ CACHES = {
     }
 }
 
+# Node agents: credential lifetime and rotation grace, long-poll limits (agents/longpoll.py).
+AGENT_CREDENTIAL_DAYS = env_int("ENCLAVE_NODE_CREDENTIAL_DAYS", 30)
+AGENT_CREDENTIAL_GRACE_SECONDS = env_int("ENCLAVE_NODE_CREDENTIAL_GRACE_SECONDS", 3600)
+AGENT_LONGPOLL_MAX = env_int("ENCLAVE_AGENT_LONGPOLL_MAX", 64)
+AGENT_LONGPOLL_RETRY_AFTER = env_int("ENCLAVE_AGENT_LONGPOLL_RETRY_AFTER", 15)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -37,7 +37,8 @@ class TenantAdmin(AuditedAdmin):
 
 @admin.register(Quota)
 class QuotaAdmin(AuditedAdmin):
-    list_display = ["tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments"]
+    list_display = ["tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments",
+                    "max_pending_segments"]  # fmt: skip
 
     def save_model(self, request, obj, form, change):
         services.update_quota(obj, **{f: getattr(obj, f) for f in form.changed_data})

@@ -33,9 +33,11 @@ RECOMMENDED = {
 
 TRADE_OFFS = {
     Interconnect.SRIOV_IB: "SR-IOV: ~95 Gb/s of 100 and 1.2 µs latency, but no vMotion, DRS, HA or "
-    "snapshots, and every VM must reserve all of its memory.",
+    "snapshots, and every VM must reserve all of its memory. VF traffic bypasses the virtual switch: the "
+    "tenant's firewall does not filter it; its isolation rests on the tenant's own InfiniBand partition.",
     Interconnect.SRIOV_ROCE: "SR-IOV RoCE: near bare-metal bandwidth; no vMotion and full memory "
-    "reservation, as for every passthrough device.",
+    "reservation, as for every passthrough device. VF traffic bypasses the virtual switch: the tenant's "
+    "firewall does not filter it; its isolation rests on the tenant's own VLAN.",
     Interconnect.PVRDMA: "PVRDMA: between VMXNET3 and SR-IOV in speed (remote GPUs over 100 Gb/s PVRDMA land between "
     "10 Gb/s VMXNET3's 4-20% and RoCE DirectPath I/O's 5% or less overhead) and keeps vMotion, DRS, HA and snapshots; "
     "all guest memory is reserved; hosts need a VMkernel adapter tagged for PVRDMA and the pvrdma firewall rule.",

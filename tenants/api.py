@@ -6,8 +6,8 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from portal.api import TenantScopedViewSet
-from tenants import services
-from tenants.access import require_member, require_owner_or_admin, visible_tenants
+from tenants import realizers, services
+from tenants.access import is_site_admin, require_member, require_owner_or_admin, visible_tenants
 from tenants.filtersets import (
     ClusterFilterSet,
     MembershipFilterSet,
@@ -16,6 +16,8 @@ from tenants.filtersets import (
 )
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 from tenants.serializers import (
+    ApproveSerializer,
+    ClusterAccessSerializer,
     ClusterSerializer,
     ClusterUpdateSerializer,
     ExtendLeaseSerializer,
@@ -88,9 +90,9 @@ class ClusterViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
     def get_serializer_class(self):
         if self.action in ("update", "partial_update"):
             return ClusterUpdateSerializer
-        return {"reject": RejectSerializer, "extend_lease": ExtendLeaseSerializer, "resize": ResizeSerializer}.get(
-            self.action, ClusterSerializer
-        )
+        actions = {"approve": ApproveSerializer, "reject": RejectSerializer, "extend_lease": ExtendLeaseSerializer,
+                   "resize": ResizeSerializer}  # fmt: skip
+        return actions.get(self.action, ClusterSerializer)
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)
@@ -117,11 +119,25 @@ class ClusterViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
         """Endorse a member's request (tenant owners)."""
         return self._respond(services.endorse_cluster(self.get_object(), request.user))
 
-    @extend_schema(request=None, responses=ClusterSerializer)
+    @extend_schema(request=ApproveSerializer, responses=ClusterSerializer)
     @action(detail=True, methods=["post"])
     def approve(self, request, pk=None):
-        """Approve an endorsed request (site admins); queues reconciliation."""
-        return self._respond(services.approve_cluster(self.get_object(), request.user))
+        """Approve an endorsed request (site admins): the site reserves what it needs; queues reconciliation."""
+        cluster = self.get_object()
+        serializer = ApproveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        named = "site" in data and is_site_admin(request.user)  # others are refused by the service (403)
+        site = realizers.find_site(data["site_kind"], data["site"]) if named else None
+        return self._respond(services.approve_cluster(cluster, request.user, site=site))
+
+    @extend_schema(responses=ClusterAccessSerializer)
+    @action(detail=True, methods=["get"])
+    def access(self, request, pk=None):
+        """How to reach the cluster: login host name and address, SSH command, every VM with role and addresses."""
+        cluster = self.get_object()
+        view = realizers.for_cluster(cluster).observe(cluster)
+        return Response(ClusterAccessSerializer(view.as_dict(request.user.username)).data)
 
     @extend_schema(request=RejectSerializer, responses=ClusterSerializer)
     @action(detail=True, methods=["post"])

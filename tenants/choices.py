@@ -30,6 +30,13 @@ class GpuMode(models.TextChoices):
     PASSTHROUGH = "passthrough", "Whole GPUs (DirectPath I/O)"
 
 
+class NicType(models.TextChoices):
+    """The primary adapter of every VM, on the tenant's network (values as vsphere.specs.Adapter)."""
+
+    VMXNET3 = "vmxnet3", "VMXNET3 (paravirtual, 10+ Gb/s)"
+    E1000E = "e1000e", "E1000e (emulated, for guests without VMXNET3 drivers)"
+
+
 class NetworkMode(models.TextChoices):
     VLAN = "vlan", "VLAN"
     OVERLAY = "overlay", "Overlay (GENEVE/VXLAN)"
@@ -55,6 +62,13 @@ class ClusterState(models.TextChoices):
     RETIRED = "retired", "Retired"
 
 
+class SiteKind(models.TextChoices):
+    """Where a cluster is realized; each kind has one realizer (tenants.realizers)."""
+
+    NONE = "none", "No site (recorded only)"
+    VSPHERE = "vsphere", "vSphere"
+
+
 SRIOV_INTERCONNECTS = {Interconnect.SRIOV_IB, Interconnect.SRIOV_ROCE}
 MAX_GPUS_PER_WORKER = 8
 # States whose resources count against the tenant's quota.
@@ -68,3 +82,27 @@ COMMITTED_STATES = {
     ClusterState.DECOMMISSIONING,
 }
 LIVE_STATES = COMMITTED_STATES - {ClusterState.DECOMMISSIONING}
+# Requests not yet decided: they can be edited (drafts) or withdrawn.
+REQUEST_STATES = {ClusterState.DRAFT, ClusterState.SUBMITTED, ClusterState.ENDORSED}
+
+# The state machine: action -> (states it starts from, state it leads to; None keeps the state).
+# Submission leads to SUBMITTED, or straight to ENDORSED when a tenant owner submits.
+S = ClusterState
+MOVES = {
+    "cluster.submit": ({S.DRAFT}, {S.SUBMITTED, S.ENDORSED}),
+    "cluster.endorse": ({S.SUBMITTED}, {S.ENDORSED}),
+    "cluster.approve": ({S.ENDORSED}, {S.APPROVED}),
+    "cluster.reject": ({S.SUBMITTED, S.ENDORSED}, {S.REJECTED}),
+    "cluster.withdraw": (REQUEST_STATES, {S.RETIRED}),
+    "cluster.decommission": (LIVE_STATES, {S.DECOMMISSIONING}),
+    "cluster.lease_expired": (LIVE_STATES, {S.DECOMMISSIONING}),
+    "cluster.extend_lease": (set(S) - {S.REJECTED, S.RETIRED, S.DECOMMISSIONING}, {None}),
+    "cluster.resize": (LIVE_STATES, {None}),
+    # What reconcilers observe (tenants.services.set_observed).
+    "cluster.provisioning": ({S.APPROVED, S.READY, S.DEGRADED, S.ERROR}, {S.PROVISIONING}),
+    "cluster.ready": ({S.PROVISIONING, S.DEGRADED, S.ERROR, S.APPROVED, S.READY}, {S.READY}),
+    "cluster.degraded": ({S.READY}, {S.DEGRADED}),
+    "cluster.error": ({S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.DECOMMISSIONING}, {S.ERROR}),
+    "cluster.retired": ({S.DECOMMISSIONING}, {S.RETIRED}),
+}
+del S

@@ -12,7 +12,9 @@ from tenants.choices import (
     GpuMode,
     Interconnect,
     NetworkMode,
+    NicType,
     Role,
+    SiteKind,
     WorkloadClass,
 )
 
@@ -68,6 +70,9 @@ class Quota(models.Model):
     max_vfs = models.PositiveIntegerField(default=16)
     max_segments = models.PositiveIntegerField(default=4)
     max_gpus = models.PositiveIntegerField(default=8, help_text="GPUs or vGPUs held at once")
+    # Requests reserve their ids and block at once, before an admin has looked at them.
+    max_pending_segments = models.PositiveIntegerField(
+        default=2, help_text="Segment requests that may await approval at once")
 
     def __str__(self):
         return f"quota of {self.tenant}"
@@ -97,6 +102,9 @@ class VirtualCluster(models.Model):
     vgpu_profile = models.CharField(
         max_length=64, blank=True, validators=[vgpu_profile_name], help_text="NVIDIA vGPU profile, e.g. grid_a100-20c"
     )
+    nic_type = models.CharField(
+        max_length=16, choices=NicType.choices, default=NicType.VMXNET3, help_text="Primary adapter of every VM"
+    )
     lease_end = models.DateField()
     justification = models.TextField(max_length=4000)
 
@@ -104,6 +112,15 @@ class VirtualCluster(models.Model):
     status_message = models.TextField(blank=True)
     generation = models.PositiveIntegerField(default=1, help_text="Bumped on every change of intent")
     observed_generation = models.PositiveIntegerField(default=0)
+    # Placement, set by the approval (tenants.realizers): which kind of site, which site, which segment.
+    # String references: the site apps depend on tenants, never the other way round.
+    site_kind = models.CharField(max_length=16, choices=SiteKind.choices, blank=True)
+    site = models.ForeignKey(
+        "vsphere.VCenter", null=True, blank=True, on_delete=models.PROTECT, related_name="clusters"
+    )
+    segment = models.ForeignKey(
+        "netpolicy.Segment", null=True, blank=True, on_delete=models.PROTECT, related_name="clusters"
+    )
 
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="requested_clusters"

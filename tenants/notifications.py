@@ -20,6 +20,25 @@ SUBJECTS = {
 }
 
 
+def access_text(cluster) -> str:
+    """How the requester reaches a ready cluster: login host, SSH command, every VM, what is not filtered."""
+    from tenants import realizers
+
+    view = realizers.for_cluster(cluster).observe(cluster)
+    lines = []
+    if view.login:
+        lines += [f"\nLog in to {view.login['host_name']} ({view.login['address']}):",
+                  f"    {view.ssh_command(cluster.requested_by.username)}"]  # fmt: skip
+    if view.nodes:
+        lines.append("\nVMs:")
+        for n in view.nodes:
+            lines.append(f"    {n['name']:<32} {n['role']:<14} {n['host_name']}  {', '.join(n['addresses'])}")
+    if view.unprotected:
+        lines.append("\nNot filtered by the tenant's firewall:")
+        lines += [f"    - {line}" for line in view.unprotected]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
 def state_changed(cluster, action: str) -> None:
     """Tell the requester about a transition of their request."""
     what = SUBJECTS.get(action)
@@ -32,6 +51,8 @@ def state_changed(cluster, action: str) -> None:
         body += f"\nReason: {cluster.rejection_reason}\n"
     if cluster.status_message and action in ("cluster.error", "cluster.degraded"):
         body += f"\nWhat happened: {cluster.status_message}\n"
+    if action == "cluster.ready":
+        body += access_text(cluster)
     body += f"\nDetails and history: {url}\n"
     subject = f"[Enclave] {cluster} {what}"
     transaction.on_commit(

@@ -1,14 +1,14 @@
-"""What the site can realize: the request form shows it, submit and approval refuse what no site can do.
+"""What the sites can realize: the request form shows it, submit and approval refuse what no site can do.
 
-Each site kind registers one provider from its AppConfig.ready(); this module never imports them, so
-`tenants` stays free of app cycles. Providers read their inventory from PostgreSQL only: the form and
-the services never wait on vSphere.
+Each site kind answers through its realizer (`tenants.realizers`: `offers()`, `refusals()`), reading its
+inventory from PostgreSQL only: the form and the services never wait on vSphere.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+
+from tenants import realizers
 
 
 @dataclass(frozen=True)
@@ -41,40 +41,18 @@ class SiteOffers:
         return option is None or option.available
 
 
-class Provider(Protocol):
-    """A site kind's view of what it can realize (registered by the site app)."""
-
-    def has_site(self) -> bool:
-        """Whether a site of this kind is registered (else it neither offers nor refuses)."""
-
-    def offers(self) -> SiteOffers:
-        """What the site offers now (called only when it has a site)."""
-
-    def refusals(self, cluster) -> list[str]:
-        """Why the site could never realize this request as asked (empty when it can, capacity aside)."""
-
-
-_PROVIDERS: list[Provider] = []
-
-
-def register(provider: Provider) -> None:
-    """Make a site kind's provider known (from the site app's AppConfig.ready)."""
-    if provider not in _PROVIDERS:
-        _PROVIDERS.append(provider)
-
-
 def site_offers() -> list[SiteOffers]:
     """What every registered site offers (an empty list: no site yet, nothing can be checked)."""
-    return [provider.offers() for provider in _PROVIDERS if provider.has_site()]
+    return [offer for realizer in realizers.sited() for offer in realizer.offers()]
 
 
 def refusals(cluster) -> list[str]:
     """Reasons no registered site can realize the request; empty if one can or none is registered."""
     reasons: list[str] = []
-    for provider in _PROVIDERS:
-        if not provider.has_site():
-            continue
-        found = provider.refusals(cluster)
+    for realizer in realizers.sited():
+        found = realizer.refusals(cluster)
+        if found is None:
+            continue  # no site of this kind: it neither offers nor refuses
         if not found:
             return []
         reasons += found

@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from tenants.choices import Interconnect
+from tenants.choices import Interconnect, SiteKind
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
 
@@ -28,7 +28,8 @@ class MembershipSerializer(serializers.ModelSerializer):
 class QuotaSerializer(serializers.ModelSerializer):
     class Meta:
         model = Quota
-        fields = ["id", "tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments", "max_gpus"]
+        fields = ["id", "tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments",
+                  "max_pending_segments", "max_gpus"]  # fmt: skip
         read_only_fields = ["tenant"]
 
 
@@ -47,15 +48,15 @@ class ClusterSerializer(serializers.ModelSerializer):
         model = VirtualCluster
         fields = [
             "id", "tenant", "name", "workload_class", "worker_count", "vcpus_per_node",
-            "memory_gb_per_node", "login_node", "interconnect", "network_mode", "data_path",
+            "memory_gb_per_node", "login_node", "interconnect", "network_mode", "data_path", "nic_type",
             "gpu_mode", "gpus_per_worker", "vgpu_profile",
             "lease_end", "justification", "submit", "state", "status_message", "generation",
             "observed_generation", "requested_by", "rejection_reason", "vm_count", "total_vcpus",
-            "total_memory_gb", "vf_count", "gpu_count", "created", "updated",
+            "total_memory_gb", "vf_count", "gpu_count", "site_kind", "site", "segment", "created", "updated",
         ]  # fmt: skip
         read_only_fields = [
             "state", "status_message", "generation", "observed_generation", "rejection_reason",
-            "created", "updated",
+            "site_kind", "site", "segment", "created", "updated",
         ]  # fmt: skip
         # Name uniqueness is checked by the service (among live requests), not by DRF.
         validators = []
@@ -78,6 +79,37 @@ class ClusterUpdateSerializer(ClusterSerializer):
 class ResizeSerializer(serializers.Serializer):
     worker_count = serializers.IntegerField(min_value=1, max_value=1024, required=False)
     interconnect = serializers.ChoiceField(choices=Interconnect.choices, required=False)
+
+
+class AccessNodeSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    role = serializers.CharField()
+    host_name = serializers.CharField()
+    addresses = serializers.ListField(child=serializers.IPAddressField())
+
+
+class LoginSerializer(serializers.Serializer):
+    host_name = serializers.CharField()
+    address = serializers.IPAddressField()
+
+
+class ClusterAccessSerializer(serializers.Serializer):
+    """How to reach a cluster: login host and address, the SSH command, every VM, and what protects it."""
+
+    site = serializers.CharField()
+    login = LoginSerializer(allow_null=True)
+    ssh = serializers.CharField(help_text="For the requesting user; empty without a login node")
+    nodes = AccessNodeSerializer(many=True)
+    enforcement = serializers.ListField(child=serializers.CharField())
+    unprotected = serializers.ListField(child=serializers.CharField(), help_text="Traffic no filter sees, and why")
+
+
+class ApproveSerializer(serializers.Serializer):
+    site = serializers.IntegerField(
+        required=False, min_value=1, help_text="Id of the site (vCenter) to realize the cluster on; "
+        "needed only when several are registered",
+    )  # fmt: skip
+    site_kind = serializers.ChoiceField(choices=[SiteKind.VSPHERE], default=SiteKind.VSPHERE)
 
 
 class RejectSerializer(serializers.Serializer):

@@ -7,15 +7,15 @@ from django.utils import timezone
 
 from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest, NotOffered
-from tenants import notifications, offers, quotas, signals
+from tenants import notifications, offers, quotas, realizers, signals
 from tenants.access import can_decide, is_owner, is_site_admin, require_member
-from tenants.choices import ClusterState, GpuMode, Role
+from tenants.choices import MOVES, REQUEST_STATES, ClusterState, GpuMode, Role
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
 S = ClusterState
 EDITABLE_FIELDS = (
     "name", "workload_class", "worker_count", "vcpus_per_node", "memory_gb_per_node", "login_node",
-    "interconnect", "network_mode", "data_path", "gpu_mode", "gpus_per_worker", "vgpu_profile",
+    "interconnect", "network_mode", "data_path", "nic_type", "gpu_mode", "gpus_per_worker", "vgpu_profile",
     "lease_end", "justification",
 )  # fmt: skip
 
@@ -73,6 +73,7 @@ def set_membership(tenant: Tenant, user, role: str) -> Membership:
             return membership
         before = snapshot(membership) if membership else None
         if membership is None:
+            signals.membership_pre_create.send(sender=Membership, tenant=tenant, user=user)
             membership = Membership.objects.create(tenant=tenant, user=user, role=role)
         else:
             membership.role = role
@@ -141,25 +142,32 @@ def submit_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
     owner = is_owner(user, cluster.tenant_id)
     target = S.ENDORSED if owner else S.SUBMITTED
     fields = {"endorsed_by": user} if owner else {}
-    return _transition(cluster, "cluster.submit", {S.DRAFT}, target, quota_pending=True, **fields)
+    return _transition(cluster, "cluster.submit", target, quota_pending=True, **fields)
 
 
 def endorse_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
     """A tenant owner endorses a member's request, passing it to site admins."""
     if not is_owner(user, cluster.tenant_id):
         raise Forbidden("Only an owner (PI) of the tenant may endorse requests.")
-    return _transition(cluster, "cluster.endorse", {S.SUBMITTED}, S.ENDORSED, endorsed_by=user)
+    return _transition(cluster, "cluster.endorse", S.ENDORSED, endorsed_by=user)
 
 
-def approve_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
-    """A site admin approves an endorsed request; quota is checked again and reconciliation queued."""
+def approve_cluster(cluster: VirtualCluster, user, site=None) -> VirtualCluster:
+    """A site admin approves an endorsed request: the site's realizer reserves, reconciliation is queued.
+
+    `site` names where the cluster goes (e.g. a vCenter); without it the only registered site is used.
+    """
     if not is_site_admin(user):
         raise Forbidden("Only site admins may approve requests.")
     with transaction.atomic():
-        # Site checks and reservations (e.g. SR-IOV VFs) commit or roll back with the approval.
-        signals.cluster_pre_approve.send(sender=VirtualCluster, cluster=cluster, user=user)
+        placement = {}
+        if VirtualCluster.objects.filter(pk=cluster.pk, state=S.ENDORSED).exists():  # else _transition refuses
+            cluster = VirtualCluster.objects.select_related("tenant").get(pk=cluster.pk)
+            realizer, chosen = realizers.place(cluster, site)
+            # The site's reservations (segment, VFs, addresses) commit or roll back with the approval.
+            placement = realizer.reserve(cluster, user, chosen).fields()
         return _transition(
-            cluster, "cluster.approve", {S.ENDORSED}, S.APPROVED, quota_pending=False, decided_by=user, bump=True
+            cluster, "cluster.approve", S.APPROVED, quota_pending=False, decided_by=user, bump=True, **placement
         )
 
 
@@ -170,9 +178,9 @@ def reject_cluster(cluster: VirtualCluster, user, reason: str) -> VirtualCluster
         raise InvalidRequest("A rejection needs a reason.", field="reason")
     if not can_decide(user, cluster):
         raise Forbidden("Only a tenant owner or a site admin may reject this request.")
-    allowed = {S.SUBMITTED, S.ENDORSED} if is_site_admin(user) else {S.SUBMITTED}
+    allowed = None if is_site_admin(user) else {S.SUBMITTED}
     return _transition(
-        cluster, "cluster.reject", allowed, S.REJECTED, decided_by=user, rejection_reason=reason[:4000]
+        cluster, "cluster.reject", S.REJECTED, from_states=allowed, decided_by=user, rejection_reason=reason[:4000]
     )
 
 
@@ -180,11 +188,9 @@ def decommission_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
     """End a cluster: pending requests are withdrawn, realized ones are torn down by the reconciler."""
     if cluster.requested_by_id != user.pk and not can_decide(user, cluster):
         raise Forbidden("Only the requester, a tenant owner or a site admin may decommission.")
-    pending = {S.DRAFT, S.SUBMITTED, S.ENDORSED}
-    if cluster.state in pending:
-        return _transition(cluster, "cluster.withdraw", pending, S.RETIRED)
-    live = {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.ERROR}
-    return _transition(cluster, "cluster.decommission", live, S.DECOMMISSIONING, bump=True)
+    if cluster.state in REQUEST_STATES:
+        return _transition(cluster, "cluster.withdraw", S.RETIRED)
+    return _transition(cluster, "cluster.decommission", S.DECOMMISSIONING, bump=True)
 
 
 def extend_lease(cluster: VirtualCluster, user, lease_end: datetime.date) -> VirtualCluster:
@@ -196,8 +202,7 @@ def extend_lease(cluster: VirtualCluster, user, lease_end: datetime.date) -> Vir
         raise InvalidRequest(
             f"The new lease end must be after the current one ({cluster.lease_end}).", field="lease_end"
         )
-    states = set(S) - {S.REJECTED, S.RETIRED, S.DECOMMISSIONING}
-    return _transition(cluster, "cluster.extend_lease", states, None, lease_end=lease_end)
+    return _transition(cluster, "cluster.extend_lease", None, lease_end=lease_end)
 
 
 RESIZABLE = ("worker_count", "interconnect")
@@ -210,52 +215,48 @@ def resize_cluster(cluster: VirtualCluster, user, **changes) -> VirtualCluster:
     changes = {k: v for k, v in changes.items() if k in RESIZABLE and v is not None}
     if not changes:
         raise InvalidRequest("Give a new worker_count or interconnect.")
-    live = {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.ERROR}
     with transaction.atomic():
-        current = VirtualCluster.objects.select_for_update().get(pk=cluster.pk)
-        if current.state not in live:
+        current = VirtualCluster.objects.select_for_update().select_related("tenant").get(pk=cluster.pk)
+        if current.state not in MOVES["cluster.resize"][0]:
             raise Conflict(f"Only live clusters can be resized; this one is {_state_of(current)}.")
         before = snapshot(current)
         for field, value in changes.items():
             setattr(current, field, value)
         quotas.check_fits(current, include_pending=False)
-        signals.cluster_pre_resize.send(sender=VirtualCluster, cluster=current, user=user)
+        # The site takes what the new shape needs (more VFs, addresses) or refuses the resize.
+        realizers.for_cluster(current).reserve(current, user, current.site)
         VirtualCluster.objects.filter(pk=current.pk, state=current.state).update(
             **changes, generation=current.generation + 1, updated=timezone.now()
         )
         current.refresh_from_db()
         record("cluster.resize", current, before=before, after=snapshot(current), tenant=current.tenant_id)
-        signals.queue_reconcile(current)
+        realizers.queue(current)
     return current
 
 
 def expire_lease(cluster: VirtualCluster) -> VirtualCluster | None:
     """Begin decommissioning a cluster whose lease has ended (run by the periodic task)."""
-    live = {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.ERROR}
     try:
-        return _transition(cluster, "cluster.lease_expired", live, S.DECOMMISSIONING, bump=True)
+        return _transition(cluster, "cluster.lease_expired", S.DECOMMISSIONING, bump=True)
     except Conflict:
         return None
 
 
 def set_observed(cluster: VirtualCluster, state: str, message: str = "", observed_generation=None):
     """Record what a reconciler observed (state and message); used by workers, audited."""
-    allowed = {
-        S.PROVISIONING: {S.APPROVED, S.READY, S.DEGRADED, S.ERROR},
-        S.READY: {S.PROVISIONING, S.DEGRADED, S.ERROR, S.APPROVED, S.READY},
-        S.DEGRADED: {S.READY},
-        S.ERROR: {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.DECOMMISSIONING},
-        S.RETIRED: {S.DECOMMISSIONING},
-    }[state]
     fields = {"status_message": message[:4000]}
     if observed_generation is not None:
         fields["observed_generation"] = observed_generation
-    return _transition(cluster, f"cluster.{state}", allowed, state, **fields)
+    return _transition(cluster, f"cluster.{state}", state, **fields)
 
 
-def _transition(cluster, action, from_states, to_state, *, quota_pending=None, bump=False,
+def _transition(cluster, action, to_state, *, from_states=None, quota_pending=None, bump=False,
                 notify=True, **fields):  # fmt: skip
-    """Compare-and-set the cluster's state, check quota if asked, audit and queue work on commit."""
+    """Compare-and-set the cluster's state along an allowed move (choices.MOVES), audit, queue on commit."""
+    allowed_from, allowed_to = MOVES[action]
+    if to_state not in allowed_to or (from_states is not None and not set(from_states) <= allowed_from):
+        raise ValueError(f"{action} to {to_state} is not a move of the cluster state machine")
+    from_states = allowed_from if from_states is None else from_states
     with transaction.atomic():
         if quota_pending is not None:
             quotas.check_fits(cluster, include_pending=quota_pending)  # locks the tenant's quota row
@@ -274,7 +275,7 @@ def _transition(cluster, action, from_states, to_state, *, quota_pending=None, b
         if notify and to_state is not None and before["state"] != to_state:
             notifications.state_changed(current, action)
         if bump:
-            signals.queue_reconcile(current)
+            realizers.queue(current)
     return current
 
 

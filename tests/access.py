@@ -15,7 +15,7 @@ ROLES = ("owner_a", "member_a", "owner_b", "admin", "anonymous")
 EXEMPT = {
     "login", "logout", "schema", "api-docs", "healthz", "metrics", "api-root",
     # Node-credential endpoints: tests/test_agents_api.py proves node-scoping and refusal of user logins.
-    "agent-join", "agent-desired-state", "agent-observed-state",
+    "agent-join", "agent-desired-state", "agent-observed-state", "agent-credential",
 }  # fmt: skip
 EXEMPT_PREFIXES = ("admin:",)  # Django admin: staff-only by Django itself
 
@@ -36,6 +36,7 @@ MATRIX = {
     "virtualcluster-decommission": ("post", "action", "cluster_a"),
     "virtualcluster-extend-lease": ("post", "action", "cluster_a"),
     "virtualcluster-resize": ("post", "action", "cluster_a"),
+    "virtualcluster-access": ("get", "detail", "cluster_a"),
     "auditevent-list": ("get", "list", "event_a"),
     "auditevent-detail": ("get", "detail", "event_a"),
     "auditevent-export": ("get", "list", "event_a"),
@@ -49,6 +50,7 @@ MATRIX = {
     "poolsubnet-detail": ("get", "admin", "pool_subnet"),
     "node-list": ("get", "admin", None),
     "node-detail": ("get", "admin", "node"),
+    "node-revoke-credential": ("post", "admin", "node"),
     "jointoken-list": ("get", "admin", None),
     "jointoken-detail": ("get", "admin", "join_token"),
     # API: vsphere app (inventory is site-admin only; VF assignments, plans and logs are tenant-scoped)
@@ -71,6 +73,8 @@ MATRIX = {
     "vsphere-capacity": ("get", "admin", None),
     "cluster-vsphere-plan": ("get", "detail", "cluster_a"),
     "cluster-vsphere-operations": ("get", "detail", "cluster_a"),
+    # Site settings: every signed-in role reads the shared servers (writes: tests/netpolicy/test_ipam.py)
+    "site-settings": ("get", "list", None),
     # Pages
     "frontend:home": ("get", "list", "cluster_a"),
     "frontend:cluster-list": ("get", "list", "cluster_a"),
@@ -86,6 +90,7 @@ MATRIX = {
     "frontend:membership-remove": ("post", "admin", "membership_a"),
     "agents:node-list": ("get", "admin", None),
     "agents:node-detail": ("get", "admin", "node"),
+    "agents:node-revoke-credential": ("post", "admin", "node"),
     "agents:join-token-create": ("post", "admin", "pool"),
     "vsphere:capacity": ("get", "admin", None),
     "vsphere:vcenter-list": ("get", "admin", None),

@@ -1,6 +1,7 @@
 """Node enrolment, node-scoped credentials, desired state with ETag and long-poll, observed state."""
 
 import datetime
+import ipaddress
 import threading
 
 import pytest
@@ -46,10 +47,13 @@ def test_a_join_token_works_once_and_the_credential_is_stored_hashed(pool):
     first = agent().post("/api/v1/agents/join", body, format="json")
     assert first.status_code == 201
     node = Node.objects.get(name="node-1")
-    assert first.json()["credential"] not in node.credential_hash
+    (stored,) = node.credentials.all()
+    assert first.json()["credential"] not in stored.credential_hash and stored.hint == first.json()["credential"][:12]
+    assert first.json()["expires_in"] > 29 * 86400
     assert agent().post("/api/v1/agents/join", body | {"hostname": "node-2"}, format="json").status_code == 404
     event = AuditEvent.objects.get(action="node.enrol")
-    assert event.actor_kind == ActorKind.AGENT and event.after["credential_hash"] == "********"
+    assert event.actor_kind == ActorKind.AGENT
+    assert AuditEvent.objects.get(action="node.credential.issue").after["credential_hash"] == "********"
 
 
 def test_an_expired_token_and_a_taken_hostname_are_refused(pool):
@@ -187,4 +191,4 @@ def test_cgnat_addresses_come_from_the_sites_cgnat_pool(pool, world):
     allocation.create_pool(world.admin, {"name": "cgnat", "kind": "cgnat", "cidr": "100.100.0.0/16"})
     _, cred = enrol(pool)
     (tenant,) = agent(cred).get("/api/v1/agents/node-1/desired-state").json()["tenants"]
-    assert tenant["cgnat"] == f"100.100.0.{world.tenant_a.pk + 1}/32"
+    assert tenant["cgnat"] == f"{ipaddress.ip_address('100.100.0.0') + world.tenant_a.pk + 1}/32"

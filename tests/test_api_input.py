@@ -19,6 +19,8 @@ BAD_FIELDS = [
     ("memory_gb_per_node", -1, "memory_gb_per_node"),
     ("interconnect", "carrier-pigeon", "interconnect"),
     ("workload_class", "quantum", "workload_class"),
+    ("nic_type", "vmxnet3; rm -rf /", "nic_type"),
+    ("nic_type", "VirtualE1000", "nic_type"),
     ("lease_end", "2001-01-01", "lease_end"),
     ("lease_end", "tomorrow-ish", "lease_end"),
 ]

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from portal.api import SITE_ADMIN_ONLY, TenantScopedViewSet
 from tenants.access import scope
 from tenants.models import VirtualCluster
-from vsphere import allocation, services
+from vsphere import allocation, previews, services
 from vsphere.filtersets import (
     HostFilterSet,
     OperationLogFilterSet,
@@ -138,7 +138,7 @@ def visible_cluster(user, pk) -> VirtualCluster:
 
 
 class ClusterPlanView(APIView):
-    """Dry run of a cluster on vSphere: the changes the reconciler would make now."""
+    """Dry run of a cluster on vSphere, computed by the worker: poll until `status` is ready or failed."""
 
     @extend_schema(parameters=[CLUSTER_ID], responses=PlanPreviewSerializer)
     def get(self, request, pk):
@@ -147,12 +147,15 @@ class ClusterPlanView(APIView):
 
 
 def plan_data(cluster: VirtualCluster) -> dict:
-    """The plan preview as plain data (reads vCenter through the service, changes nothing)."""
-    preview = services.plan_preview(cluster)
+    """The cluster's plan preview as stored by the worker (asking for one if none is fresh)."""
+    preview = previews.request(cluster)
     return {
         "cluster": cluster.pk,
         "state": cluster.state,
-        "vcenter": preview.vcenter.name if preview.vcenter else None,
+        "status": preview.status,
+        "requested": preview.requested,
+        "finished": preview.finished,
+        "vcenter": preview.vcenter or None,
         "changes": preview.changes,
         "error": preview.error,
     }

@@ -9,8 +9,12 @@ class VsphereConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from tenants import offers
-        from vsphere import receivers  # noqa: F401  (connects the approval hooks)
-        from vsphere.capabilities import VSphereOffers
+        """Approval reaches vCenter through this realizer (tenants.realizers), looked up by site kind."""
+        from netpolicy import propagation
+        from tenants import realizers
+        from vsphere.realizer import VSphereRealizer
+        from vsphere.tasks import queue_filter_push
 
-        offers.register(VSphereOffers())
+        realizers.register(VSphereRealizer())
+        # Policy and derived-address changes reach the tenants' port-group filters.
+        propagation.register("vsphere-filters", queue_filter_push)

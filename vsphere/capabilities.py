@@ -18,11 +18,6 @@ OVERLAY_REASON = (
 ROLE_WORDS = {"login": "The login node", "mgr": "The Slurm manager", "w": "Each worker"}
 
 
-def site_vcenter() -> VCenter | None:
-    """The vCenter clusters are realized on (the first registered)."""
-    return VCenter.objects.order_by("pk").first()
-
-
 def site_offers(vcenter: VCenter, site: SiteCapacity | None = None) -> SiteOffers:
     """Every option of the request form, offered here or explained."""
     site = site or site_capacity(vcenter)
@@ -169,16 +164,3 @@ def _too_many(cluster, site: SiteCapacity) -> list[str]:
         for what in ("VFs", "NICs", "GPUs", "vGPUs")
         if demand[what] > supply[what]
     ]
-
-
-class VSphereOffers:
-    """The vSphere site's provider for tenants.offers (registered in VsphereConfig.ready)."""
-
-    def has_site(self) -> bool:
-        return VCenter.objects.exists()
-
-    def offers(self) -> SiteOffers:
-        return site_offers(site_vcenter())
-
-    def refusals(self, cluster) -> list[str]:
-        return refusals(cluster, site_vcenter())

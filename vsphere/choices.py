@@ -21,6 +21,12 @@ class StepStatus(models.TextChoices):
     INFO = "info", "Info"
 
 
+class PlanStatus(models.TextChoices):
+    QUEUED = "queued", "Asking vCenter"
+    READY = "ready", "Ready"
+    FAILED = "failed", "No plan"
+
+
 class NodeRole(models.TextChoices):
     LOGIN = "login", "Login node"
     MANAGER = "mgr", "Slurm manager"

@@ -9,7 +9,7 @@ from vsphere import preflight
 from vsphere.batch import BatchRunner, Op, StepCallback
 from vsphere.errors import MarkerMismatchError
 from vsphere.plan import Change, ChangeKind, plan
-from vsphere.specs import ClusterIntent, NodeIntent, Observed
+from vsphere.specs import ClusterIntent, NicRole, NodeIntent, Observed
 from vsphere.verbs import observed_from
 
 NIC_KEY_BASE = -100  # temporary device keys for added NICs
@@ -118,21 +118,27 @@ class _Builder:
             self._add("dvs-hosts", str(change), add_hosts, ("dvs", "dvs-mtu"))
         elif change.kind == ChangeKind.CREATE_PORTGROUP:
             start = lambda r: d.start_create_portgroup(  # noqa: E731
-                self._dvs(r), i.portgroup, i.portgroup_marker, i.vlan
+                self._dvs(r), i.portgroup, i.portgroup_marker, i.vlan, rules=i.filter_rules
             )
             self._add("pg", str(change), start, ("dvs",))
             self._add("pg-read", f"read port group {i.portgroup}", self._read_portgroup, ("pg",))
-        elif change.kind == ChangeKind.SET_PORTGROUP_VLAN:
-            pg, pg_mor = self.snap.portgroups[i.portgroup]
-            version = self.snap.pg_config_version[i.portgroup]
-            start = lambda r: d.start_set_portgroup_vlan(  # noqa: E731
-                pg_mor, i.portgroup, i.portgroup_marker, i.vlan, version
-            )
-            self._add("pg-vlan", str(change), start)
+        elif change.kind in (ChangeKind.SET_PORTGROUP_VLAN, ChangeKind.SET_PORTGROUP_FILTER):
+            self._configure_portgroup(change)
+
+    def _configure_portgroup(self, change: Change) -> None:
+        """VLAN and filter in one reconfigure: it restates the whole port config either way."""
+        i, d = self.intent, self.d
+        pg, pg_mor = self.snap.portgroups[i.portgroup]
+        version = self.snap.pg_config_version[i.portgroup]
+        rules = i.filter_rules if i.filter_rules is not None else pg.filter_rules
+        start = lambda r: d.start_set_portgroup_vlan(  # noqa: E731
+            pg_mor, i.portgroup, i.portgroup_marker, i.vlan, version, rules, pg.num_ports
+        )
+        step = "; ".join(filter(None, [self.ops["pg-config"].step if "pg-config" in self.ops else "", str(change)]))
+        self._add("pg-config", step, start)
 
     def _read_portgroup(self, results) -> None:
-        pg = self.d.snapshot(self.intent.datacenter).portgroups[self.intent.portgroup][0]
-        results["pg-info"] = (pg.key, pg.switch_uuid)
+        results["pg-info"] = self.d.portgroup_info(self.intent.datacenter, self.intent.portgroup)
         return None
 
     def _pg_info(self, results) -> tuple[str, str]:
@@ -157,44 +163,71 @@ class _Builder:
             destroy = lambda r: self.d.start_destroy(self._vm(r, name), name)  # noqa: E731
             self._add(f"destroy:{name}", text[ChangeKind.DESTROY_VM], destroy, (f"off:{name}",))
             return
-        if ChangeKind.CLONE_VM in text:
-            i = self.intent
-            clone = lambda r: self.d.start_clone(  # noqa: E731
-                self.snap, i.template, i.compute_cluster, node, i.datastore
-            )
-            self._add(f"clone:{name}", text[ChangeKind.CLONE_VM], clone)
+        fresh = ChangeKind.CLONE_VM in text
+        if fresh:
+            self._clone(node, name, changes)
         if ChangeKind.POWER_OFF in text:
             self._add(f"off:{name}", text[ChangeKind.POWER_OFF], self._power(name, False))
         edits = [c for c in changes if c.kind in EDIT_KINDS]
-        if edits or ChangeKind.CLONE_VM in text or name in self.adopted:
-            self._reconfigure(node, name, changes)
+        if edits or fresh or name in self.adopted:
+            self._reconfigure(node, name, [] if fresh else changes, fresh or name in self.adopted)
+        if ChangeKind.CUSTOMIZE_GUEST in text:
+            self._customize(node, name, next(c for c in changes if c.kind == ChangeKind.CUSTOMIZE_GUEST))
         if ChangeKind.POWER_ON in text:
-            after = (f"cfg:{name}", f"clone:{name}")
+            after = (f"cfg:{name}", f"clone:{name}", f"cust:{name}")
             self._add(f"on:{name}", text[ChangeKind.POWER_ON], self._power(name, True), after)
 
-    def _reconfigure(self, node: NodeIntent, name: str, changes: list[Change]) -> None:
-        adds = [c.data["pf"] for c in changes if c.kind == ChangeKind.ADD_SRIOV_NIC]
-        removes = [c.data["key"] for c in changes if c.kind == ChangeKind.REMOVE_SRIOV_NIC]
-        fresh = any(c.kind == ChangeKind.CLONE_VM for c in changes) or name in self.adopted
-        full = fresh or any(c.kind == ChangeKind.RECONFIGURE_VM for c in changes)
-        pfs = self.inventory.get(node.host, {})
+    def _devices(self, results, node: NodeIntent, changes: list[Change], remove_keys=()) -> list:
+        """Device specs for the NIC changes: removals first, then the new adapters and VFs."""
+        d, pfs = self.d, self.inventory.get(node.host, {})
+        devices = [d.nic_remove(key) for key in remove_keys]
+        devices += [d.nic_remove(c.data["key"]) for c in changes if c.kind in REMOVE_KINDS]
+        temp = iter(range(NIC_KEY_BASE, NIC_KEY_BASE - 1000, -1))
+        pg_key, uuid = ("", "")
+        if any(c.kind in (ChangeKind.ADD_SRIOV_NIC, ChangeKind.ADD_NIC) for c in changes):
+            pg_key, uuid = self._pg_info(results)
+        for change in changes:
+            if change.kind == ChangeKind.ADD_NIC and change.data["role"] == NicRole.PRIMARY:
+                devices.append(d.adapter_add(node.adapter, next(temp), pg_key, uuid))
+            elif change.kind == ChangeKind.ADD_NIC:
+                devices.append(d.network_adapter_add(self.snap, node.adapter, next(temp), change.data["network"]))
+            elif change.kind == ChangeKind.ADD_SRIOV_NIC:
+                devices.append(d.nic_add(pfs[change.data["pf"]], pg_key, uuid, next(temp)))
+        return devices
+
+    def _clone(self, node: NodeIntent, name: str, changes: list[Change]) -> None:
+        """Clone with the template's NICs dropped and the node's NICs in the spec."""
+        clone = next(c for c in changes if c.kind == ChangeKind.CLONE_VM)
+        i = self.intent
+
+        def start(results):
+            devices = self._devices(results, node, changes, clone.data.get("remove_keys", ()))
+            custom = self.d.customization(node, i.guest, clone.data["nics"]) if "nics" in clone.data else None
+            return self.d.start_clone(self.snap, i.template, i.compute_cluster, node, i.datastore, devices, custom)
+
+        # The switch must span every host and the port group exist before a VM joins a port of it.
+        self._add(f"clone:{name}", str(clone), start, NETWORK_DEPS)
+
+    def _reconfigure(self, node: NodeIntent, name: str, changes: list[Change], full: bool) -> None:
+        full = full or any(c.kind == ChangeKind.RECONFIGURE_VM for c in changes)
         d = self.d
 
         def start(results):
-            pg_key, uuid = self._pg_info(results) if adds else ("", "")
-            devices = [d.nic_remove(key) for key in removes]
-            devices += [
-                d.nic_add(pfs[pf], pg_key, uuid, NIC_KEY_BASE - n) for n, pf in enumerate(adds)
-            ]
-            spec = d.vm_spec(node, devices, marker=fresh) if full else d.nic_change_spec(devices)
+            devices = self._devices(results, node, changes)
+            spec = d.vm_spec(node, devices, marker=full) if full else d.nic_change_spec(devices)
             return d.start_reconfigure(self._vm(results, name), spec, name)
 
         steps = [str(c) for c in changes if c.kind in EDIT_KINDS] or [f"configure {name}"]
         after = [f"clone:{name}", f"off:{name}"]
-        if adds:
-            # The switch must span every host of the cluster before a VM joins a port of it.
-            after += ["pg-read", "dvs-hosts", "pg-vlan"]
+        if any(c.kind in ADD_KINDS for c in changes):
+            after += NETWORK_DEPS
         self._add(f"cfg:{name}", "; ".join(steps), start, after)
+
+    def _customize(self, node: NodeIntent, name: str, change: Change) -> None:
+        """CustomizeVM_Task while the VM is off: applied by the guest at the next power-on."""
+        spec = self.d.customization(node, self.intent.guest, change.data["nics"])
+        start = lambda r: self.d.start_customize(self._vm(r, name), spec, name)  # noqa: E731
+        self._add(f"cust:{name}", str(change), start, (f"cfg:{name}", f"off:{name}"))
 
     def _remove_portgroup(self) -> None:
         pg_mor = self.snap.portgroups[self.intent.portgroup][1]
@@ -210,5 +243,10 @@ NETWORK_KINDS = {
     ChangeKind.ADD_DVS_HOSTS,
     ChangeKind.CREATE_PORTGROUP,
     ChangeKind.SET_PORTGROUP_VLAN,
+    ChangeKind.SET_PORTGROUP_FILTER,
 }
-EDIT_KINDS = {ChangeKind.RECONFIGURE_VM, ChangeKind.ADD_SRIOV_NIC, ChangeKind.REMOVE_SRIOV_NIC}
+ADD_KINDS = {ChangeKind.ADD_NIC, ChangeKind.ADD_SRIOV_NIC}
+REMOVE_KINDS = {ChangeKind.REMOVE_NIC, ChangeKind.REMOVE_SRIOV_NIC}
+EDIT_KINDS = {ChangeKind.RECONFIGURE_VM} | ADD_KINDS | REMOVE_KINDS
+# Steps a NIC on the tenant's port group waits for (only those planned in this run exist).
+NETWORK_DEPS = ("pg-read", "dvs-hosts", "pg-config")

@@ -28,9 +28,22 @@ from vsphere.specs import (
     PowerState,
 )
 from vsphere.verbs import VerbsMixin
+from vsphere.vim_specs import (
+    ADAPTER_TYPES,
+    DESCRIPTION_PREFIX,
+    adapter_spec,
+    customization_spec,
+    dvs_create_spec,
+    dvs_hosts_spec,
+    dvs_mtu_spec,
+    parse_filter,
+    portgroup_spec,
+    remove_nic_spec,
+    sriov_nic_spec,
+    vm_config_spec,
+)
 
 TASK_PATHS = ["info.state", "info.error", "info.result"]
-DESCRIPTION_PREFIX = MARKER_KEY + "="
 
 
 @dataclass(frozen=True)
@@ -175,10 +188,7 @@ class TaskWatch:
         if not self._pending:
             return []
         spec = vmodl.query.PropertyCollector.FilterSpec(
-            objectSet=[
-                vmodl.query.PropertyCollector.ObjectSpec(obj=task)
-                for task, _ in self._pending.values()
-            ],
+            objectSet=[vmodl.query.PropertyCollector.ObjectSpec(obj=task) for task, _ in self._pending.values()],
             propSet=[vmodl.query.PropertyCollector.PropertySpec(type=vim.Task, pathSet=TASK_PATHS)],
         )
         with guarded("read task state"):
@@ -232,15 +242,11 @@ class Snapshot:
     pfs: dict[str, dict[str, PhysicalFunction]] = field(default_factory=dict)
     dvs_config_version: dict[str, str] = field(default_factory=dict)
     pg_config_version: dict[str, str] = field(default_factory=dict)
+    networks: dict[str, object] = field(default_factory=dict)  # standard (host) networks by name
 
     def vm_mor(self, name: str):
         """Managed object of a VM by name (KeyError if absent)."""
         return self.vms[name][1]
-
-
-def marker_text(marker: str) -> str:
-    """Description text carrying a marker, for objects without extraConfig."""
-    return DESCRIPTION_PREFIX + marker
 
 
 VM_PATHS = [
@@ -254,6 +260,9 @@ VM_PATHS = [
     "config.hardware.device",
     "runtime.powerState",
     "runtime.host",
+    "guest.net",
+    "guest.hostName",
+    "config.tools.pendingCustomization",
 ]
 # "config" whole: the simulator's switch is the base type, which has no maxMtu path.
 DVS_PATHS = ["name", "uuid", "config", "summary.hostMember"]
@@ -266,6 +275,7 @@ SNAPSHOT_TYPES = {
     vim.HostSystem: HOST_PATHS,
     vim.ClusterComputeResource: ["name", "resourcePool", "host"],
     vim.Datastore: ["name"],
+    vim.Network: ["name"],  # standard networks (port groups come with their own paths)
 }
 
 
@@ -281,25 +291,53 @@ def _description_marker(props: dict) -> str:
     return description[len(DESCRIPTION_PREFIX) :] if description.startswith(DESCRIPTION_PREFIX) else ""
 
 
-def _sriov_nics(devices) -> tuple[ObservedNic, ...]:
+def _nic_kind(dev) -> str:
+    """The NIC's kind: sriov, an Adapter value, or the vSphere type name (VirtualE1000, ...)."""
+    if isinstance(dev, vim.vm.device.VirtualSriovEthernetCard):
+        return "sriov"
+    for adapter, cls in ADAPTER_TYPES.items():
+        if type(dev) is cls:
+            return adapter.value
+    return type(dev).__name__.rsplit(".", 1)[-1]
+
+
+def _nic_network(backing, pg_names: dict[str, str]) -> tuple[str, str, str]:
+    """(network name, port group key, switch uuid) of a NIC's backing."""
+    port = getattr(backing, "port", None)
+    if port is not None:
+        key = getattr(port, "portgroupKey", "") or ""
+        return pg_names.get(key, key), key, getattr(port, "switchUuid", "") or ""
+    if isinstance(backing, vim.vm.device.VirtualEthernetCard.OpaqueNetworkBackingInfo):
+        return f"opaque:{backing.opaqueNetworkId}", "", ""
+    return getattr(backing, "deviceName", "") or "", "", ""
+
+
+def _parse_nics(devices, pg_names: dict[str, str]) -> tuple[ObservedNic, ...]:
     nics = []
     for dev in devices or []:
-        if not isinstance(dev, vim.vm.device.VirtualSriovEthernetCard):
+        if not isinstance(dev, vim.vm.device.VirtualEthernetCard):
             continue
-        pf_backing = getattr(dev.sriovBacking, "physicalFunctionBacking", None)
-        port = getattr(dev.backing, "port", None)
+        pf_backing = getattr(getattr(dev, "sriovBacking", None), "physicalFunctionBacking", None)
+        network, pg_key, switch = _nic_network(dev.backing, pg_names)
         nics.append(
             ObservedNic(
                 key=dev.key,
                 pf=getattr(pf_backing, "id", "") or "",
-                portgroup_key=getattr(port, "portgroupKey", "") or "",
-                switch_uuid=getattr(port, "switchUuid", "") or "",
+                portgroup_key=pg_key,
+                switch_uuid=switch,
+                kind=_nic_kind(dev),
+                network=network,
             )
         )
     return tuple(nics)
 
 
-def _parse_vm(moid: str, props: dict, host_names: dict) -> ObservedVM:
+def _guest_ips(guest_net) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """(NIC device key, addresses) as VMware Tools report them."""
+    return tuple((nic.deviceConfigId, tuple(nic.ipAddress or ())) for nic in guest_net or [] if nic.deviceConfigId)
+
+
+def _parse_vm(moid: str, props: dict, host_names: dict, pg_names: dict[str, str]) -> ObservedVM:
     latency = props.get("config.latencySensitivity")
     host = props.get("runtime.host")
     return ObservedVM(
@@ -312,8 +350,11 @@ def _parse_vm(moid: str, props: dict, host_names: dict) -> ObservedVM:
         reservation_locked=bool(props.get("config.memoryReservationLockedToMax")),
         latency_high=getattr(latency, "level", "") == "high",
         power=PowerState(props.get("runtime.powerState") or PowerState.OFF),
-        sriov_nics=_sriov_nics(props.get("config.hardware.device")),
+        nics=_parse_nics(props.get("config.hardware.device"), pg_names),
         template=bool(props.get("config.template")),
+        guest_host_name=props.get("guest.hostName") or "",
+        guest_ips=_guest_ips(props.get("guest.net")),
+        customization_pending=bool(props.get("config.tools.pendingCustomization")),
     )
 
 
@@ -341,104 +382,6 @@ def _vlan_of(config) -> int | None:
     vlan = getattr(getattr(config, "defaultPortConfig", None), "vlan", None)
     value = getattr(vlan, "vlanId", None)
     return value if isinstance(value, int) else None
-
-
-# ---------------------------------------------------------------- specs
-
-
-def sriov_nic_spec(pf: PhysicalFunction, pg_key: str, switch_uuid: str, temp_key: int):
-    """Device spec adding one SR-IOV passthrough adapter on the port group, naming the PF."""
-    nic = vim.vm.device.VirtualSriovEthernetCard(key=temp_key)
-    nic.backing = vim.vm.device.VirtualEthernetCard.DistributedVirtualPortBackingInfo(
-        port=vim.dvs.PortConnection(portgroupKey=pg_key, switchUuid=switch_uuid)
-    )
-    nic.sriovBacking = vim.vm.device.VirtualSriovEthernetCard.SriovBackingInfo(
-        physicalFunctionBacking=vim.vm.device.VirtualPCIPassthrough.DeviceBackingInfo(
-            id=pf.pci_id,
-            deviceId=format(pf.device_id, "x"),
-            vendorId=pf.vendor_id - 0x10000 if pf.vendor_id > 0x7FFF else pf.vendor_id,
-            systemId="BYPASS",
-            deviceName="",
-        )
-    )
-    nic.allowGuestOSMtuChange = False
-    nic.connectable = vim.vm.device.VirtualDevice.ConnectInfo(startConnected=True)
-    return vim.vm.device.VirtualDeviceSpec(operation="add", device=nic)
-
-
-def remove_nic_spec(key: int):
-    """Device spec removing the SR-IOV adapter with that device key."""
-    return vim.vm.device.VirtualDeviceSpec(
-        operation="remove", device=vim.vm.device.VirtualSriovEthernetCard(key=key)
-    )
-
-
-def vm_config_spec(node: NodeIntent, devices: list | None = None, marker: bool = False):
-    """VM config: vCPU, memory, reservation, latency sensitivity, optional marker/devices."""
-    level = "high" if node.latency_high else "normal"
-    spec = vim.vm.ConfigSpec(
-        numCPUs=node.cpus,
-        memoryMB=node.memory_mb,
-        memoryReservationLockedToMax=node.full_reservation,
-        latencySensitivity=vim.LatencySensitivity(level=level),
-        deviceChange=devices or [],
-    )
-    if marker:
-        # In the clone spec so a real vCenter never shows the VM without its marker.
-        spec.extraConfig = [vim.option.OptionValue(key=MARKER_KEY, value=node.marker)]
-    return spec
-
-
-def dvs_create_spec(name: str, marker: str, mtu: int):
-    """CreateDVS spec; MTU must be set here (the simulator ignores a later change)."""
-    config = vim.dvs.VmwareDistributedVirtualSwitch.ConfigSpec(
-        name=name,
-        maxMtu=mtu,
-        description=marker_text(marker),
-        uplinkPortPolicy=vim.DistributedVirtualSwitch.NameArrayUplinkPortPolicy(
-            uplinkPortName=["uplink1"]
-        ),
-    )
-    return vim.DistributedVirtualSwitch.CreateSpec(configSpec=config)
-
-
-def dvs_hosts_spec(config_version: str, hosts: list, pnic: str):
-    """Reconfigure spec adding hosts with the PF's vmnic as uplink."""
-    members = [
-        vim.dvs.HostMember.ConfigSpec(
-            operation="add",
-            host=host,
-            backing=vim.dvs.HostMember.PnicBacking(
-                pnicSpec=[vim.dvs.HostMember.PnicSpec(pnicDevice=pnic)]
-            ),
-        )
-        for host in hosts
-    ]
-    return vim.dvs.VmwareDistributedVirtualSwitch.ConfigSpec(
-        configVersion=config_version, host=members
-    )
-
-
-def dvs_mtu_spec(config_version: str, mtu: int):
-    """Reconfigure spec changing the switch MTU."""
-    return vim.dvs.VmwareDistributedVirtualSwitch.ConfigSpec(
-        configVersion=config_version, maxMtu=mtu
-    )
-
-
-def portgroup_spec(name: str, marker: str, vlan: int, ports: int, version: str = ""):
-    """Early-binding port group on one VLAN, auto-expanding."""
-    return vim.dvs.DistributedVirtualPortgroup.ConfigSpec(
-        name=name,
-        description=marker_text(marker),
-        type="earlyBinding",
-        numPorts=ports,
-        autoExpand=True,
-        configVersion=version or None,
-        defaultPortConfig=vim.dvs.VmwareDistributedVirtualSwitch.VmwarePortConfigPolicy(
-            vlan=vim.dvs.VmwareDistributedVirtualSwitch.VlanIdSpec(vlanId=vlan, inherited=False)
-        ),
-    )
 
 
 # ---------------------------------------------------------------- driver
@@ -545,15 +488,29 @@ class Driver(VerbsMixin):
         self._fill_inventory(snap, by_type)
         self._fill_network(snap, by_type)
         host_names = {mor._moId: name for name, mor in snap.hosts.items()}
+        pg_names = {pg.key: name for name, (pg, _mor) in snap.portgroups.items()}
         for mor, props in by_type.get(vim.VirtualMachine, []):
-            vm = _parse_vm(mor._moId, props, host_names)
+            vm = _parse_vm(mor._moId, props, host_names, pg_names)
             snap.vms[vm.name] = (vm, mor)
         return snap
 
-    def _retrieve_view(self, dc) -> list:
+    def portgroup_info(self, datacenter: str, name: str) -> tuple[str, str]:
+        """(key, switch uuid) of one port group, read without the whole inventory (a just-created one)."""
+        types = {vim.dvs.DistributedVirtualPortgroup: ["name", "key", "config.distributedVirtualSwitch"],
+                 vim.DistributedVirtualSwitch: ["uuid"]}  # fmt: skip
+        found = {content.obj._moId: {p.name: p.val for p in content.propSet or []}
+                 for content in self._retrieve_view(self.datacenter(datacenter), types)}  # fmt: skip
+        for props in found.values():
+            switch = props.get("config.distributedVirtualSwitch")
+            if props.get("name") == name and switch is not None:
+                return props["key"], found.get(switch._moId, {}).get("uuid", "")
+        raise PermanentError(f"port group {name!r} not found", fault="NotFound")
+
+    def _retrieve_view(self, dc, types: dict | None = None) -> list:
         pc = vmodl.query.PropertyCollector
+        types = SNAPSHOT_TYPES if types is None else types
         with guarded("read inventory"):
-            view = self.content.viewManager.CreateContainerView(dc, list(SNAPSHOT_TYPES), True)
+            view = self.content.viewManager.CreateContainerView(dc, list(types), True)
             try:
                 spec = pc.FilterSpec(
                     objectSet=[
@@ -564,7 +521,7 @@ class Driver(VerbsMixin):
                         ),
                         pc.ObjectSpec(obj=dc),
                     ],
-                    propSet=[pc.PropertySpec(type=t, pathSet=p) for t, p in SNAPSHOT_TYPES.items()]
+                    propSet=[pc.PropertySpec(type=t, pathSet=p) for t, p in types.items()]
                     + [pc.PropertySpec(type=vim.Datacenter, pathSet=["vmFolder", "networkFolder"])],
                 )
                 collector = self.content.propertyCollector
@@ -588,6 +545,8 @@ class Driver(VerbsMixin):
             snap.clusters[props["name"]] = (props.get("resourcePool"), hosts)
         for mor, props in by_type.get(vim.Datastore, []):
             snap.datastores[props["name"]] = mor
+        for mor, props in by_type.get(vim.Network, []):
+            snap.networks[props["name"]] = mor
 
     @staticmethod
     def _fill_network(snap: Snapshot, by_type: dict) -> None:
@@ -617,6 +576,8 @@ class Driver(VerbsMixin):
                 marker=_description_marker(props),
                 vlan=_vlan_of(config),
                 switch_uuid=uuids.get(switch._moId, "") if switch is not None else "",
+                filter_rules=parse_filter(config),
+                num_ports=getattr(config, "numPorts", 0) or 0,
             )
             snap.portgroups[pg.name] = (pg, mor)
             snap.pg_config_version[pg.name] = getattr(config, "configVersion", "") or ""
@@ -643,18 +604,21 @@ class Driver(VerbsMixin):
         with guarded("set switch MTU"):
             return dvs.ReconfigureDvs_Task(dvs_mtu_spec(version, mtu))
 
-    def start_create_portgroup(self, dvs, name: str, marker: str, vlan: int, ports: int = 16):
-        """AddDVPortgroup_Task with the segment's VLAN."""
+    def start_create_portgroup(self, dvs, name: str, marker: str, vlan: int, ports: int = 16, rules=None):
+        """AddDVPortgroup_Task with the segment's VLAN and its traffic filter."""
         with guarded(f"create port group {name}"):
-            return dvs.AddDVPortgroup_Task([portgroup_spec(name, marker, vlan, ports)])
+            return dvs.AddDVPortgroup_Task([portgroup_spec(name, marker, vlan, ports, rules=rules)])
 
-    def start_set_portgroup_vlan(self, pg, name: str, marker: str, vlan: int, version: str):
-        """Reconfigure a port group's VLAN, restating the whole spec (the simulator requires it)."""
-        with guarded(f"set VLAN of {name}"):
-            return pg.ReconfigureDVPortgroup_Task(portgroup_spec(name, marker, vlan, 16, version))
+    def start_set_portgroup_vlan(self, pg, name: str, marker: str, vlan: int, version: str, rules=None, ports=16):
+        """Reconfigure a port group's VLAN and filter, restating the whole spec (vCenter replaces it)."""
+        with guarded(f"configure port group {name}"):
+            return pg.ReconfigureDVPortgroup_Task(portgroup_spec(name, marker, vlan, ports or 16, version, rules))
 
-    def start_clone(self, snap: Snapshot, template: str, cluster: str, node: NodeIntent, datastore=None):
-        """CloneVM_Task from the template onto the node's host, marker in the spec."""
+    def start_clone(
+        self, snap: Snapshot, template: str, cluster: str, node: NodeIntent, datastore=None,
+        devices: list | None = None, customization=None,
+    ):  # fmt: skip
+        """CloneVM_Task onto the node's host: marker, NIC changes and guest customization in the spec."""
         template_vm = self._template(snap, template)
         pool = snap.clusters.get(cluster, (None, []))[0]
         host = snap.hosts.get(node.host)
@@ -664,7 +628,11 @@ class Driver(VerbsMixin):
         if datastore:
             relocate.datastore = snap.datastores[datastore]
         spec = vim.vm.CloneSpec(
-            location=relocate, powerOn=False, template=False, config=vm_config_spec(node, marker=True)
+            location=relocate,
+            powerOn=False,
+            template=False,
+            config=vm_config_spec(node, devices, marker=True),
+            customization=customization,
         )
         with guarded(f"clone {node.name}"):
             return template_vm.CloneVM_Task(folder=snap.vm_folder, name=node.name, spec=spec)
@@ -680,6 +648,16 @@ class Driver(VerbsMixin):
         """ReconfigVM_Task with a prepared config spec."""
         with guarded(f"reconfigure {name}"):
             return vm.ReconfigVM_Task(spec)
+
+    def start_customize(self, vm, spec, name: str):
+        """CustomizeVM_Task: the guest applies host name and addresses at its next power-on."""
+        with guarded(f"customize {name}"):
+            return vm.CustomizeVM_Task(spec)
+
+    @staticmethod
+    def customization(node: NodeIntent, guest, nic_ips: list[tuple[str, bool]]):
+        """Customization spec for one node (Linux identity, one adapter mapping per NIC)."""
+        return customization_spec(node.host_name, guest, nic_ips)
 
     def start_power(self, vm, on: bool, name: str):
         """Power a VM on or off."""
@@ -727,8 +705,23 @@ class Driver(VerbsMixin):
 
     @staticmethod
     def nic_remove(key: int):
-        """Device change removing one SR-IOV adapter."""
+        """Device change removing one network adapter."""
         return remove_nic_spec(key)
+
+    @staticmethod
+    def adapter_add(adapter, temp_key: int, pg_key: str, switch_uuid: str):
+        """Device change adding a VMXNET3/E1000e adapter on a distributed port group."""
+        return adapter_spec(adapter, temp_key, pg_key, switch_uuid)
+
+    @staticmethod
+    def network_adapter_add(snap: Snapshot, adapter, temp_key: int, network: str):
+        """Device change adding an adapter on a named network (a standard network or a port group)."""
+        if network in snap.portgroups:
+            pg = snap.portgroups[network][0]
+            return adapter_spec(adapter, temp_key, pg.key, pg.switch_uuid)
+        if network not in snap.networks:
+            raise PermanentError(f"network {network!r} not found", fault="NotFound")
+        return adapter_spec(adapter, temp_key, network=snap.networks[network])
 
     @staticmethod
     def task_id(task) -> str:

@@ -1,15 +1,22 @@
 """Translate the database's intent (cluster, VF assignments, site) into the driver's dataclasses."""
 
-from netpolicy.choices import SegmentKind, SegmentState
-from netpolicy.models import Segment
+import ipaddress
+
+from netpolicy import ipam
+from netpolicy.choices import SegmentKind
+from netpolicy.compiler import vds
+from netpolicy.compiler.model import PolicyError
+from netpolicy.compiler.vds import VdsRule
+from netpolicy.ir import build_site, tenant_name
 from netpolicy.segments import peek_next_id
 from portal.errors import InvalidRequest
-from tenants.choices import ClusterState, NetworkMode, WorkloadClass
+from tenants.choices import ClusterState, WorkloadClass
 from tenants.models import VirtualCluster
 from vsphere import allocation
 from vsphere.driver import VCenterConfig
 from vsphere.models import PhysicalFunction, VCenter, VFAssignment
-from vsphere.specs import ClusterIntent, NodeIntent
+from vsphere.realizer import refuse_overlay, tenant_segment
+from vsphere.specs import Adapter, ClusterIntent, GuestNetwork, NicRole, NodeIntent
 from vsphere.specs import PhysicalFunction as PFSpec
 from vsphere.verbs import node_marker
 
@@ -59,19 +66,9 @@ class NoVlanSegment(InvalidRequest):
 
 
 def segment_vlan(cluster: VirtualCluster, vcenter: VCenter) -> int:
-    """VLAN of the tenant's own segment on this site: tenants never share a port group's VLAN."""
-    if cluster.network_mode == NetworkMode.OVERLAY:
-        raise InvalidRequest(
-            "Overlay (GENEVE) segments on vSphere need NSX, which Enclave does not drive yet; "
-            "use a VLAN segment or the NSX export of the network intent."
-        )
-    segment = (
-        Segment.objects.filter(tenant=cluster.tenant_id, kind=SegmentKind.VLAN, vlan_id__isnull=False)
-        .filter(vsphere_cluster__in=["", vcenter.compute_cluster])
-        .exclude(state__in=[SegmentState.RETIRED, SegmentState.REJECTED])
-        .order_by("-vsphere_cluster", "id")
-        .first()
-    )
+    """VLAN of the cluster's segment (placed at approval), or of the tenant's segment on this site."""
+    refuse_overlay(cluster)
+    segment = cluster.segment if cluster.segment_id else tenant_segment(cluster, vcenter)
     if segment is None:
         raise NoVlanSegment(f"Tenant {cluster.tenant.slug} has no VLAN segment on vSphere cluster "
                             f"{vcenter.compute_cluster}.")  # fmt: skip
@@ -102,18 +99,56 @@ def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
         dvs_marker=f"enclave:vcenter:{vcenter.pk}:dvs",
         uplink_pnic=vcenter.uplink_pnic,
         portgroup=portgroup_name(cluster, vlan),
-        portgroup_marker=f"enclave:segment:{cluster.tenant.slug}:vlan{vlan}",
+        portgroup_marker=portgroup_marker(cluster, vlan),
         vlan=vlan,
         hosts=tuple(hosts),
         nodes=() if decommission else _nodes(cluster, vcenter, hosts, marker),
         marker=marker,
         decommission=decommission,
+        management_network=vcenter.management_network,
+        guest=None if decommission else guest_network(cluster, vcenter),
+        filter_rules=None if decommission else filter_rules(cluster),
     )
+
+
+def filter_rules(cluster: VirtualCluster) -> tuple[VdsRule, ...]:
+    """The tenant's policy (site policies included) compiled for its port group's traffic filter."""
+    try:
+        return vds.compile_tenant(build_site([cluster.tenant]), tenant_name(cluster.tenant_id))
+    except PolicyError as exc:
+        raise InvalidRequest(f"The tenant's policy cannot be enforced on vSphere: {exc}") from None
+
+
+def guest_network(cluster: VirtualCluster, vcenter: VCenter) -> GuestNetwork:
+    """Prefix, gateway, resolvers and domain of the cluster's segment for guest customization."""
+    settings = ipam.site_settings()
+    segment = cluster.segment if cluster.segment_id else tenant_segment(cluster, vcenter)
+    prefix, gateway = (ipaddress.ip_network(segment.subnet).prefixlen, segment.gateway) if segment else (0, "")
+    return GuestNetwork(prefix, gateway, tuple(settings.dns_servers), guest_domain(cluster, settings))
+
+
+def guest_domain(cluster: VirtualCluster, settings) -> str:
+    """The tenant's DNS domain under the site's (RFC 8375-style .internal when the site has none)."""
+    return f"{cluster.tenant.slug}.{settings.dns_domain or 'internal'}"
+
+
+def host_name(cluster: VirtualCluster, vm_name: str) -> str:
+    """The guest's host name: the cluster's name and the node's suffix, one DNS label (<= 63)."""
+    suffix = vm_name.rsplit("-", 1)[-1]
+    return f"{cluster.name[: 62 - len(suffix)].rstrip('-')}-{suffix}"
+
+
+TENANT_PORTGROUP_PREFIX = "enclave-"
 
 
 def portgroup_name(cluster: VirtualCluster, vlan: int) -> str:
     """One port group per tenant VLAN segment."""
-    return f"enclave-{cluster.tenant.slug}-vlan{vlan}"
+    return f"{TENANT_PORTGROUP_PREFIX}{cluster.tenant.slug}-vlan{vlan}"
+
+
+def portgroup_marker(cluster: VirtualCluster, vlan: int) -> str:
+    """The Enclave id of a tenant segment's port group."""
+    return f"enclave:segment:{cluster.tenant.slug}:vlan{vlan}"
 
 
 def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: str) -> tuple[NodeIntent, ...]:
@@ -125,6 +160,7 @@ def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: 
     if cluster.uses_sriov and not placed and cluster.state in PREVIEW_STATES:
         placed = allocation.tentative(cluster, vcenter)
     latency = cluster.workload_class == WorkloadClass.PARALLEL
+    ips = {(a.node_name, a.nic): a.address for a in ipam.held(cluster)}
     nodes = []
     for i, (role, name) in enumerate(node_names(cluster)):
         # After SR-IOV is removed the old assignments linger until converge succeeds: ignore them.
@@ -140,6 +176,10 @@ def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: 
                 memory_mb=cluster.memory_gb_per_node * 1024,
                 sriov_pfs=(pf.pci_id,) if pf else (),
                 latency_high=latency,
+                adapter=Adapter(cluster.nic_type),
+                host_name=host_name(cluster, name),
+                primary_ip=ips.get((name, NicRole.PRIMARY), ""),
+                sriov_ips=(ips[(name, NicRole.SRIOV)],) if pf and (name, NicRole.SRIOV) in ips else (),
             )
         )
     return tuple(nodes)

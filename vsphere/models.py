@@ -13,7 +13,7 @@ from django.db.models.functions import Coalesce
 
 from portal.crypto import EncryptedTextField
 from tenants.models import VirtualCluster
-from vsphere.choices import DeviceKind, DeviceMode, LinkType, PFSource, StepStatus
+from vsphere.choices import DeviceKind, DeviceMode, LinkType, PFSource, PlanStatus, StepStatus
 
 pci_id = RegexValidator(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$", "Use a PCI id like 0000:3b:00.0.")
 FIRMWARE_MAX_VFS = 127  # ConnectX firmware limit of NUM_OF_VFS
@@ -56,6 +56,13 @@ class VCenter(models.Model):
     template = models.CharField(max_length=80)
     dvs_name = models.CharField(max_length=80, default="enclave-sriov")
     uplink_pnic = models.CharField(max_length=32, default="vmnic2")
+    management_network = models.CharField(
+        max_length=80, blank=True,
+        help_text="The one network besides the tenant's that cluster VMs get a NIC on (blank: none)",
+    )  # fmt: skip
+    management_isolation = models.TextField(
+        blank=True, help_text="How the management network keeps tenants apart (shown on the site's page)"
+    )
     inventory = models.JSONField(default=dict, blank=True, help_text="Last discovery: datastores, switches, ...")
     last_discovery = models.DateTimeField(null=True, blank=True)
     discovery_error = models.TextField(blank=True)
@@ -179,6 +186,26 @@ class OperationLog(models.Model):
 
     def __str__(self):
         return f"{self.cluster_id} {self.status} {self.step}"
+
+
+class PlanPreview(models.Model):
+    """A dry run of one cluster on vCenter, computed by the worker: pages and the API never call vCenter."""
+
+    cluster = models.ForeignKey(VirtualCluster, on_delete=models.CASCADE, related_name="plan_previews")
+    generation = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=PlanStatus.choices, default=PlanStatus.QUEUED)
+    vcenter = models.CharField(max_length=63, blank=True)
+    changes = models.JSONField(default=list, blank=True, help_text='[{"kind", "target", "detail"}]')
+    error = models.TextField(blank=True)
+    requested = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["cluster", "generation", "-id"], name="plan_cluster_generation")]
+
+    def __str__(self):
+        return f"plan of {self.cluster_id} (generation {self.generation}): {self.status}"
 
 
 # ---------------------------------------------------------------- devices beyond SR-IOV (issue 16)

@@ -6,7 +6,8 @@ import enum
 from collections import Counter
 from dataclasses import dataclass, field
 
-from vsphere.specs import ClusterIntent, NodeIntent, Observed, ObservedVM, PowerState
+from vsphere import guest
+from vsphere.specs import ClusterIntent, NicRole, NodeIntent, Observed, ObservedNic, ObservedVM, PowerState
 
 
 class ChangeKind(enum.StrEnum):
@@ -18,11 +19,15 @@ class ChangeKind(enum.StrEnum):
     SET_DVS_MTU = "set_dvs_mtu"
     CREATE_PORTGROUP = "create_portgroup"
     SET_PORTGROUP_VLAN = "set_portgroup_vlan"
+    SET_PORTGROUP_FILTER = "set_portgroup_filter"  # the tenant policy compiled for the switch (netpolicy vds)
     CLONE_VM = "clone_vm"
     POWER_OFF = "power_off"
     RECONFIGURE_VM = "reconfigure_vm"
+    REMOVE_NIC = "remove_nic"  # a NIC on a network that is not the tenant's (or one too many)
     REMOVE_SRIOV_NIC = "remove_sriov_nic"
+    ADD_NIC = "add_nic"  # the primary adapter on the tenant's port group, or the management NIC
     ADD_SRIOV_NIC = "add_sriov_nic"
+    CUSTOMIZE_GUEST = "customize_guest"  # host name and addresses again: NICs changed or the guest drifted
     POWER_ON = "power_on"
     DESTROY_VM = "destroy_vm"
     REMOVE_PORTGROUP = "remove_portgroup"
@@ -51,7 +56,7 @@ def plan(intent: ClusterIntent, observed: Observed) -> list[Change]:
     wanted = {} if intent.decommission else {node.name: node for node in intent.nodes}
     pg_key = observed.portgroup.key if observed.portgroup else None
     for node in wanted.values():
-        changes += _node_changes(node, intent, observed.vm(node.name), pg_key)
+        changes += _node_changes(node, intent, observed, pg_key)
     for name, vm in sorted(observed.vms.items()):
         if name not in wanted:
             changes += _removal(vm)
@@ -93,25 +98,41 @@ def _network_changes(intent: ClusterIntent, observed: Observed) -> list[Change]:
         changes.append(Change(ChangeKind.ADD_DVS_HOSTS, intent.dvs_name, detail, {"hosts": missing}))
     pg = observed.portgroup
     if pg is None:
-        changes.append(Change(ChangeKind.CREATE_PORTGROUP, intent.portgroup, f"VLAN {intent.vlan}"))
-    elif pg.vlan != intent.vlan:
-        changes.append(
-            Change(ChangeKind.SET_PORTGROUP_VLAN, intent.portgroup, f"{pg.vlan} -> {intent.vlan}")
-        )
+        rules = "" if intent.filter_rules is None else f", traffic filter of {len(intent.filter_rules)} rules"
+        changes.append(Change(ChangeKind.CREATE_PORTGROUP, intent.portgroup, f"VLAN {intent.vlan}{rules}"))
+        return changes
+    if pg.vlan != intent.vlan:
+        changes.append(Change(ChangeKind.SET_PORTGROUP_VLAN, intent.portgroup, f"{pg.vlan} -> {intent.vlan}"))
+    if intent.filter_rules is not None and pg.filter_rules != intent.filter_rules:
+        changes.append(Change(ChangeKind.SET_PORTGROUP_FILTER, intent.portgroup, filter_drift(pg.filter_rules,
+                                                                                            intent.filter_rules)))
     return changes
 
 
-def _node_changes(
-    node: NodeIntent, intent: ClusterIntent, vm: ObservedVM | None, pg_key: str | None
-) -> list[Change]:
+def filter_drift(have, want) -> str:
+    """What differs between the port group's traffic filter and the compiled policy, in a few words."""
+    if have is None:
+        return f"no traffic filter; apply the tenant policy ({len(want)} rules)"
+    missing, extra = len(set(want) - set(have)), len(set(have) - set(want))
+    return f"traffic filter differs from the tenant policy ({missing} rules missing, {extra} not in the policy)"
+
+
+def _node_changes(node: NodeIntent, intent: ClusterIntent, observed: Observed, pg_key: str | None) -> list[Change]:
+    vm = observed.vm(node.name)
     if vm is None:
-        changes = [Change(ChangeKind.CLONE_VM, node.name, f"from {intent.template} on {node.host}")]
+        nics = _nic_changes(node, intent, (), pg_key) + [_add_nic(node, pf) for pf in node.sriov_pfs]
+        changes = [_clone(node, intent, observed.template_nics, nics)]
         changes += _config_changes(node, None)
-        changes += [_add_nic(node, pf) for pf in node.sriov_pfs]
+        changes += nics
         if node.power_on:
             changes.append(Change(ChangeKind.POWER_ON, node.name))
         return changes
     config = _config_changes(node, vm)
+    nics = _nic_changes(node, intent, vm.nics, pg_key) + _sriov_changes(node, vm, pg_key)
+    return _with_power(node, vm, config + nics + _guest_changes(node, intent, vm, nics, pg_key))
+
+
+def _sriov_changes(node: NodeIntent, vm: ObservedVM, pg_key: str | None) -> list[Change]:
     attached = [nic for nic in vm.sriov_nics if nic.portgroup_key == pg_key]
     have = Counter(nic.pf for nic in attached)
     want = Counter(node.sriov_pfs)
@@ -123,7 +144,79 @@ def _node_changes(
         if stray or extra[nic.pf] > 0:
             extra[nic.pf] -= 0 if stray else 1
             removes.append(Change(ChangeKind.REMOVE_SRIOV_NIC, node.name, nic.pf, {"key": nic.key}))
-    return _with_power(node, vm, config + removes + adds)
+    return removes + adds
+
+
+def _added_roles(changes: list[Change]) -> list[NicRole]:
+    """Roles of the NICs these changes add, in the order they are added."""
+    roles = []
+    for change in changes:
+        if change.kind == ChangeKind.ADD_NIC:
+            roles.append(NicRole(change.data["role"]))
+        elif change.kind == ChangeKind.ADD_SRIOV_NIC:
+            roles.append(NicRole.SRIOV)
+    return roles
+
+
+def _guest_changes(node: NodeIntent, intent: ClusterIntent, vm: ObservedVM, nics: list[Change], pg_key) -> list:
+    """Customize the guest again when its NICs change or it reports another host name or address."""
+    if intent.guest is None or not node.primary_ip:
+        return []
+    removed = {c.data["key"] for c in nics if c.kind in (ChangeKind.REMOVE_NIC, ChangeKind.REMOVE_SRIOV_NIC)}
+    kept = sorted((nic for nic in vm.nics if nic.key not in removed), key=lambda nic: nic.key)
+    drifted = guest.drift(node, intent, vm, kept, pg_key)
+    if not drifted and not any(c.kind in NIC_EDIT_KINDS for c in nics):
+        return []
+    roles = [guest.role_of(nic, intent, pg_key) for nic in kept] + _added_roles(nics)
+    nic_ips = guest.guest_nics(node, roles)
+    why = f"guest reports {'; '.join(drifted)}" if drifted else "its NICs change"
+    detail = f"{guest.describe(node, nic_ips)} ({why})"
+    return [Change(ChangeKind.CUSTOMIZE_GUEST, node.name, detail, {"nics": nic_ips})]
+
+
+def _clone(node: NodeIntent, intent: ClusterIntent, template_nics: tuple[ObservedNic, ...], nics) -> Change:
+    detail = f"from {intent.template} on {node.host}"
+    if template_nics:
+        dropped = ", ".join(_describe_nic(nic) for nic in template_nics)
+        detail += f"; without the template's NICs ({dropped})"
+    data = {"remove_keys": [nic.key for nic in template_nics]}
+    if intent.guest is not None:
+        data["nics"] = guest.guest_nics(node, _added_roles(nics))
+        detail += f"; customized: {guest.describe(node, data['nics'])}"
+    return Change(ChangeKind.CLONE_VM, node.name, detail, data)
+
+
+def _describe_nic(nic: ObservedNic) -> str:
+    return f"{nic.kind} on {nic.network or 'no network'}"
+
+
+def _nic_changes(node: NodeIntent, intent: ClusterIntent, nics, pg_key: str | None) -> list[Change]:
+    """One primary adapter on the tenant's port group, one on the management network if the site
+    declares one; every other non-VF NIC is removed (a NIC on a foreign network is drift)."""
+    plain = [nic for nic in nics if not nic.is_sriov]
+    on_pg = [nic for nic in plain if pg_key and nic.portgroup_key == pg_key]
+    keep = [next((nic for nic in on_pg if nic.kind == node.adapter), None)]
+    if intent.management_network:
+        mgmt = [nic for nic in plain if nic not in on_pg and nic.network == intent.management_network]
+        keep.append(next(iter(mgmt), None))
+    changes = []
+    for nic in plain:
+        if nic not in keep:
+            why = "not the tenant's network" if nic not in on_pg else f"the primary adapter is {node.adapter}"
+            changes.append(Change(ChangeKind.REMOVE_NIC, node.name, f"{_describe_nic(nic)} ({why})", {"key": nic.key}))
+    if keep[0] is None:
+        changes.append(_add_adapter(node, NicRole.PRIMARY, intent.portgroup))
+    if intent.management_network and keep[1] is None:
+        changes.append(_add_adapter(node, NicRole.MANAGEMENT, intent.management_network))
+    return changes
+
+
+def _add_adapter(node: NodeIntent, role: NicRole, network: str) -> Change:
+    detail = f"{node.adapter} on {network} ({role.value})"
+    return Change(ChangeKind.ADD_NIC, node.name, detail, {"role": role.value, "network": network})
+
+
+NIC_EDIT_KINDS = {ChangeKind.ADD_NIC, ChangeKind.REMOVE_NIC, ChangeKind.ADD_SRIOV_NIC, ChangeKind.REMOVE_SRIOV_NIC}
 
 
 def _with_power(node: NodeIntent, vm: ObservedVM, edits: list[Change]) -> list[Change]:

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from vsphere.choices import StepStatus
+from vsphere.choices import PlanStatus, StepStatus
 from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
 from vsphere.plan import ChangeKind
 
@@ -23,8 +23,8 @@ class VCenterSerializer(serializers.ModelSerializer):
         fields = [
             "id", "name", "host", "port", "username", "password", "has_password", "password_file",
             "verify_tls", "ca_bundle", "insecure", "skips_tls_verification", "datacenter", "compute_cluster",
-            "template", "dvs_name", "uplink_pnic", "host_count", "inventory", "last_discovery",
-            "discovery_error",
+            "template", "dvs_name", "uplink_pnic", "management_network", "management_isolation", "host_count",
+            "inventory", "last_discovery", "discovery_error",
         ]  # fmt: skip
         read_only_fields = ["inventory", "last_discovery", "discovery_error"]
         extra_kwargs = {
@@ -114,15 +114,21 @@ class CapacitySerializer(serializers.Serializer):
 class PlanChangeSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[(k.value, k.value) for k in ChangeKind])
     target = serializers.CharField()
-    detail = serializers.CharField()
-    text = serializers.CharField(source="__str__")
+    detail = serializers.CharField(allow_blank=True)
+    text = serializers.SerializerMethodField()
+
+    def get_text(self, change) -> str:
+        return f"{change['kind']} {change['target']}" + (f": {change['detail']}" if change["detail"] else "")
 
 
 class PlanPreviewSerializer(serializers.Serializer):
-    """The dry run: what the reconciler would change now, or why no plan can be made."""
+    """The dry run: what the reconciler would change now, or why no plan can be made (worker-computed)."""
 
     cluster = serializers.IntegerField()
-    state = serializers.CharField()
+    state = serializers.CharField(help_text="The cluster's state")
+    status = serializers.ChoiceField(choices=PlanStatus.choices, help_text="queued until the worker answers")
+    requested = serializers.DateTimeField()
+    finished = serializers.DateTimeField(allow_null=True)
     vcenter = serializers.CharField(allow_null=True)
     changes = PlanChangeSerializer(many=True)
     error = serializers.CharField(allow_blank=True)

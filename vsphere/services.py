@@ -1,27 +1,17 @@
-"""Discovery, plan preview and the operation log (the database side of the reconciler)."""
-
-from dataclasses import dataclass, field, replace
+"""Discovery, inventory changes and the operation log (the database side of the reconciler)."""
 
 from django.db import transaction
 from django.utils import timezone
 
 from audit.services import record, snapshot
-from portal.errors import Conflict, InvalidRequest, ServiceError
+from portal.errors import Conflict, InvalidRequest
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
-from vsphere import converge as converge_mod
-from vsphere import device_inventory, preflight, vim_devices
+from vsphere import device_inventory, vim_devices
 from vsphere.choices import LinkType, PFSource, StepStatus
 from vsphere.driver import Driver
-from vsphere.errors import VSphereError
-from vsphere.intent import cluster_intent, inventory, vcenter_config
+from vsphere.intent import TENANT_PORTGROUP_PREFIX, vcenter_config
 from vsphere.models import Host, OperationLog, PhysicalFunction, SecretPathError, VCenter, VFAssignment, secret_path
-from vsphere.plan import Change
-
-
-def site_vcenter() -> VCenter | None:
-    """The vCenter this site realizes clusters on (the first registered)."""
-    return VCenter.objects.order_by("pk").first()
 
 
 def discover(vcenter: VCenter) -> dict:
@@ -65,12 +55,6 @@ def _sync_pf(host: Host, pf) -> None:
         return
     existing.pnic, existing.max_vfs, existing.firmware_num_vfs = pf.pnic, pf.num_vfs, firmware
     existing.save(update_fields=["pnic", "max_vfs", "firmware_num_vfs"])
-
-
-def preview(cluster: VirtualCluster, vcenter: VCenter) -> list[str]:
-    """The vSphere changes the reconciler would make now, for the approval page."""
-    with Driver(vcenter_config(vcenter)) as drv:
-        return [str(change) for change in converge_mod.preview(drv, cluster_intent(cluster, vcenter))]
 
 
 class StepLog:
@@ -134,7 +118,23 @@ def _apply_vcenter(vcenter: VCenter, data: dict) -> None:
     for name, value in data.items():
         setattr(vcenter, name, value)
     _check_tls_and_secret(vcenter)
+    _check_management_network(vcenter)
     vcenter.full_clean()
+
+
+def _check_management_network(vcenter: VCenter) -> None:
+    """A management network is shared by every tenant's VMs: its isolation must be stated."""
+    name = vcenter.management_network = vcenter.management_network.strip()
+    if not name:
+        return
+    if name.startswith(TENANT_PORTGROUP_PREFIX):
+        raise InvalidRequest("That is a tenant's port group, not a management network.", "management_network")
+    if not vcenter.management_isolation.strip():
+        raise InvalidRequest(
+            "State how the management network keeps tenants apart (e.g. private VLAN, host firewall); "
+            "it is shown to everyone whose VMs get a NIC on it.",
+            "management_isolation",
+        )
 
 
 def create_vcenter(data: dict) -> VCenter:
@@ -170,6 +170,11 @@ def delete_vcenter(vcenter: VCenter) -> None:
         held = VFAssignment.objects.filter(pf__host__vcenter=vcenter).count()
         if held:
             raise Conflict(f"{held} VFs on {vcenter} are assigned to clusters; decommission them first.")
+        placed = vcenter.clusters.exclude(state__in=[ClusterState.RETIRED, ClusterState.REJECTED]).count()
+        if placed:
+            raise Conflict(f"{placed} clusters live on {vcenter}; decommission them first.")
+        # Retired clusters keep their history; they no longer point at the forgotten vCenter.
+        VirtualCluster.objects.filter(site=vcenter).update(site=None)
         record("vcenter.delete", vcenter, before=snapshot(vcenter))
         vcenter.delete()
 
@@ -236,36 +241,3 @@ def delete_pf(pf: PhysicalFunction) -> None:
             raise Conflict(f"{held} VFs of {pf} are assigned to clusters.")
         record("pf.delete", pf, before=snapshot(pf))
         pf.delete()
-
-
-# ---------------------------------------------------------------- plan preview for pages and the API
-
-
-@dataclass
-class PlanPreview:
-    """The changes the reconciler would make now, or why none can be computed."""
-
-    vcenter: VCenter | None
-    changes: list[Change] = field(default_factory=list)
-    error: str = ""
-
-
-PREVIEW_HTTP_TIMEOUT = 20  # seconds: a page waits on this; the reconciler's own timeout is longer
-
-
-def plan_preview(cluster: VirtualCluster) -> PlanPreview:
-    """Dry run for one cluster: reads vCenter, changes nothing, takes no VFs."""
-    vcenter = site_vcenter()
-    if vcenter is None:
-        return PlanPreview(None, error="No vCenter is registered for this site.")
-    if cluster.state == ClusterState.REJECTED:
-        return PlanPreview(vcenter, error="A rejected request has nothing to realize.")
-    try:
-        intent = cluster_intent(cluster, vcenter)
-        preflight.check_cluster(intent, inventory(vcenter))
-        config = replace(vcenter_config(vcenter), http_timeout=PREVIEW_HTTP_TIMEOUT)
-        with Driver(config) as drv:
-            return PlanPreview(vcenter, converge_mod.preview(drv, intent))
-    except (ServiceError, VSphereError, OSError) as exc:
-        detail = exc.detail if isinstance(exc, ServiceError) else str(exc)
-        return PlanPreview(vcenter, error=detail if isinstance(detail, str) else "; ".join(detail))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from netpolicy.compiler.vds import VdsRule
+
 MARKER_KEY = "enclave.id"
 HPC_MTU = 9000
 
@@ -15,6 +17,21 @@ class PowerState(enum.StrEnum):
     ON = "poweredOn"
     OFF = "poweredOff"
     SUSPENDED = "suspended"
+
+
+class Adapter(enum.StrEnum):
+    """Virtual NIC types Enclave gives a VM (SR-IOV VFs are added per PF, not chosen here)."""
+
+    VMXNET3 = "vmxnet3"
+    E1000E = "e1000e"
+
+
+class NicRole(enum.StrEnum):
+    """What a VM NIC is for: the primary adapter and VFs sit on the tenant's port group."""
+
+    PRIMARY = "primary"
+    SRIOV = "sriov"
+    MANAGEMENT = "management"
 
 
 class LinkType(enum.StrEnum):
@@ -47,6 +64,10 @@ class NodeIntent:
     cpus: int
     memory_mb: int
     sriov_pfs: tuple[str, ...] = ()  # one VF per entry, PF PCI ids on `host`
+    adapter: Adapter = Adapter.VMXNET3  # the primary adapter, on the tenant's port group
+    host_name: str = ""  # the guest's host name, set by customization ("" before approval)
+    primary_ip: str = ""  # fixed address of the primary adapter ("" before approval)
+    sriov_ips: tuple[str, ...] = ()  # fixed address of each VF, in sriov_pfs order
     latency_high: bool = False
     power_on: bool = True
     reserve_memory: bool | None = None  # None: reserve all memory exactly when SR-IOV is used
@@ -57,6 +78,16 @@ class NodeIntent:
         if self.reserve_memory is None:
             return bool(self.sriov_pfs)
         return self.reserve_memory
+
+
+@dataclass(frozen=True)
+class GuestNetwork:
+    """The tenant segment's settings every VM's guest gets: prefix, gateway, resolvers, domain."""
+
+    prefix_length: int
+    gateway: str
+    dns_servers: tuple[str, ...] = ()
+    domain: str = ""
 
 
 @dataclass(frozen=True)
@@ -78,16 +109,26 @@ class ClusterIntent:
     datastore: str | None = None
     mtu: int = HPC_MTU
     decommission: bool = False  # remove every node, then the port group when unused
+    # The one network besides the tenant's a VM may have a NIC on, declared by the site ("" none).
+    management_network: str = ""
+    guest: GuestNetwork | None = None  # what guest customization gives every VM (None: no customization)
+    filter_rules: tuple[VdsRule, ...] | None = None  # the port group's traffic filter (None: leave it alone)
 
 
 @dataclass(frozen=True)
 class ObservedNic:
-    """An SR-IOV passthrough NIC found on a VM."""
+    """A virtual NIC found on a VM: its type, the network it is on and, for a VF, its PF."""
 
     key: int
     pf: str
     portgroup_key: str
     switch_uuid: str
+    kind: str = "sriov"  # "sriov", an Adapter value, or the device's vSphere type name
+    network: str = ""  # port group or standard network name
+
+    @property
+    def is_sriov(self) -> bool:
+        return self.kind == "sriov"
 
 
 @dataclass(frozen=True)
@@ -103,8 +144,20 @@ class ObservedVM:
     reservation_locked: bool
     latency_high: bool
     power: PowerState
-    sriov_nics: tuple[ObservedNic, ...] = ()
+    nics: tuple[ObservedNic, ...] = ()
     template: bool = False
+    guest_host_name: str = ""
+    guest_ips: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (NIC device key, addresses the guest reports)
+    customization_pending: bool = False
+
+    def ips_of(self, key: int) -> tuple[str, ...]:
+        """Addresses the guest reports on the NIC with that device key."""
+        return next((ips for nic_key, ips in self.guest_ips if nic_key == key), ())
+
+    @property
+    def sriov_nics(self) -> tuple[ObservedNic, ...]:
+        """The VM's SR-IOV passthrough NICs."""
+        return tuple(nic for nic in self.nics if nic.is_sriov)
 
 
 @dataclass(frozen=True)
@@ -129,6 +182,8 @@ class ObservedPortgroup:
     marker: str
     vlan: int | None
     switch_uuid: str
+    filter_rules: tuple[VdsRule, ...] | None = None  # the enabled traffic ruleset, None if there is none
+    num_ports: int = 0
 
 
 @dataclass
@@ -142,6 +197,7 @@ class Observed:
     # (host, pf) -> name of the VM behind each SR-IOV NIC on that PF, across the datacenter
     vf_users: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     portgroup_users: list[str] = field(default_factory=list)  # VMs with a NIC on the port group
+    template_nics: tuple[ObservedNic, ...] = ()  # the template's NICs, removed from every clone
 
     def vm(self, name: str) -> ObservedVM | None:
         """Return the observed VM of that name, if any."""

@@ -9,22 +9,24 @@ from django.conf import settings
 from django.db import transaction
 
 from audit.services import record
+from netpolicy import ipam
 from portal.errors import ServiceError
+from tenants import choices as tenant_choices
 from tenants import services as tenant_services
-from tenants.choices import ClusterState
+from tenants.choices import ClusterState, SiteKind
 from tenants.models import VirtualCluster
-from vsphere import allocation, converge, devices, services
+from vsphere import allocation, converge, devices, filters, previews, services
 from vsphere.choices import StepStatus
 from vsphere.driver import Driver
 from vsphere.errors import PermanentError, TransientError
 from vsphere.intent import DECOMMISSION_STATES, cluster_intent, inventory, vcenter_config
 from vsphere.models import VCenter
-from vsphere.receivers import reserve
+from vsphere.realizer import reserve_again, wanted_addresses
 
 log = logging.getLogger(__name__)
 S = ClusterState
 LIVE_STATES = {S.READY, S.DEGRADED, S.ERROR}  # a new generation of these is provisioned again
-CONVERGE_STATES = {S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.ERROR}
+CONVERGE_STATES = tenant_choices.LIVE_STATES
 LOCK_TTL = 30  # seconds; extended every LOCK_TTL/3 while a run is alive
 MAX_RETRIES = 8
 BACKOFF_BASE = 2  # seconds; doubles per retry up to BACKOFF_CAP
@@ -74,21 +76,21 @@ def reconcile_cluster(self, cluster_id: int) -> str:
 
 
 def _reconcile(task, cluster_id: int) -> str:
-    cluster = VirtualCluster.objects.select_related("tenant").filter(pk=cluster_id).first()
+    cluster = VirtualCluster.objects.select_related("tenant", "site", "segment").filter(pk=cluster_id).first()
     if cluster is None:
         return "gone"
     if cluster.state not in CONVERGE_STATES | DECOMMISSION_STATES:
         return f"nothing to do in state {cluster.state}"
-    vcenter = VCenter.objects.order_by("pk").first()
+    vcenter = cluster.site
     if vcenter is None:
-        return _fail(cluster, "No vCenter is registered for this site.")
+        return _fail(cluster, "The cluster is not placed on a vCenter.")
     generation = cluster.generation
     steps = services.StepLog(cluster, generation)
     try:
         if cluster.state == S.APPROVED or (cluster.state in LIVE_STATES and cluster.observed_generation != generation):
             cluster = tenant_services.set_observed(cluster, S.PROVISIONING, "Reconciling on vSphere")
         if cluster.state not in DECOMMISSION_STATES:
-            reserve(cluster, vcenter)  # what approval took, taken again if lost (idempotent)
+            reserve_again(cluster, vcenter)  # idempotent; clusters approved before addresses existed get theirs
         intent = cluster_intent(cluster, vcenter)
         with Driver(vcenter_config(vcenter)) as drv:
             converge.converge(
@@ -110,6 +112,7 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
             record("cluster.vfs_released", cluster, tenant=cluster.tenant_id, message=f"{freed} VFs")
             if devs:
                 record("cluster.devices_released", cluster, tenant=cluster.tenant_id, message=f"{devs} devices")
+            ipam.release(cluster)
         if cluster.state == S.DECOMMISSIONING:
             tenant_services.set_observed(cluster, S.RETIRED, "Decommissioned", observed_generation=generation)
         steps.note("decommissioned", StepStatus.DONE)
@@ -124,6 +127,7 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
             record("cluster.vfs_released", cluster, tenant=cluster.tenant_id, message=f"{freed} VFs (resized)")
         if devs:
             record("cluster.devices_released", cluster, tenant=cluster.tenant_id, message=f"{devs} devices (resized)")
+        ipam.release(cluster, keep=wanted_addresses(cluster))
     if cluster.state != S.READY or cluster.observed_generation != generation:
         tenant_services.set_observed(cluster, S.READY, "Realized on vSphere", observed_generation=generation)
     steps.note("ready", StepStatus.DONE)
@@ -182,16 +186,56 @@ def _discover_one(vcenter: VCenter) -> bool:
 @shared_task
 def check_drift() -> int:
     """Notice out-of-band changes to ready clusters, mark them degraded and re-converge."""
-    vcenter = VCenter.objects.order_by("pk").first()
-    if vcenter is None:
-        return 0
+    return sum(_check_drift(vcenter) for vcenter in VCenter.objects.filter(clusters__state=S.READY).distinct())
+
+
+def _check_drift(vcenter: VCenter) -> int:
     drifted = 0
+    ready = VirtualCluster.objects.filter(site=vcenter, state=S.READY).select_related("tenant", "segment")
     with Driver(vcenter_config(vcenter)) as drv:
-        for cluster in VirtualCluster.objects.filter(state=S.READY).select_related("tenant"):
-            changes = converge.preview(drv, cluster_intent(cluster, vcenter))
-            if changes:
-                summary = "; ".join(str(c) for c in changes[:5])
+        for cluster in ready:
+            summary = _drift(drv, cluster, vcenter)
+            if summary:
                 tenant_services.set_observed(cluster, S.DEGRADED, f"Drift: {summary}")
                 reconcile_cluster.delay(cluster.pk)
                 drifted += 1
     return drifted
+
+
+def _drift(drv, cluster: VirtualCluster, vcenter: VCenter) -> str:
+    """What differs between vCenter and the cluster's intent, in a few words ("" when converged)."""
+    try:
+        changes = converge.preview(drv, cluster_intent(cluster, vcenter))
+    except ServiceError as exc:  # e.g. a policy the switch cannot enforce; the reconcile reports it as error
+        return str(exc.detail)
+    return "; ".join(str(c) for c in changes[:5])
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES)
+def push_filters(self, tenant_ids=None) -> int:
+    """Apply the affected tenants' policies to their port groups' traffic filters (all tenants if None)."""
+    changed = 0
+    for vcenter in VCenter.objects.filter(clusters__site_kind=SiteKind.VSPHERE).distinct():
+        wanted = filters.targets(vcenter, tenant_ids)
+        if not wanted:
+            continue
+        try:
+            with Driver(vcenter_config(vcenter)) as drv:
+                changed += len(filters.push(drv, vcenter.datacenter, wanted))
+        except TransientError as exc:
+            raise self.retry(countdown=min(BACKOFF_BASE * 2**self.request.retries, BACKOFF_CAP), exc=exc) from exc
+        except PermanentError as exc:  # the clusters' drift check shows the filter as drift meanwhile
+            log.warning("filter push to %s failed: %s", vcenter, exc)
+    return changed
+
+
+def queue_filter_push(tenant_ids) -> None:
+    """netpolicy.propagation consumer: policy or its addresses changed for these tenants."""
+    push_filters.delay(sorted(tenant_ids) if tenant_ids is not None else None)
+
+
+@shared_task
+def compute_plan(preview_id: int) -> str:
+    """A queued plan preview: the dry run against vCenter, stored for the page and the API."""
+    preview = previews.compute(preview_id)
+    return preview.status if preview else "gone"

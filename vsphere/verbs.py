@@ -37,13 +37,15 @@ def observed_from(snap, intent: ClusterIntent) -> Observed:
     pg = snap.portgroups.get(intent.portgroup)
     for name, (vm, _mor) in snap.vms.items():
         if vm.template:
+            if name == intent.template:
+                observed.template_nics = vm.nics
             continue
         if name in names or (prefix and vm.marker.startswith(prefix)):
             observed.vms[name] = vm
         for nic in vm.sriov_nics:
             observed.vf_users.setdefault((vm.host, nic.pf), []).append(name)
-            if pg and nic.portgroup_key == pg[0].key:
-                observed.portgroup_users.append(name)
+        if pg and any(nic.portgroup_key == pg[0].key for nic in vm.nics):
+            observed.portgroup_users.append(name)
     if intent.dvs_name in snap.switches:
         observed.dvs = snap.switches[intent.dvs_name][0]
     if pg:
@@ -112,9 +114,7 @@ class VerbsMixin:
         self.wait(self.start_set_portgroup_vlan(pg_mor, name, marker, vlan, version), "set VLAN")
         return True
 
-    def ensure_vm(
-        self, datacenter, cluster, template, node: NodeIntent, datastore=None, adopt=False
-    ) -> bool:
+    def ensure_vm(self, datacenter, cluster, template, node: NodeIntent, datastore=None, adopt=False) -> bool:
         """VM cloned from the template with the node's vCPU, memory, reservation, latency.
 
         `adopt`: the caller's journal shows Enclave started this clone, so an unmarked VM of
@@ -152,8 +152,7 @@ class VerbsMixin:
             return False
         inventory = inventory if inventory is not None else snap.pfs
         in_use = sum(
-            1 for other, _ in snap.vms.values() if other.host == vm.host
-            for nic in other.sriov_nics if nic.pf == pf_id
+            1 for other, _ in snap.vms.values() if other.host == vm.host for nic in other.sriov_nics if nic.pf == pf_id
         )
         preflight.check_pf(vm.host, pf_id, inventory, in_use)
         preflight.check_sriov_add(vm.name, vm.power, vm.reservation_locked)
@@ -202,10 +201,7 @@ class VerbsMixin:
             return False
         pg, pg_mor = snap.portgroups[name]
         require_marker("port group", name, pg.marker, marker)
-        users = sorted(
-            vm.name for vm, _ in snap.vms.values()
-            if any(nic.portgroup_key == pg.key for nic in vm.sriov_nics)
-        )
+        users = sorted(vm.name for vm, _ in snap.vms.values() if any(nic.portgroup_key == pg.key for nic in vm.nics))
         if users:
             raise PreflightError([f"port group {name} is still used by {', '.join(users)}"])
         self.wait(self.start_destroy(pg_mor, name), f"remove port group {name}")
@@ -218,10 +214,7 @@ class VerbsMixin:
             return False
         dvs, dvs_mor = snap.switches[name]
         require_marker("switch", name, dvs.marker, marker)
-        users = sorted(
-            vm.name for vm, _ in snap.vms.values()
-            if any(nic.switch_uuid == dvs.uuid for nic in vm.sriov_nics)
-        )
+        users = sorted(vm.name for vm, _ in snap.vms.values() if any(nic.switch_uuid == dvs.uuid for nic in vm.nics))
         users += sorted(pg.name for pg, _ in snap.portgroups.values() if pg.switch_uuid == dvs.uuid and pg.marker)
         if users:
             # Remove port groups first: the simulator would leave them dangling and crash later.

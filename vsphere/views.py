@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from frontend.admin_views import staff_member_required
 from frontend.views import get_cluster, render_page
 from portal.errors import ServiceError
-from vsphere import allocation, services
+from vsphere import allocation, previews, services
 from vsphere.api import capacity_report
 from vsphere.filtersets import PhysicalFunctionFilterSet
 from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter
@@ -95,9 +95,9 @@ def pf_list(request):
 
 @login_required
 def cluster_plan(request, pk):
-    """Plan preview for one cluster (lazy-loaded by the cluster page; it reads vCenter)."""
+    """Plan preview for one cluster: asked of the worker, shown when ready (the partial polls meanwhile)."""
     cluster = get_cluster(request.user, pk)
-    context = {"cluster": cluster, "plan": services.plan_preview(cluster)}
+    context = {"cluster": cluster, "plan": previews.request(cluster)}
     return render_page(request, "vsphere/cluster_plan.html", context, "vsphere/partials/plan.html")
 
 

@@ -6,17 +6,18 @@ import fcntl
 import json
 import logging
 import os
+import random
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import kernel, nftables
-from .client import PortalClient, PortalError
+from . import credential, kernel, nftables
+from .client import DocumentRefused, PortalClient, PortalError
+from .config import DEFAULT_STATE_DIR
 from .plan import Capabilities, KernelState, Plan, plan, projected
 from .state import DesiredState, StateError, TenantStatus, loads
 
 log = logging.getLogger("enclave_agent")
-DEFAULT_DIR = Path(os.environ.get("ENCLAVE_AGENT_DIR", "/var/lib/enclave-agent"))
 
 
 @dataclass
@@ -46,6 +47,7 @@ def write_atomic(path: Path, text: str, mode: int = 0o644) -> None:
     """Write via a temp file and rename so readers never see half a file."""
     tmp = path.with_suffix(path.suffix + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    os.fchmod(fd, mode)  # a stale temp file keeps its old mode otherwise
     with os.fdopen(fd, "w") as fh:
         fh.write(text)
     os.replace(tmp, path)
@@ -54,7 +56,7 @@ def write_atomic(path: Path, text: str, mode: int = 0o644) -> None:
 class Agent:
     """Reconciles the kernel toward desired state; one instance per node."""
 
-    def __init__(self, state_dir: Path = DEFAULT_DIR, full_every: float = 300.0):
+    def __init__(self, state_dir: Path = DEFAULT_STATE_DIR, full_every: float = 300.0):
         self.dir = Path(state_dir)
         self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.full_every = full_every
@@ -62,6 +64,7 @@ class Agent:
         self.cache: KernelState | None = None
         self.last_full = 0.0
         self._persisted: DesiredState | None = None
+        self.refused: str | None = None  # why the portal's newest document was not applied
         if not self.caps.vrf:
             log.error("kernel %s lacks VRF support (%s): tenant networks will NOT be built "
                       "(fail closed)", self.caps.kernel, self.caps.detail)
@@ -139,37 +142,70 @@ class Agent:
 
 
 def loop(agent: Agent, client: PortalClient, wait: int = 30, retry_max: float = 60.0,
-         stop=lambda: False) -> None:
-    """Long-poll forever; keep the last state when the portal is down and retry with backoff."""
+         stop=lambda: False, credential_file: Path | None = None) -> None:
+    """Long-poll forever; keep the last state when the portal is down or sends a bad document."""
     desired, etag, backoff = agent.last_desired(), None, 1.0
     if desired is not None:
         _safe_pass(agent, desired, full=True, client=None)
     while not stop():
+        if credential_file is not None:
+            renew_credential(client, credential_file)
         try:
             fetched = client.desired_state(etag, wait=wait)
             backoff = 1.0
+        except DocumentRefused as exc:
+            # Fail closed: apply nothing of it, say why, and wait for the portal's next change.
+            log.error("desired state refused, keeping the last applied one: %s", exc)
+            agent.refused, etag = str(exc), exc.etag
+            _safe_pass(agent, desired, full=False, client=client)
+            continue
         except (PortalError, StateError) as exc:
-            log.warning("desired state unavailable (%s); keeping last state, retry in %.0fs",
-                        exc, backoff)
-            time.sleep(backoff)
+            pause = max(backoff, getattr(exc, "retry_after", None) or 0.0)
+            pause *= 1 + random.random() / 2  # noqa: S311 - jitter, so refused agents do not return together
+            log.warning("desired state unavailable (%s); keeping last state, retry in %.0fs", exc, pause)
+            time.sleep(pause)
             backoff = min(backoff * 2, retry_max)
             if desired is not None and agent.cache is None:
                 _safe_pass(agent, desired, full=True, client=None)
             continue
         if fetched.state is not None:
-            desired, etag = fetched.state, fetched.etag
+            desired, etag, agent.refused = fetched.state, fetched.etag, None
         if desired is not None:
             _safe_pass(agent, desired, full=False, client=client)
 
 
-def _safe_pass(agent: Agent, desired: DesiredState, full: bool, client) -> None:
+def renew_credential(client: PortalClient, path: Path) -> None:
+    """Rotate the node credential once it is due; persist the new one before using it."""
     try:
-        report = agent.run_pass(desired, full=full)
-    except Exception as exc:  # a bug in one pass must not kill the node's agent
-        log.exception("reconcile pass failed")
-        agent.cache = None
-        report = Report(desired.generation, full, 0, 0, 0.0, asdict(agent.caps),
-                        node_errors=[f"pass crashed: {exc!r}"])
+        cred = credential.load(path)
+    except (OSError, ValueError, KeyError) as exc:
+        log.warning("cannot read %s: %s", path, exc)
+        return
+    if not cred.renewal_due(time.time()):
+        return
+    try:
+        data = client.rotate()
+    except PortalError as exc:  # the old one stays valid; try again next pass
+        log.warning("credential renewal failed: %s", exc)
+        return
+    credential.save(path, cred.renewed(data["credential"], time.time(), float(data["expires_in"])))
+    client.credential = data["credential"]
+    log.info("node credential renewed; valid for %.0f days", data["expires_in"] / 86400)
+
+
+def _safe_pass(agent: Agent, desired: DesiredState | None, full: bool, client) -> None:
+    if desired is None:  # nothing applied yet: only say why
+        report = Report(0, full, 0, 0, 0.0, asdict(agent.caps))
+    else:
+        try:
+            report = agent.run_pass(desired, full=full)
+        except Exception as exc:  # a bug in one pass must not kill the node's agent
+            log.exception("reconcile pass failed")
+            agent.cache = None
+            report = Report(desired.generation, full, 0, 0, 0.0, asdict(agent.caps),
+                            node_errors=[f"pass crashed: {exc!r}"])
+    if agent.refused:
+        report.node_errors = [*report.node_errors, agent.refused]
     log.info("generation %s: %s ops, ok=%s", report.generation, report.ops, report.ok())
     if client is not None:
         try:

@@ -8,18 +8,15 @@ import logging
 import os
 import socket
 import sys
+import time
 from dataclasses import asdict
 from pathlib import Path
 
-from . import kernel
-from .agent import DEFAULT_DIR, Agent, loop, write_atomic
+from . import config, credential, kernel
+from .agent import Agent, loop
 from .client import PortalClient, join
-from .session import SessionRefused, exec_in_vrf, move_pid, pam_session
-from .state import loads
-
-
-def _credential(state_dir: Path) -> dict:
-    return json.loads((state_dir / "credential.json").read_text())
+from .session import SessionRefused, exec_in_vrf, move_pid, pam_session, scrub_environment
+from .state import StateError, loads
 
 
 def cmd_join(args) -> int:
@@ -28,33 +25,42 @@ def cmd_join(args) -> int:
     data = join(args.server, args.token, args.hostname or socket.gethostname(), caps,
                 cafile=args.cafile, interfaces=kernel.interfaces())
     args.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-    record = {"server": args.server, "node": data["node"], "credential": data["credential"]}
-    write_atomic(args.state_dir / "credential.json", json.dumps(record), mode=0o600)
+    cred = credential.Credential(args.server, data["node"], data["credential"])
+    if isinstance(data.get("expires_in"), int | float):
+        cred = cred.renewed(data["credential"], time.time(), float(data["expires_in"]))
+    credential.save(args.state_dir / "credential.json", cred)
     print(f"joined as node {data['node']}")
     return 0
 
 
 def cmd_run(args) -> int:
     """The reconcile loop against the portal."""
-    cred = _credential(args.state_dir)
-    client = PortalClient(cred["server"], cred["node"], cred["credential"], cafile=args.cafile)
-    loop(Agent(args.state_dir, full_every=args.full_every), client, wait=args.wait)
+    path = args.state_dir / "credential.json"
+    cred = credential.load(path)
+    client = PortalClient(cred.server, cred.node, cred.credential, cafile=args.cafile)
+    loop(Agent(args.state_dir, full_every=args.full_every), client, wait=args.wait,
+         credential_file=path)
     return 0
 
 
 def cmd_apply(args) -> int:
-    """One pass from a file (tests, benchmarks, break-glass)."""
-    agent = Agent(args.state_dir)
-    report = agent.run_pass(loads(Path(args.file).read_text()), full=True)
+    """One pass from a file (tests, benchmarks, break-glass); a refused document changes nothing."""
+    try:
+        desired = loads(Path(args.file).read_text())
+    except StateError as exc:
+        print(f"enclave-agent: {exc}", file=sys.stderr)
+        return 1
+    report = Agent(args.state_dir).run_pass(desired, full=True)
     print(json.dumps(report.to_dict(), indent=1))
     return 0 if report.ok() else 1
 
 
 def cmd_enter(args) -> int:
-    """Run a command (or, with --pam, the calling session) inside the user's tenant VRF."""
+    """Run a command as --uid (or, with --pam/--pid, a running session) in the user's tenant VRF."""
+    given = scrub_environment()  # nothing below may depend on the caller's environment
     try:
         if args.pam:
-            pam_session(args.state_dir)
+            pam_session(args.state_dir, given)
             return 0
         if args.pid is not None:
             uid = args.uid if args.uid is not None else os.stat(f"/proc/{args.pid}").st_uid
@@ -62,7 +68,7 @@ def cmd_enter(args) -> int:
             return 0
         argv = args.argv[1:] if args.argv[:1] == ["--"] else args.argv
         exec_in_vrf(args.uid if args.uid is not None else os.getuid(), argv or ["sh"],
-                    args.state_dir)
+                    args.state_dir, given)
     except SessionRefused as exc:
         print(f"enclave-agent: session refused: {exc}", file=sys.stderr)
         return 1
@@ -88,7 +94,9 @@ def cmd_capabilities(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """Argument parser for every subcommand."""
     ap = argparse.ArgumentParser(prog="enclave-agent")
-    ap.add_argument("--state-dir", type=Path, default=DEFAULT_DIR)
+    ap.add_argument("--config", type=Path, default=config.DEFAULT_CONFIG,
+                    help="root-owned file naming the state directory ([agent] state_dir = ...)")
+    ap.add_argument("--state-dir", type=Path, help="overrides the config file")
     ap.add_argument("--cafile")
     ap.add_argument("-v", "--verbose", action="store_true")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -118,6 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     args = build_parser().parse_args(argv)
+    try:
+        args.state_dir = args.state_dir or config.state_dir(args.config)
+    except (OSError, config.ConfigError) as exc:
+        print(f"enclave-agent: {exc}", file=sys.stderr)
+        return 1
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(message)s")
     return args.func(args)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import socket
 import subprocess
 from dataclasses import dataclass, field
 
-from . import nftables
+from . import grammar, nftables
 from .plan import (
     GROUP,
     PROTO,
@@ -27,6 +28,7 @@ FAILED_RE = re.compile(r"^Command failed -:(\d+)\s*$")
 DIGEST_RE = re.compile(r'comment "digest=(\w+)"')
 TABLE_NAMES = {"main": 254, "local": 255, "default": 253}
 PROBE_NAME = "enclprobe0"
+log = logging.getLogger("enclave_agent")
 
 
 @dataclass
@@ -70,10 +72,20 @@ def probe() -> Capabilities:
                         detail="; ".join(notes))
 
 
+def _safe_name(name: object) -> bool:
+    """Names read back from the kernel reach batch lines too: only grammar-clean ones do."""
+    try:
+        grammar.ifname(name)
+    except grammar.GrammarError:
+        log.warning("ignoring link %r: its name fails the grammar, so it is not ours", name)
+        return False
+    return True
+
+
 def _links() -> dict[str, ActualLink]:
     links = {}
     for item in _json(["ip", "-d", "-j", "link", "show", "group", str(GROUP)]):
-        if "ifname" not in item:
+        if "ifname" not in item or not _safe_name(item["ifname"]):
             continue
         info = item.get("linkinfo", {})
         tenant, digest = parse_alias(item.get("ifalias"))
@@ -241,8 +253,12 @@ def interfaces() -> list[dict]:
             continue
         for a in item.get("addr_info", ()):
             if a.get("scope") == "global":
-                found.append({"name": item["ifname"], "address": f"{a['local']}/{a['prefixlen']}",
-                              "gateway": gateways.get(item["ifname"])})
+                record = {"name": item["ifname"], "address": f"{a['local']}/{a['prefixlen']}",
+                          "gateway": gateways.get(item["ifname"])}
+                try:  # the portal refuses what fails the grammar: do not send it
+                    found.append(grammar.interface(record))
+                except grammar.GrammarError as exc:
+                    log.warning("not reporting interface %r: %s", item["ifname"], exc)
     return found
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 
 from .state import CGNAT, DesiredState
 
@@ -33,8 +34,9 @@ def agent_table(desired: DesiredState, digest: str) -> str:
               f"    ip daddr {CGNAT} counter drop", "  }",
               "  chain postrouting {", "    type nat hook postrouting priority 100; policy accept;"]
     for i in ifs:
-        addr = i.address.split("/")[0]
-        lines.append(f'    oifname "{i.name}" ip saddr {CGNAT} snat ip to {addr}')
+        addr = ipaddress.ip_interface(i.address).ip
+        if addr.version == 4:  # CGNAT is IPv4: only an IPv4 underlay can carry its SNAT
+            lines.append(f'    oifname "{i.name}" ip saddr {CGNAT} snat ip to {addr}')
     lines += ["  }", "}"]
     return "\n".join(lines) + "\n"
 

@@ -5,12 +5,18 @@ from __future__ import annotations
 import json
 import os
 import pwd
+import re
 import subprocess
 from pathlib import Path
 
 from . import kernel
+from .config import ConfigError, trusted
 from .plan import tenant_links
 from .state import DesiredState, StateError, TenantStatus, loads
+
+SAFE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# Variables through which whoever set them runs code in a loader or an interpreter.
+UNSAFE_ENV = re.compile(r"LD_.*|PYTHON.*|GCONV_PATH|GLIBC_TUNABLES|LOCPATH|NLSPATH")
 
 
 class SessionRefused(RuntimeError):
@@ -19,9 +25,11 @@ class SessionRefused(RuntimeError):
 
 def _load(state_dir: Path) -> tuple[DesiredState, dict]:
     try:
+        for path in (state_dir, state_dir / "desired.json", state_dir / "status.json"):
+            trusted(path)  # only root may decide which VRF a session enters
         desired = loads((state_dir / "desired.json").read_text())
         status = json.loads((state_dir / "status.json").read_text())
-    except (OSError, StateError, ValueError) as exc:
+    except (OSError, StateError, ValueError, ConfigError) as exc:
         raise SessionRefused(f"no usable desired state on this node ({exc})") from exc
     return desired, status
 
@@ -44,11 +52,46 @@ def vrf_for_uid(uid: int, state_dir: Path) -> str:
     return tenant.vrf
 
 
-def exec_in_vrf(uid: int, argv: list[str], state_dir: Path) -> None:
-    """Replace this process with argv running inside the tenant VRF (`ip vrf exec`)."""
-    vrf = vrf_for_uid(uid, state_dir)
-    # exec, not spawn: the session must become the process inside the VRF.
-    os.execvp("ip", ["ip", "vrf", "exec", vrf, *argv])  # noqa: S606
+def scrub_environment() -> dict[str, str]:
+    """Replace our environment with a fixed one; return the one we were given."""
+    given = dict(os.environ)
+    os.environ.clear()
+    os.environ["PATH"] = SAFE_PATH
+    return given
+
+
+def drop_privileges(account: pwd.struct_passwd) -> None:
+    """Become the account for good: supplementary groups, gid, uid; then prove root is gone."""
+    uid, gid = account.pw_uid, account.pw_gid
+    groups = os.getgrouplist(account.pw_name, gid)
+    os.setgroups(groups)
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+    if os.getresuid() != (uid, uid, uid) or os.getresgid() != (gid, gid, gid) \
+            or set(os.getgroups()) - set(groups):  # fmt: skip
+        raise SessionRefused(f"could not drop privileges to uid {uid}")
+    try:
+        os.setuid(0)
+    except PermissionError:
+        return
+    raise SessionRefused(f"uid {uid} could regain root")
+
+
+def exec_in_vrf(uid: int, argv: list[str], state_dir: Path, env: dict[str, str]) -> None:
+    """Replace this process with argv, running as uid inside uid's tenant VRF."""
+    if os.geteuid() != 0 and uid != os.getuid():
+        raise SessionRefused("only root may start a session for another user")
+    move_pid(os.getpid(), uid, state_dir)  # checks the tenant network first
+    try:
+        account = pwd.getpwuid(uid)
+    except KeyError:
+        raise SessionRefused(f"uid {uid} has no account on this node") from None
+    drop_privileges(account)
+    env = {**env, "HOME": account.pw_dir, "USER": account.pw_name, "LOGNAME": account.pw_name}
+    try:
+        os.execvpe(argv[0], argv, env)  # noqa: S606 - the command the caller (root) asked for
+    except OSError as exc:
+        raise SessionRefused(f"{argv[0]}: {exc.strerror}") from None
 
 
 def _cgroup2_mounts() -> list[tuple[str, str]]:
@@ -68,7 +111,7 @@ def move_pid(pid: int, uid: int, state_dir: Path) -> str:
     # Let iproute2 create the VRF cgroup with its socket BPF program and tell us where it is
     # (the path depends on iproute2's version and on the named netns we run in).
     probe = subprocess.run(["ip", "vrf", "exec", vrf, "cat", "/proc/self/cgroup"],
-                           capture_output=True, text=True, check=False)
+                           capture_output=True, text=True, check=False, env={"PATH": SAFE_PATH})
     path = next((x[3:] for x in probe.stdout.splitlines() if x.startswith("0::")), "")
     if probe.returncode != 0 or f"/vrf/{vrf}" not in path:
         raise SessionRefused(f"ip vrf exec {vrf} failed: {probe.stderr.strip()}")
@@ -81,11 +124,24 @@ def move_pid(pid: int, uid: int, state_dir: Path) -> str:
     raise SessionRefused(f"could not find the cgroup {path} of {vrf}")
 
 
-def pam_session(state_dir: Path) -> None:
-    """pam_exec hook (session): move the calling session process (our parent) into the VRF."""
-    user = os.environ.get("PAM_USER")
+def pam_session(state_dir: Path, environ: dict[str, str]) -> None:
+    """pam_exec hook (session): move the calling session process (our parent) into the VRF.
+
+    pam_exec hands us the PAM environment, which users can fill (pam_env user_readenv). Through
+    enclave-pam-exec we only ever see PATH, PAM_USER and PAM_TYPE; anything that could already
+    have changed this interpreter means the PAM line bypasses it, and the session is refused.
+    """
+    unsafe = sorted(k for k in environ if UNSAFE_ENV.fullmatch(k))
+    if unsafe:
+        raise SessionRefused(f"the PAM environment sets {', '.join(unsafe)}: call `enter --pam` "
+                             "through enclave-pam-exec (see the agent README)")
+    user = environ.get("PAM_USER")
     if not user:
         raise SessionRefused("PAM_USER not set; not called from pam_exec?")
-    if os.environ.get("PAM_TYPE", "open_session") != "open_session":
+    if environ.get("PAM_TYPE", "open_session") != "open_session":
         return
-    move_pid(os.getppid(), pwd.getpwnam(user).pw_uid, state_dir)
+    try:
+        uid = pwd.getpwnam(user).pw_uid
+    except KeyError:
+        raise SessionRefused(f"user {user!r} has no account on this node") from None
+    move_pid(os.getppid(), uid, state_dir)

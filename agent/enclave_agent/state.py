@@ -6,15 +6,15 @@ import functools
 import hashlib
 import ipaddress
 import json
-import re
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
-IFNAMSIZ = 15  # usable characters of a Linux interface name
+from . import grammar
+
+IFNAMSIZ = grammar.IFNAMSIZ  # usable characters of a Linux interface name
 CGNAT = ipaddress.ip_network("100.64.0.0/10")
 TABLE_BASE = 0x0100_0000  # VRF tables live above every 24-bit VNI-derived id, below 2^32
 RESERVED_TABLES = {0, 253, 254, 255}
-NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
 
 
 class StateError(ValueError):
@@ -125,55 +125,51 @@ def vxlan_name(dev: str, tenant_id: int) -> str:
 
 
 @functools.lru_cache(maxsize=65536)
-def _interface_ok(text: str) -> bool:
-    # Cached: every pass re-validates thousands of the same strings.
-    ipaddress.ip_interface(text)
-    return True
-
-
-@functools.lru_cache(maxsize=65536)
-def _multicast_ok(text: str) -> bool:
+def _multicast(text: str) -> bool:
+    # Cached, like the grammar: every new document re-validates thousands of the same strings.
     return ipaddress.ip_address(text).is_multicast
 
 
 @functools.lru_cache(maxsize=65536)
 def _cgnat_ok(text: str) -> bool:
     net = ipaddress.ip_network(text)
-    return net.prefixlen == 32 and net.subnet_of(CGNAT)
-
-
-def _check_name(name: str, what: str) -> None:
-    if not NAME_RE.match(name) or name in {".", ".."}:
-        raise StateError(f"invalid {what} name {name!r} (max {IFNAMSIZ} chars)")
+    return net.version == 4 and net.prefixlen == 32 and net.subnet_of(CGNAT)
 
 
 def _vxlan(raw: dict) -> Vxlan:
+    peers = raw.get("peers") or ()
+    if not isinstance(peers, list | tuple):
+        raise grammar.GrammarError("peers: expected a list")
+    group = raw.get("group")
     vx = Vxlan(
-        device=raw["device"], underlay=raw["underlay"], dstport=int(raw["dstport"]),
-        address=raw["address"], group=raw.get("group"),
-        peers=tuple(raw.get("peers") or ()), ttl=int(raw.get("ttl", 5)),
+        device=grammar.ifname(raw["device"], "vxlan device"),
+        underlay=grammar.ifname(raw["underlay"], "underlay"),
+        dstport=grammar.integer(raw["dstport"], 1, 65535, "dstport"),
+        address=grammar.interface_address(raw["address"], "vxlan address"),
+        group=None if group is None else grammar.address(group, "group"),
+        peers=tuple(grammar.address(p, "peer") for p in peers),
+        ttl=grammar.integer(raw.get("ttl", 5), 1, 255, "ttl"),
     )
-    _check_name(vx.device, "vxlan")
-    _interface_ok(vx.address)
-    if not 0 < vx.dstport < 65536:
-        raise StateError(f"bad dstport {vx.dstport}")
     if bool(vx.group) == bool(vx.peers):
         raise StateError(f"{vx.device}: exactly one of group or peers is required")
-    if vx.group and not _multicast_ok(vx.group):
+    if vx.group and not _multicast(vx.group):
         raise StateError(f"{vx.device}: group {vx.group} is not multicast")
-    for peer in vx.peers:
-        _interface_ok(peer)
     return vx
 
 
 def _tenant(raw: dict) -> Tenant:
+    vxlans, uids = raw.get("vxlans", ()), raw.get("uids", ())
+    if not isinstance(vxlans, list | tuple) or not isinstance(uids, list | tuple):
+        raise grammar.GrammarError("vxlans and uids must be lists")
     tenant = Tenant(
-        id=int(raw["id"]), vrf=raw["vrf"]["name"], table=int(raw["vrf"]["table"]),
-        vni=int(raw["vni"]), cgnat=raw["cgnat"],
-        vxlans=tuple(_vxlan(v) for v in raw.get("vxlans", ())),
-        uids=tuple(int(u) for u in raw.get("uids", ())),
+        id=grammar.integer(raw["id"], 0, 2**32 - 1, "tenant id"),
+        vrf=grammar.ifname(raw["vrf"]["name"], "vrf"),
+        table=grammar.integer(raw["vrf"]["table"], 0, 2**32 - 1, "table"),
+        vni=grammar.integer(raw["vni"], 0, 2**32 - 1, "vni"),
+        cgnat=grammar.network(raw["cgnat"], "cgnat"),
+        vxlans=tuple(_vxlan(v) for v in vxlans),
+        uids=tuple(grammar.uid(u) for u in uids),
     )
-    _check_name(tenant.vrf, "vrf")
     if tenant.table in RESERVED_TABLES or not 0 < tenant.table < 2**32:
         raise StateError(f"tenant {tenant.id}: bad table {tenant.table}")
     if not 0 < tenant.vni < 2**24:
@@ -184,12 +180,14 @@ def _tenant(raw: dict) -> Tenant:
 
 
 def _tenant_or_error(raw: dict) -> Tenant | tuple[int, str]:
-    """One bad tenant entry must not take the whole node's state down with it."""
+    """One bad tenant entry must not take the whole node's state down with it (unless unsafe)."""
     try:
         return _tenant(raw)
+    except grammar.GrammarError:
+        raise  # a value that fails the grammar means the whole document is untrustworthy
     except (KeyError, TypeError, ValueError) as exc:
         tid = raw.get("id") if isinstance(raw, dict) else None
-        return (int(tid) if str(tid).isdigit() else -1), str(exc)
+        return (tid if isinstance(tid, int) and not isinstance(tid, bool) else -1), str(exc)
 
 
 def _unique(values: list, what: str) -> None:
@@ -200,22 +198,34 @@ def _unique(values: list, what: str) -> None:
         seen.add(value)
 
 
+def _node(raw: dict) -> Node:
+    address = raw["address"]
+    interfaces = grammar.interfaces(raw.get("interfaces", ()))
+    return Node(
+        name=grammar.node_name(raw["name"]),
+        address=address if address == "" else grammar.address(address, "node address"),
+        interfaces=tuple(Interface(**i) for i in interfaces),
+    )
+
+
 def parse(data: dict) -> DesiredState:
-    """Validate a decoded JSON document into a DesiredState."""
+    """Validate a decoded JSON document into a DesiredState; refuse it whole if it fails the grammar."""
     try:
-        node = data["node"]
-        parsed = [_tenant_or_error(t) for t in data.get("tenants", ())]
+        if not isinstance(data, dict):
+            raise StateError("malformed desired state: not an object")
+        tenants = data.get("tenants", ())
+        if not isinstance(tenants, list | tuple):
+            raise grammar.GrammarError("tenants: expected a list")
+        parsed = [_tenant_or_error(t) for t in tenants]
         state = DesiredState(
-            generation=int(data["generation"]),
-            node=Node(
-                name=node["name"], address=node["address"],
-                interfaces=tuple(Interface(i["name"], i["address"], i.get("gateway"))
-                                 for i in node.get("interfaces", ())),
-            ),
+            generation=grammar.integer(data["generation"], 0, 2**63 - 1, "generation"),
+            node=_node(data["node"]),
             tenants=tuple(t for t in parsed if isinstance(t, Tenant)),
-            nftables=data.get("nftables", ""),
+            nftables=grammar.portal_ruleset(data.get("nftables", "")),
             invalid=tuple(t for t in parsed if not isinstance(t, Tenant)),
         )
+    except grammar.GrammarError as exc:
+        raise StateError(f"desired state refused: {exc}") from exc
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, StateError):
             raise
@@ -232,4 +242,8 @@ def parse(data: dict) -> DesiredState:
 
 def loads(text: str) -> DesiredState:
     """Parse a JSON desired-state document, keeping the text so persisting it costs nothing."""
-    return replace(parse(json.loads(text)), source=text)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise StateError(f"malformed desired state: not JSON ({exc})") from None
+    return replace(parse(data), source=text)

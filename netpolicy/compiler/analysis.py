@@ -275,6 +275,11 @@ def _decide(site: Site, tenant: Tenant | None, direction: str, packet: tuple) ->
     return Decision(Action.ALLOW, None, None, where)
 
 
+def tenant_of(site: Site, address: str) -> Tenant | None:
+    """The tenant of the site whose address space holds the address, if any."""
+    return _owner(site, ipaddress.ip_address(address))
+
+
 def _owner(site: Site, addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> Tenant | None:
     for tenant in site.tenants:
         if any(addr in net for net in tenant.cidrs if net.version == addr.version):

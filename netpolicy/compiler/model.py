@@ -7,12 +7,15 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from portal import addresses
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 # No "__" so compilers can use it as an unambiguous separator in derived names.
 NAME_RE = re.compile(r"^(?=.{1,40}$)[a-z](?:_?[a-z0-9])*$")
 IFNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
 MAX_PORT = 65535
+PORT_RE = re.compile(r"([0-9]{1,5})(?:-([0-9]{1,5}))?")
 
 
 class PolicyError(ValueError):
@@ -67,10 +70,10 @@ def check_name(kind: str, name: str) -> None:
 def parse_network(text: str | Network, where: str) -> Network:
     """Parse a CIDR strictly: /33 and host bits set are errors, not silently fixed."""
     if isinstance(text, ipaddress.IPv4Network | ipaddress.IPv6Network):
-        return text
+        text = str(text)  # re-checked: an ipaddress object may still carry a scope id
     try:
-        return ipaddress.ip_network(str(text), strict=True)
-    except ValueError as exc:
+        return addresses.parse_network(text, canonical=False)
+    except addresses.AddressError as exc:
         raise PolicyError(f"{where}: invalid network {text!r}: {exc}") from None
 
 
@@ -88,15 +91,13 @@ class PortRange:
 
     @classmethod
     def parse(cls, text: str | int) -> PortRange:
-        """Accept 22, '22' or '6817-6819'."""
-        if isinstance(text, int):
+        """Accept 22, '22' or '6817-6819' (ASCII digits only: int() would also take ' 22', '2_2', '٢٢')."""
+        if isinstance(text, int) and not isinstance(text, bool):
             return cls(text, text)
-        lo, _, hi = str(text).partition("-")
-        try:
-            start, end = int(lo), int(hi or lo)
-        except ValueError:
-            raise PolicyError(f"port {text!r} is not a number or range") from None
-        return cls(start, end)
+        match = PORT_RE.fullmatch(text) if isinstance(text, str) else None
+        if match is None:
+            raise PolicyError(f"port {text!r} is not a number or range such as 22 or 6817-6819")
+        return cls(int(match[1]), int(match[2] or match[1]))
 
     def __str__(self) -> str:
         return str(self.start) if self.start == self.end else f"{self.start}-{self.end}"

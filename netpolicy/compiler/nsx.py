@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 from .model import Action, Category, Direction, Group, Policy, Protocol, Rule, Scope, Service, Site
 
 ANY = "ANY"
+DOMAIN_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a domain id given to the export may be
 SERVICE_PREFIX = "enclave-"
 NSX_ACTION = {Action.ALLOW: "ALLOW", Action.DROP: "DROP", Action.REJECT: "REJECT"}
 NSX_DIRECTION = {Direction.IN: "IN", Direction.OUT: "OUT", Direction.IN_OUT: "IN_OUT"}

@@ -16,11 +16,15 @@ else
   cleanups+=("ip netns del $DEMO_NS" "ip link del encdemo0")
   # The portal listens on loopback only; expose it to the demo node on the veth address alone.
   socat "TCP-LISTEN:$PORT,bind=10.99.0.1,fork,reuseaddr" "TCP:127.0.0.1:$PORT" & pids+=($!)
+  # The agent speaks plain http only to loopback (a real node uses https): give the node a
+  # loopback door to that veth address inside its namespace.
+  ip netns exec "$DEMO_NS" socat "TCP-LISTEN:$PORT,bind=127.0.0.1,fork,reuseaddr" "TCP:10.99.0.1:$PORT" & pids+=($!)
   for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.2; done
   state="$ENCLAVE_DATA_DIR/demo-node"
-  if [ ! -s "$state/credential.json" ]; then
+  portal="http://127.0.0.1:$PORT"
+  if ! grep -qs "\"server\": \"$portal\"" "$state/credential.json"; then
     token="$(python manage.py join_token demo-rack --node demo-node-1)"
-    ip netns exec "$DEMO_NS" enclave-agent --state-dir "$state" join --server "http://10.99.0.1:$PORT" \
+    ip netns exec "$DEMO_NS" enclave-agent --state-dir "$state" join --server "$portal" \
       --token "$token" --hostname demo-node-1 >"$ENCLAVE_DATA_DIR/logs/demo-node.log" 2>&1
   fi
   python manage.py node_interfaces demo-node-1 em1=10.99.0.5/24 >/dev/null

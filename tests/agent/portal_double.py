@@ -12,7 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 TOKEN = "join-once"
-CREDENTIAL = "node-secret"
+CREDENTIAL = "node-secret-0000000001"
+RENEWED = "node-secret-0000000002"
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -22,6 +23,7 @@ class Handler(BaseHTTPRequestHandler):
     observed_file: Path
     lock = threading.Lock()
     used_tokens: set = set()
+    valid = {CREDENTIAL}
 
     def log_message(self, *args):
         """Keep test output quiet."""
@@ -36,7 +38,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def _authorised(self) -> bool:
-        return self.headers.get("Authorization") == f"Bearer {CREDENTIAL}"
+        return self.headers.get("Authorization") in {f"Bearer {c}" for c in self.valid}
 
     def do_GET(self):  # noqa: N802 - http.server naming
         """Desired state with ETag = generation; long-poll while unchanged."""
@@ -63,9 +65,12 @@ class Handler(BaseHTTPRequestHandler):
                 if body.get("token") != TOKEN or TOKEN in self.used_tokens:
                     return self._send(403, {"detail": "invalid token"})
                 self.used_tokens.add(TOKEN)
-            return self._send(200, {"node": body["hostname"], "credential": CREDENTIAL})
+            return self._send(200, {"node": body["hostname"], "credential": CREDENTIAL, "expires_in": 3600})
         if not self._authorised():
             return self._send(401, {"detail": "bad credential"})
+        if self.path.endswith("/credential"):  # rotation: the old one stays valid (grace)
+            self.valid.add(RENEWED)
+            return self._send(201, {"credential": RENEWED, "expires_in": 3600})
         self.observed_file.write_text(json.dumps(body))
         return self._send(200, {"ok": True})
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from enclave_agent.client import PortalClient, PortalError, join
+from portal_double import CREDENTIAL
 from topo import desired
 
 DOUBLE = str(Path(__file__).with_name("portal_double.py"))
@@ -40,7 +41,7 @@ def test_it_exchanges_a_join_token_once(portal):
 
 def test_it_long_polls_with_etag_and_gets_changes(portal):
     url, state, _ = portal
-    client = PortalClient(url, "n1", "node-secret")
+    client = PortalClient(url, "n1", CREDENTIAL)
     first = client.desired_state(None, wait=1)
     assert first.state.generation == 1 and first.etag == '"1"'
     assert client.desired_state(first.etag, wait=1).state is None  # 304 after the wait
@@ -58,7 +59,7 @@ def test_it_rejects_a_wrong_credential_and_non_http_urls(portal):
 
 def test_it_posts_observed_state(portal):
     url, _, observed = portal
-    PortalClient(url, "n1", "node-secret").report({"generation": 1, "tenants": {}})
+    PortalClient(url, "n1", CREDENTIAL).report({"generation": 1, "tenants": {}})
     assert json.loads(observed.read_text())["generation"] == 1
 
 

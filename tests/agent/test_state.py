@@ -23,7 +23,6 @@ def test_it_derives_cgnat_addresses_inside_100_64_0_0_10():
 
 
 @pytest.mark.parametrize("mutate", [
-    lambda d: d["tenants"][1]["vrf"].update(name="a-very-long-vrf-name"),
     lambda d: d["tenants"][1].update(cgnat="10.0.0.1/32"),
     lambda d: d["tenants"][1]["vrf"].update(table=254),
     lambda d: d["tenants"][1]["vxlans"][0].update(group="10.0.0.9"),
@@ -59,3 +58,26 @@ def test_one_invalid_tenant_entry_is_set_aside_not_fatal():
     state = parse(doc)
     assert [t.id for t in state.tenants] == [70001]
     assert state.invalid[0][0] == 70002 and "group or peers" in state.invalid[0][1]
+
+
+@pytest.mark.parametrize("mutate", [
+    lambda d: d["node"]["interfaces"][0].update(name="eth0\nlink del lo"),
+    lambda d: d["node"]["interfaces"][0].update(address="10.77.0.1/24\nlink del lo"),
+    lambda d: d["node"]["interfaces"][0].update(gateway="10.77.0.254 dev lo"),
+    lambda d: d["node"]["interfaces"][0].update(address="2001:db8::%a b\nzz/128"),
+    lambda d: d["node"].update(name="../../etc"),
+    lambda d: d["tenants"][1]["vrf"].update(name="a-very-long-vrf-name"),
+    lambda d: d["tenants"][1]["vxlans"][0].update(device="x\nlink del lo"),
+    lambda d: d["tenants"][1]["vxlans"][0].update(group="239.1.1.77\nlink del lo"),
+    lambda d: d["tenants"][1]["vxlans"][0].update(address="10.77.0.1/24 dev lo"),
+    lambda d: d["tenants"][1].update(cgnat="100.65.0.1/32\nlink del lo"),
+    lambda d: d["tenants"][1].update(uids=[0]),
+    lambda d: d["tenants"][1].update(vni="7\n"),
+    lambda d: d.update(nftables='table inet enclave {\n include "/etc/shadow"\n}\n'),
+    lambda d: d.update(nftables="flush ruleset\n"),
+])  # fmt: skip
+def test_a_document_failing_the_grammar_is_refused_whole(mutate):
+    doc = desired("n1", 1, [70001, 70002], uids={70001: [5], 70002: [6]})
+    mutate(doc)
+    with pytest.raises(StateError, match="refused"):
+        parse(doc)

@@ -30,6 +30,7 @@ NETPOLICY_MATRIX = {
     "netpolicy:segment-reject": ("post", "action", "np_segment_a"),
     "netpolicy:segment-retire": ("post", "action", "np_segment_a"),
     "netpolicy:pool-create": ("get", "admin", None),
+    "netpolicy:site-settings": ("get", "admin", None),
     "netpolicy:service-create": ("get", "admin", None),
     # Edit forms are GETs with "action" semantics: tenant B gets 404, a member of A 403 (owners
     # and site admins only edit), which tests/netpolicy/test_netpolicy_db_forms.py checks exactly.
@@ -38,8 +39,9 @@ NETPOLICY_MATRIX = {
     "netpolicy:rule-move": ("post", "action", "np_rule_a"),
     "netpolicy:group-edit": ("get", "action", "np_group_a"),
 }
-# The service catalogue is site-wide and carries no tenant data; what-if is a POST that names
-# only rules the caller may see (tests/netpolicy/test_netpolicy_db_api.py covers both).
+# The service catalogue is site-wide and carries no tenant data; what-if is a POST that answers
+# non-admins only about their own tenants' traffic (tests/netpolicy/test_netpolicy_db_whatif.py and
+# the abuse table cover it).
 NETPOLICY_EXEMPT = {"service-detail", "what-if-list"}
 
 

@@ -130,28 +130,34 @@ def test_moving_a_rule_swaps_sequence_numbers_and_keeps_ids(world, client):
         f'id="rule-{ids["ssh_to_login"]}"')
 
 
-def test_an_admin_sets_the_nfs_servers_and_bad_networks_are_refused(world, client):
+def test_nfs_servers_come_from_the_site_settings_and_are_never_typed_into_the_group(world, client):
+    from netpolicy import site
+
     nfs = group(world, "nfs_servers", None)
     client = login(client, world.admin)
     for bad, message in (("10.255.0.10/33", "is not a network"),
-                         ("10.255.0.10/24", "has host bits set")):
+                         ("10.255.0.10/24", "has host bits set"),
+                         ("10.255.0.10/32", "holds the site settings&#x27; nfs servers")):
         before = writes()
         html = client.post(f"/network/firewall/groups/{nfs.pk}/", {"cidrs": bad}).content.decode()
         assert message in field_errors(html, "cidrs")
         assert writes() == before
-    client.post(f"/network/firewall/groups/{nfs.pk}/", {"cidrs": "10.255.0.10/32\nfd00:ff::10/128"})
-    assert group(world, "nfs_servers", None).cidrs == ["10.255.0.10/32", "fd00:ff::10/128"]
+    site.update_settings(world.admin, {"nfs_servers": ["10.255.0.10", "fd00:ff::10"]})
+    page = client.get(f"/network/firewall/groups/{nfs.pk}/").content.decode()
+    assert "<code>10.255.0.10/32</code>, <code>fd00:ff::10/128</code>" in page
+    assert group(world, "nfs_servers", None).cidrs == []
     answer = client.post("/network/firewall/what-if/", {
         "source": "10.64.0.5", "destination": "10.255.0.10", "protocol": "tcp", "port": "2049"},
         HTTP_HX_REQUEST="true").content.decode()
     assert "what-if-answer" in answer and "<html" not in answer
 
 
-def test_an_owner_sets_the_login_group_but_not_site_groups(world, client):
+def test_an_owner_cannot_type_addresses_into_the_login_group_nor_open_site_groups(world, client):
     client = login(client, world.owner_a)
     login_group = group(world, "login")
-    client.post(f"/network/firewall/groups/{login_group.pk}/", {"cidrs": "10.64.0.10/32"})
-    assert group(world, "login").cidrs == ["10.64.0.10/32"]
+    html = client.post(f"/network/firewall/groups/{login_group.pk}/", {"cidrs": "10.64.0.10/32"}).content.decode()
+    assert "holds the addresses of the tenant&#x27;s login node VMs" in field_errors(html, "cidrs")
+    assert group(world, "login").cidrs == []
     refused = client.get(f"/network/firewall/groups/{group(world, 'dns_servers', None).pk}/")
     assert refused.status_code == 403
     assert login(client, world.member_a).get(
@@ -161,7 +167,7 @@ def test_an_owner_sets_the_login_group_but_not_site_groups(world, client):
 
 
 def test_what_if_names_the_deciding_rule_with_and_without_htmx(world, client):
-    client = login(client, world.owner_a)
+    client = login(client, world.admin)  # a question about no tenant's addresses: site admins only
     ask = {"source": "192.0.2.1", "destination": "198.51.100.1", "protocol": "udp", "port": "67"}
     partial = client.post("/network/firewall/what-if/", ask, HTTP_HX_REQUEST="true")
     assert "allow_dhcp</strong></a> of site/site_base" in partial.content.decode()

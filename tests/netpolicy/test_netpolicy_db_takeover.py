@@ -86,3 +86,33 @@ def test_repeating_the_current_tenant_is_no_move(world, api):
     response = api(world.owner_a).put(f"/api/v1/firewall-policies/{policy.pk}/", body, format="json")
     assert response.status_code == 200, response.json()
     assert_site_compiles()
+
+
+def test_another_tenants_objects_named_in_a_body_look_exactly_like_missing_ones(world, api):
+    """Pools reserved for B, B's segments, policies and groups: the refusal says no more than for a made-up id."""
+    from netpolicy import allocation, segments
+    from tests.netpolicy.test_netpolicy_db_segments import make_pools
+
+    make_pools(world.admin)
+    reserved = allocation.create_pool(world.admin, {"name": "b-vlans", "kind": "vlan", "first": 300, "last": 309,
+                                                    "tenant": world.tenant_b})  # fmt: skip
+    segment_b = segments.create_segment(world.tenant_b, world.admin, {"name": "s", "kind": "vlan"})
+    policy_b = FirewallPolicy.objects.get(tenant=world.tenant_b)
+    group_b = Group.objects.get(tenant=world.tenant_b, name="all")
+    missing = 987654321
+    probes = [
+        ("/api/v1/segments/", {"tenant": world.tenant_a.pk, "name": "x", "kind": "vlan", "id_pool": "{}"}, reserved),
+        ("/api/v1/groups/", {"tenant": world.tenant_a.pk, "name": "x", "segment": "{}"}, segment_b),
+        ("/api/v1/firewall-rules/", {"policy": "{}", "name": "x", "sequence": 9, "action": "drop"}, policy_b),
+        ("/api/v1/firewall-rules/", {"policy": FirewallPolicy.objects.get(tenant=world.tenant_a).pk, "name": "x",
+                                     "sequence": 9, "action": "drop", "sources": ["{}"]}, group_b),
+    ]  # fmt: skip
+    client = api(world.owner_a)
+    for path, body, hidden in probes:
+        answers = []
+        for pk in (hidden.pk, missing):
+            filled = {k: ([pk] if v == ["{}"] else pk if v == "{}" else v) for k, v in body.items()}
+            response = client.post(path, filled, format="json")
+            answers.append((response.status_code, response.content.decode().replace(str(pk), "PK")))
+        assert answers[0] == answers[1], (path, answers)
+        assert "b-vlans" not in answers[0][1] and "tenant-b" not in answers[0][1]

@@ -172,7 +172,7 @@ PF1 = "0000:3b:00.1"  # 7 VFs on vmnic3
 
 
 def cluster_intent(prefix: str, nodes: int, vlan: int, pf: str = PF0, **overrides) -> ClusterIntent:
-    """An SR-IOV cluster intent on the simulator's inventory, nodes spread over the hosts."""
+    """A cluster intent on the simulator's inventory, nodes spread over the hosts (pf=None: no SR-IOV)."""
     marker = f"cluster:{prefix}"
     node_list = tuple(
         NodeIntent(
@@ -181,7 +181,7 @@ def cluster_intent(prefix: str, nodes: int, vlan: int, pf: str = PF0, **override
             host=HOST_NAMES[i % HOSTS],
             cpus=2,
             memory_mb=1024,
-            sriov_pfs=(pf,),
+            sriov_pfs=(pf,) if pf else (),
             latency_high=True,
         )
         for i in range(nodes)
@@ -205,16 +205,9 @@ def cluster_intent(prefix: str, nodes: int, vlan: int, pf: str = PF0, **override
 
 
 @pytest.fixture
-def reconcile_held():
+def reconcile_held(monkeypatch):
     """Approval queues nothing here: this test hands the task to its own, killable workers."""
-    from tenants.signals import cluster_intent_changed
-    from vsphere.receivers import queue_vsphere_reconcile
+    from tenants import realizers
+    from tenants.choices import SiteKind
 
-    def hold(**kwargs):
-        return True
-
-    cluster_intent_changed.disconnect(queue_vsphere_reconcile)
-    cluster_intent_changed.connect(hold)
-    yield
-    cluster_intent_changed.disconnect(hold)
-    cluster_intent_changed.connect(queue_vsphere_reconcile)
+    monkeypatch.setattr(realizers.get(SiteKind.VSPHERE), "queue", lambda cluster_id: None)

@@ -8,7 +8,7 @@ from tenants.choices import ClusterState
 from tests.vsphere.sites import capacity_site, cluster_of, make_pf, make_vcenter, sim_vcenter, take_vfs
 from vsphere import tasks
 from vsphere.choices import PFSource, StepStatus
-from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter
+from vsphere.models import Host, OperationLog, PhysicalFunction, PlanPreview, VCenter
 
 pytestmark = pytest.mark.django_db
 
@@ -73,6 +73,21 @@ def test_a_vcenter_needs_a_password_or_a_secret_file_in_the_secrets_directory(wo
     inside = f"{settings.SECRETS_DIR}/vc.pw"
     ok = client.post("/api/v1/vcenters/", vcenter_body(password=None, password_file=inside), format="json")
     assert ok.status_code == 201 and ok.json()["has_password"] is False
+
+
+def test_a_management_network_needs_its_isolation_stated_and_cannot_be_a_tenant_port_group(world, api):
+    client = api(world.admin)
+    silent = client.post("/api/v1/vcenters/", vcenter_body(management_network="mgmt"), format="json")
+    assert silent.status_code == 400 and "management_isolation" in silent.json()
+    tenant = vcenter_body(management_network="enclave-tenant-b-vlan120", management_isolation="PVLAN")
+    assert client.post("/api/v1/vcenters/", tenant, format="json").status_code == 400
+    body = vcenter_body(management_network="mgmt", management_isolation="Private VLAN, isolated ports")
+    created = client.post("/api/v1/vcenters/", body, format="json")
+    assert created.status_code == 201 and created.json()["management_network"] == "mgmt"
+    page = api(world.admin)
+    page.force_login(world.admin)
+    html = page.get(f"/vsphere/vcenters/{created.json()['id']}/").content.decode()
+    assert "Private VLAN, isolated ports" in html
 
 
 @pytest.mark.parametrize("field", ["password_file", "ca_bundle"])
@@ -272,13 +287,22 @@ def test_tenant_b_gets_404_for_tenant_as_plan_and_operation_log(world, api):
     assert api(world.owner_b).get("/api/v1/clusters/999999/vsphere-plan/").status_code == 404
 
 
+def worker_answers(client, cluster) -> dict:
+    """Ask for the plan, run the queued job as the worker would, read the stored answer."""
+    asked = client.get(f"/api/v1/clusters/{cluster.pk}/vsphere-plan/").json()
+    assert asked["status"] == "queued" and asked["changes"] == []
+    tasks.compute_plan(PlanPreview.objects.filter(cluster=cluster).first().pk)
+    return client.get(f"/api/v1/clusters/{cluster.pk}/vsphere-plan/").json()
+
+
 def test_the_plan_says_why_when_no_vcenter_can_answer(world, api):
     cluster = cluster_of(world.tenant_a, world.owner_a, submit=True)
-    none = api(world.admin).get(f"/api/v1/clusters/{cluster.pk}/vsphere-plan/").json()
-    assert none["vcenter"] is None and "No vCenter" in none["error"] and none["changes"] == []
+    none = worker_answers(api(world.admin), cluster)
+    assert none["status"] == "failed" and none["vcenter"] is None and "No vCenter" in none["error"]
     Host.objects.create(vcenter=make_vcenter(), name="esx-01", compute_cluster="DC0_C0")
     make_pf(Host.objects.get(), max_vfs=8)
-    down = api(world.admin).get(f"/api/v1/clusters/{cluster.pk}/vsphere-plan/").json()
+    PlanPreview.objects.all().delete()  # an answer stays fresh for a minute; this test does not wait
+    down = worker_answers(api(world.admin), cluster)
     assert down["vcenter"] == "site" and "Connection refused" in down["error"]
 
 
@@ -287,8 +311,12 @@ def test_the_plan_lists_the_vsphere_changes_without_taking_vfs(world, api, vcsim
     tasks.discover_vcenter(vcenter.pk)
     cluster = cluster_of(world.tenant_a, world.owner_a, submit=True, name="plan-api")
     assert cluster.state == ClusterState.ENDORSED
-    plan = api(world.admin).get(f"/api/v1/clusters/{cluster.pk}/vsphere-plan/").json()
-    assert plan["error"] == "" and plan["vcenter"] == "sim"
+    before = vcsim.stats()
+    client = api(world.admin)
+    client.get(f"/api/v1/clusters/{cluster.pk}/vsphere-plan/")
+    assert vcsim.stats() == before  # the request itself never talks to vCenter
+    plan = worker_answers(client, cluster)
+    assert plan["status"] == "ready" and plan["error"] == "" and plan["vcenter"] == "sim"
     kinds = [change["kind"] for change in plan["changes"]]
     assert kinds.count("clone_vm") == 4  # login, manager, 2 workers
     assert kinds.count("add_sriov_nic") == 3  # not the login node

@@ -10,7 +10,7 @@ from tenants.models import VirtualCluster
 from tests.vsphere.sites import capacity_site, cluster_of, make_vcenter, sim_vcenter, take_vfs
 from vsphere import tasks
 from vsphere.choices import PFSource, StepStatus
-from vsphere.models import Host, OperationLog, PhysicalFunction
+from vsphere.models import Host, OperationLog, PhysicalFunction, PlanPreview
 from vsphere.templatetags.vsphere_tags import BAR_WIDTH
 
 pytestmark = pytest.mark.django_db
@@ -102,6 +102,11 @@ def test_the_plan_preview_page_shows_the_vsphere_changes(world, client, vcsim):
     vcenter = sim_vcenter(vcsim)
     tasks.discover_vcenter(vcenter.pk)
     cluster = cluster_of(world.tenant_a, world.owner_a, submit=True, name="plan-page", login_node=False)
+    before = vcsim.stats()
+    queued = page(client, world.admin, f"/vsphere/clusters/{cluster.pk}/plan/").content.decode()
+    assert "is asking vCenter" in queued and 'hx-trigger="every 2s"' in queued  # the partial polls
+    assert vcsim.stats() == before  # the page never talks to vCenter: the worker does
+    tasks.compute_plan(PlanPreview.objects.get(cluster=cluster).pk)
     html = page(client, world.admin, f"/vsphere/clusters/{cluster.pk}/plan/").content.decode()
     assert html.count('<li data-kind="clone_vm">') == 3  # manager + 2 workers
     assert html.count('<li data-kind="add_sriov_nic">') == 3
@@ -113,7 +118,7 @@ def test_the_plan_preview_page_shows_the_vsphere_changes(world, client, vcsim):
 
 
 def test_the_cluster_page_lazy_loads_the_plan_for_admins_before_approval(world, client):
-    make_vcenter()
+    capacity_site()  # a site with the SR-IOV PFs the request asks for, or submit refuses it
     cluster = cluster_of(world.tenant_a, world.owner_a, submit=True)
     assert cluster.state == ClusterState.ENDORSED
     plan_url = f"/vsphere/clusters/{cluster.pk}/plan/"

@@ -5,12 +5,14 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from netpolicy.models import Address, AddressState
 from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
+from tests.vsphere.isolation import e1000_on, foreign_nics, nic_networks, reconfigure
 from tests.vsphere.sites import ensure_pools
+from vsphere import previews, tasks
 from vsphere import services as vsphere_services
-from vsphere import tasks
 from vsphere.choices import StepStatus
 from vsphere.driver import Driver
 from vsphere.intent import node_names
@@ -33,7 +35,7 @@ def site(own_vcsim):
     return vcenter
 
 
-def approved_cluster(make_user, workers=3, before_approval=lambda: None):
+def approved_cluster(make_user, workers=3, before_approval=lambda: None, **overrides):
     """Create, submit and approve; approval itself queues the vSphere reconciler on commit."""
     owner, admin = make_user("pi"), make_user("site-admin", staff=True)
     tenant = services.create_tenant("lab", "Lab", owner=owner)
@@ -43,7 +45,7 @@ def approved_cluster(make_user, workers=3, before_approval=lambda: None):
         "data_path": "standard", "lease_end": timezone.localdate() + datetime.timedelta(days=30),
         "justification": "OpenFOAM",
     }  # fmt: skip
-    cluster = services.create_cluster(tenant, owner, data, submit=True)
+    cluster = services.create_cluster(tenant, owner, data | overrides, submit=True)
     before_approval()
     return services.approve_cluster(cluster, admin), owner
 
@@ -70,6 +72,9 @@ def test_an_approved_4_node_sriov_cluster_becomes_ready_then_leaves_nothing(
     for _role, name in node_names(cluster):
         vm = snap.vms[name][0]
         assert vm.reservation_locked and [n.portgroup_key for n in vm.sriov_nics] == [pg.key]
+    with Driver(own_vcsim.config()) as drv:
+        vm_names = [name for _r, name in node_names(cluster)]
+        assert foreign_nics(drv, vm_names, {"enclave-lab-vlan120"}) == []
     assert OperationLog.objects.filter(cluster=cluster, status=StepStatus.DONE).exists()
 
     services.decommission_cluster(cluster, owner)  # queues the reconciler on commit
@@ -79,6 +84,19 @@ def test_an_approved_4_node_sriov_cluster_becomes_ready_then_leaves_nothing(
     assert not [name for _r, name in node_names(cluster) if name in snap.vms]
     assert "enclave-lab-vlan120" not in snap.portgroups
     assert VFAssignment.objects.filter(cluster=cluster).count() == 0
+
+
+def test_a_cluster_without_sriov_has_every_vm_on_its_tenant_port_group_only(
+    celery_worker, site, own_vcsim, make_user, wait_for
+):
+    cluster, _owner = approved_cluster(
+        make_user, workers=2, workload_class="high-throughput", interconnect="none", login_node=True
+    )
+    settle(wait_for, cluster, S.READY)
+    vm_names = [name for _r, name in node_names(cluster)]
+    with Driver(own_vcsim.config()) as drv:
+        nics = nic_networks(drv, vm_names)
+    assert len(nics) == 4 and all(found == [("VirtualVmxnet3", "enclave-lab-vlan120")] for found in nics.values())
 
 
 def test_a_restarted_simulator_is_reported_then_the_cluster_recovers(
@@ -117,9 +135,13 @@ def test_day_2_scale_up_then_remove_sriov_converges_and_frees_the_vfs(
     with Driver(own_vcsim.config()) as drv:
         vms = drv.snapshot("DC0").vms
     assert all(len(vms[name][0].sriov_nics) == 1 for _r, name in node_names(cluster))
+    assert Address.objects.filter(cluster=cluster, state=AddressState.ALLOCATED).count() == 6  # 3 VMs x 2 NICs
     services.resize_cluster(cluster, owner, interconnect="none")
     settle_generation(wait_for, cluster)
     assert VFAssignment.objects.filter(cluster=cluster).count() == 0
+    # The VFs' addresses are released once the VFs are gone, and cool down before anyone gets them again.
+    assert set(Address.objects.filter(cluster=cluster, nic="sriov").values_list("state", flat=True)) == {"cooling"}
+    assert Address.objects.filter(cluster=cluster, state=AddressState.ALLOCATED).count() == 3
     with Driver(own_vcsim.config()) as drv:
         vms = drv.snapshot("DC0").vms
     assert not any(vms[name][0].sriov_nics for _r, name in node_names(cluster))
@@ -138,15 +160,17 @@ def settle_generation(wait_for, cluster):
 def test_drift_marks_the_cluster_degraded_and_reconverges(celery_worker, site, own_vcsim, make_user, wait_for):
     cluster, _owner = approved_cluster(make_user, workers=1)
     settle(wait_for, cluster, S.READY)
-    victim = node_names(cluster)[-1][1]
+    (_r, manager), (_r, victim) = node_names(cluster)
     with Driver(own_vcsim.config()) as drv:
         drv.destroy_vm("DC0", victim, drv.snapshot("DC0").vms[victim][0].marker)  # out of band
+        reconfigure(drv, manager, e1000_on(drv, "VM Network"))  # a NIC on the shared network
     assert tasks.check_drift() == 1
     cluster.refresh_from_db()
     assert cluster.state in (S.DEGRADED, S.PROVISIONING, S.READY)
     settle(wait_for, cluster, S.READY)
     with Driver(own_vcsim.config()) as drv:
         assert victim in drv.snapshot("DC0").vms
+        assert foreign_nics(drv, [manager, victim], {"enclave-lab-vlan120"}) == []
 
 
 KILL_QUEUE = "vsphere-kill-test"
@@ -229,7 +253,9 @@ def test_the_plan_preview_before_approval_lists_the_vsphere_changes(site, make_u
         "justification": "OpenFOAM",
     }  # fmt: skip
     cluster = services.create_cluster(tenant, owner, data, submit=True)
-    lines = vsphere_services.preview(cluster, site)
+    vcenter, changes, error = previews.dry_run(cluster)  # what the queued plan job runs
+    assert (vcenter, error) == (site.name, "")
+    lines = [str(change) for change in changes]
     assert lines[0].startswith("create_dvs") and any(line.startswith("create_portgroup") for line in lines)
     assert sum(line.startswith("clone_vm") for line in lines) == 4
     assert sum(line.startswith("add_sriov_nic") for line in lines) == 3  # not the login node

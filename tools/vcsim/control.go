@@ -22,19 +22,25 @@ type control struct {
 
 	mu     sync.Mutex
 	counts map[string]int
+
+	customizations *cloneCustomizations
 }
 
 func newControl(svc *simulator.Service, pfs []pfSpec, devices deviceFixture) *control {
-	c := &control{svc: svc, pfs: pfs, devices: devices, counts: map[string]int{}}
+	c := &control{svc: svc, pfs: pfs, devices: devices, counts: map[string]int{}, customizations: newCloneCustomizations()}
 	svc.Context.Map.Handler = c.dispatch
 	return c
 }
 
-// dispatch runs before every SOAP method: it counts the call and swaps in our handlers.
+// dispatch runs before every SOAP method: it counts the call, handles clone customizations
+// (customize.go) and swaps in our handlers.
 func (c *control) dispatch(ctx *simulator.Context, m *simulator.Method) (mo.Reference, types.BaseMethodFault) {
 	c.mu.Lock()
 	c.counts[m.Name]++
 	c.mu.Unlock()
+	if fault := c.customizations.dispatch(ctx, m); fault != nil {
+		return nil, fault
+	}
 	if m.Name == "QueryConfigTarget" {
 		if eb, ok := ctx.Map.Get(m.This).(*simulator.EnvironmentBrowser); ok {
 			wrapped := &sriovBrowser{EnvironmentBrowser: eb, pfs: c.pfs, devices: c.devices}

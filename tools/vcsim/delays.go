@@ -11,7 +11,8 @@ import (
 // delaySpec is the JSON form of the simulator's delay settings, in milliseconds.
 // "api" keys are SOAP method names ("CloneVM_Task"; "*" is the base added to every call);
 // "task" keys are the simulator's task names ("CloneVm", "ReconfigVm", "PowerOn", "CreateDVS",
-// "ReconfigureDvs", "AddDVPortgroup", "Destroy") and set how long a task runs.
+// "ReconfigureDvs", "AddDVPortgroup", "ReconfigureDvPortgroup", "CustomizeVm", "Destroy") and set
+// how long a task runs.
 type delaySpec struct {
 	API    map[string]int `json:"api"`
 	Task   map[string]int `json:"task"`
@@ -22,28 +23,32 @@ type delaySpec struct {
 // about tenfold so a 16-VM benchmark finishes in about a minute sequentially.
 var vcenterProfile = delaySpec{
 	API: map[string]int{
-		"*":                    4,
-		"Login":                80,
-		"RetrievePropertiesEx": 8,
-		"QueryConfigTarget":    60,
-		"CloneVM_Task":         40,
-		"ReconfigVM_Task":      25,
-		"PowerOnVM_Task":       25,
-		"PowerOffVM_Task":      25,
-		"Destroy_Task":         25,
-		"CreateDVS_Task":       40,
-		"ReconfigureDvs_Task":  30,
-		"AddDVPortgroup_Task":  30,
+		"*":                           4,
+		"Login":                       80,
+		"RetrievePropertiesEx":        8,
+		"QueryConfigTarget":           60,
+		"CloneVM_Task":                40,
+		"ReconfigVM_Task":             25,
+		"PowerOnVM_Task":              25,
+		"PowerOffVM_Task":             25,
+		"Destroy_Task":                25,
+		"CreateDVS_Task":              40,
+		"ReconfigureDvs_Task":         30,
+		"AddDVPortgroup_Task":         30,
+		"ReconfigureDVPortgroup_Task": 30,
+		"CustomizeVM_Task":            25,
 	},
 	Task: map[string]int{
-		"CloneVm":        1500,
-		"ReconfigVm":     400,
-		"PowerOn":        700,
-		"PowerOff":       400,
-		"Destroy":        400,
-		"CreateDVS":      800,
-		"ReconfigureDvs": 600,
-		"AddDVPortgroup": 500,
+		"CloneVm":                1500,
+		"ReconfigVm":             400,
+		"PowerOn":                700,
+		"PowerOff":               400,
+		"Destroy":                400,
+		"CreateDVS":              800,
+		"ReconfigureDvs":         600,
+		"AddDVPortgroup":         500,
+		"ReconfigureDvPortgroup": 300,
+		"CustomizeVm":            200,
 	},
 }
 

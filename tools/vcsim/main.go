@@ -1,6 +1,7 @@
 // Command vcsim runs govmomi's vCenter simulator with the fixtures Enclave's tests need:
-// SR-IOV physical functions per host, realistic method delays, run-time fault injection
-// and a per-method SOAP request counter (see control.go).
+// SR-IOV physical functions per host, realistic method delays, run-time fault injection,
+// a per-method SOAP request counter (see control.go) and guest customization given at clone
+// time (customize.go).
 package main
 
 import (

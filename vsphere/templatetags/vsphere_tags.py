@@ -3,7 +3,7 @@
 from django import template
 
 from tenants.access import is_site_admin
-from tenants.choices import ClusterState
+from tenants.choices import ClusterState, SiteKind
 from vsphere.intent import PREVIEW_STATES
 from vsphere.models import OperationLog, VCenter, VFAssignment
 
@@ -60,7 +60,8 @@ def vf_chart(vcenter_report: dict) -> dict:
 def cluster_vsphere(context, cluster) -> dict:
     """What the cluster page shows about vSphere: plan preview for admins, VFs, live operation log."""
     user = context["request"].user
-    if not VCenter.objects.exists():
+    placed_here = cluster.site_kind == SiteKind.VSPHERE
+    if not placed_here and (cluster.site_kind or not VCenter.objects.exists()):
         return {"enabled": False}
     operations = list(OperationLog.objects.filter(cluster=cluster).order_by("-id")[:LOG_TAIL])[::-1]
     return {

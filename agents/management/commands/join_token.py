@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from agents import services
 from agents.models import NodePool
 from audit.context import acting_as, system_actor
+from portal.errors import ServiceError
 
 
 class Command(BaseCommand):
@@ -19,6 +20,9 @@ class Command(BaseCommand):
         target = NodePool.objects.filter(name=pool).first()
         if target is None:
             raise CommandError(f"No node pool named {pool!r}.")
-        with acting_as(system_actor("join_token")):
-            _, raw = services.create_join_token(target, node, hours)
+        try:
+            with acting_as(system_actor("join_token")):
+                _, raw = services.create_join_token(target, node, hours)
+        except ServiceError as exc:
+            raise CommandError(exc.detail) from None
         self.stdout.write(raw)

@@ -1,12 +1,11 @@
 """Set a node's underlay interfaces (name=CIDR …), e.g. for nodes whose agent does not report them."""
 
-import ipaddress
-
 from django.core.management.base import BaseCommand, CommandError
 
 from agents import services
 from agents.models import Node
 from audit.context import acting_as, system_actor
+from portal.errors import ServiceError
 
 
 class Command(BaseCommand):
@@ -20,14 +19,11 @@ class Command(BaseCommand):
         target = Node.objects.filter(name=node).first()
         if target is None:
             raise CommandError(f"No node named {node!r}.")
-        parsed = []
-        for item in interfaces:
-            name, _, address = item.partition("=")
-            try:
-                ipaddress.ip_interface(address)
-            except ValueError as exc:
-                raise CommandError(f"{item}: {exc}") from None
-            parsed.append({"name": name, "address": address})
-        with acting_as(system_actor("node_interfaces")):
-            services.update_node(target, interfaces=parsed, address=parsed[0]["address"].split("/")[0])
+        parsed = [dict(zip(("name", "address"), item.split("=", 1), strict=False)) for item in interfaces]
+        address = parsed[0].get("address", "").split("/")[0]
+        try:
+            with acting_as(system_actor("node_interfaces")):
+                services.update_node(target, interfaces=parsed, address=address)
+        except ServiceError as exc:  # the agent's grammar refused a value
+            raise CommandError(exc.detail) from None
         self.stdout.write(f"{node}: {', '.join(interfaces)}")

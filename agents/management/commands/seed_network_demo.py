@@ -8,8 +8,8 @@ from django.db import transaction
 from agents import services as agent_services
 from agents.models import NodePool
 from audit.context import acting_as, system_actor
-from netpolicy import allocation, segments
-from netpolicy.models import Pool, Segment
+from netpolicy import allocation, segments, site
+from netpolicy.models import Pool, Segment, SiteSettings
 from tenants.models import Tenant
 from users.models import PosixAccount
 
@@ -19,6 +19,9 @@ POOLS = [
     {"name": "site-ipv4", "kind": "ipv4", "cidr": "10.128.0.0/14", "default_prefix_length": 24},
 ]
 UIDS = {"alice": 20001, "arno": 20002, "grace": 20101, "gus": 20102}
+# The demo site's shared servers, outside every pool: the default policy's NFS and DNS groups hold them.
+SITE_SETTINGS = {"dns_servers": ["10.132.0.53"], "dns_domain": "hpc.example.edu", "ntp_servers": ["10.132.0.123"],
+                 "nfs_servers": ["10.132.1.0/28"]}  # fmt: skip
 
 
 class Command(BaseCommand):
@@ -38,6 +41,8 @@ class Command(BaseCommand):
                 if not Segment.objects.filter(tenant=tenant, name="hpc-net").exists():
                     data = {"name": "hpc-net", "kind": "overlay", "node_pool": node_pool}
                     segments.create_segment(tenant, admin, data)
+            if not SiteSettings.objects.exists():
+                site.update_settings(admin, SITE_SETTINGS)
             for username, uid in UIDS.items():
                 user = get_user_model().objects.filter(username=username).first()
                 if user and not PosixAccount.objects.filter(user=user).exists():

@@ -2,6 +2,12 @@
 
 import subprocess
 
+import pytest
+from topo import Topology, agent, desired, report
+
+A, B = 70001, 70002  # above 65536 on purpose: the paper's table numbering broke there
+UIDS = {A: [65534], B: [65533]}
+
 
 def _kernel_has_vrf() -> bool:
     cmd = "ip link add enclvrfprobe type vrf table 4294967001 && ip link del enclvrfprobe"
@@ -10,3 +16,17 @@ def _kernel_has_vrf() -> bool:
 
 
 collect_ignore_glob = [] if _kernel_has_vrf() else ["test_*.py"]
+
+
+@pytest.fixture(scope="package")
+def net():
+    """Both nodes realised once by the agent (tenants A and B); torn down after the guest suite."""
+    t = Topology().build()
+    try:
+        for role, host in (("n1", 1), ("n2", 2)):
+            rep = report(agent(t, role, desired(role, host, [A, B], uids=UIDS)))
+            assert rep["node_errors"] == [] and rep["capabilities"]["vrf"] is True
+            assert {v["status"] for v in rep["tenants"].values()} == {"ready"}
+        yield t
+    finally:
+        t.destroy()

@@ -25,12 +25,22 @@ def add_objects(world) -> None:
     world.segment_b = segments.create_segment(world.tenant_b, world.admin, {"name": "net-b", "kind": "vlan"})
     world.group_a = Group.objects.get(tenant=world.tenant_a, name="all")
     world.group_b = Group.objects.get(tenant=world.tenant_b, name="all")
+    world.group_a_partners = Group.objects.create(tenant=world.tenant_a, name="partners")  # addresses by hand
     world.site_nfs = Group.objects.get(tenant__isnull=True, name="nfs_servers")
     world.policy_a = FirewallPolicy.objects.get(tenant=world.tenant_a, name="isolation")
     world.site_deny = FirewallPolicy.objects.get(tenant__isnull=True, name="site_default_deny")
     world.rule_a = world.policy_a.rules.get(name="intra_tenant")
     world.site_rule = world.site_deny.rules.get()
     world.ssh = Service.objects.get(name="ssh")
+
+
+SITE_SETTINGS = {
+    "dns_servers": ["10.96.255.53"],
+    "dns_domain": "hpc.example.edu",
+    "ntp_servers": ["10.96.255.123"],
+    "nfs_servers": ["10.96.254.0/28"],
+    "address_cooldown_minutes": 30,
+}
 
 
 def _segment(**extra) -> dict:
@@ -56,6 +66,19 @@ def _rule(**extra) -> dict:
 
 # fmt: off
 ENTRIES = [
+    # ------------------------------------------------------------ site settings (DNS, NTP, NFS servers)
+    Abuse("A tenant points every VM's resolver and the nfs/dns groups at its own hosts", "site-settings", "patch",
+          body=SITE_SETTINGS, attackers=NOT_ADMINS, refused=frozenset({403}), control="admin"),
+    Abuse("A tenant replaces the site settings", "site-settings", "put", body=SITE_SETTINGS,
+          attackers=NOT_ADMINS, refused=frozenset({403}), control="admin"),
+    Abuse("A tenant changes the site's servers on the page", "netpolicy:site-settings", "post",
+          body={"dns_servers": "10.96.255.53", "dns_domain": "hpc.example.edu", "ntp_servers": "",
+                "nfs_servers": "10.96.254.0/28", "address_cooldown_minutes": 30},
+          attackers=("owner_a", "member_a", "owner_b", "anonymous"), refused=frozenset({404}), control="admin"),
+    Abuse("Resolver text that would reach guests' resolv.conf is refused even for site admins", "site-settings",
+          "patch", body={"dns_servers": ["10.0.0.53\nnameserver 6.6.6.6"], "dns_domain": "x.edu\nsearch evil",
+                         "ntp_servers": ["pool.ntp.org"], "nfs_servers": ["0.0.0.0/0"]},
+          attackers=("admin",), refused=frozenset({400})),
     # ------------------------------------------------------------ pools (site inventory)
     Abuse("Anyone but a site admin defines a pool, even one reserved for their own tenant",
           "pool-list", "post",
@@ -98,9 +121,30 @@ ENTRIES = [
     Abuse("A tenant owner replaces a site service", "service-detail", "put", target="ssh",
           body={"name": "ssh", "protocol": "tcp", "ports": "22,2222", "description": "x"},
           attackers=NOT_ADMINS, refused=frozenset({403}), control="admin"),
+    Abuse("A site admin changes a service's protocol to icmp keeping its ports (poisons every tenant)",
+          "service-detail", "patch", target="ssh", body={"protocol": "icmp"}, attackers=("admin",),
+          refused=frozenset({400})),
     Abuse("Anyone deletes a service (kept for the audit trail)", "service-detail", "delete", target="ssh",
           attackers=(*NOT_ADMINS, "admin"), refused=frozenset({403}), by_role={"admin": frozenset({400})}),
+    Abuse("A member asks for a /1 to exhaust the address pool", "segment-list", "post",
+          body=_segment(prefix_length=1), attackers=("member_a", "owner_a"), refused=frozenset({400})),
+    Abuse("A site admin lets tenants take blocks larger than the pool's default", "pool-list", "post",
+          body={"name": "v4b", "kind": "ipv4", "cidr": "10.99.0.0/16", "default_prefix_length": 24,
+                "min_prefix_length": 25},
+          attackers=("admin",), refused=frozenset({400})),
+    Abuse("A site admin stores a pool supernet with a scope id and a newline", "pool-list", "post",
+          body={"name": "v6", "kind": "ipv6", "cidr": "fd00:9::%a b\nzz/48"}, attackers=("admin",),
+          refused=frozenset({400})),
+    Abuse("A member asks for a scoped IPv6 subnet and gateway", "segment-list", "post",
+          body=_segment(subnet="fd00:1::%eth0/64", gateway="fe80::1%eth0"), attackers=("member_a", "admin"),
+          refused=frozenset({400})),
+    Abuse("A site admin writes service ports with a newline", "service-detail", "patch", target="ssh",
+          body={"ports": "22\n"}, attackers=("admin",), refused=frozenset({400})),
     # ------------------------------------------------------------ groups
+    Abuse("An owner stores scoped and spaced addresses in a group (issue 8's reproduction)", "group-list",
+          "post", body={"name": "odd", "tenant": Ref("tenant_a"),
+                        "cidrs": ["2001:db8::%a b\nzz/128", "fe80::1%lo/128", "10.0.0.0/8\n"]},
+          attackers=("owner_a", "admin"), refused=frozenset({400})),
     Abuse("A member or tenant B creates a group in tenant A", "group-list", "post",
           body={"name": "mine", "tenant": Ref("tenant_a"), "cidrs": ["192.0.2.0/24"], "segment": None,
                 "all_segments": False, "role": "", "description": "x"},
@@ -117,9 +161,13 @@ ENTRIES = [
           by_role={"owner_b": frozenset({404})}, control="owner_a"),
     Abuse("An owner puts tenant B's segment in tenant A's group", "group-detail", "patch", target="group_a",
           body={"segment": Ref("segment_b")}, attackers=("owner_a", "admin"), refused=frozenset({400})),
-    Abuse("An owner sets the addresses of the site's NFS group", "group-detail", "patch", target="site_nfs",
-          body={"cidrs": ["10.96.0.0/24"]}, attackers=("owner_a", "member_a", "owner_b"),
-          refused=frozenset({403}), control="admin"),
+    Abuse("An owner sets the addresses of the site's NFS group (derived: even admins use the site settings)",
+          "group-detail", "patch", target="site_nfs", body={"cidrs": ["10.96.0.0/24"]},
+          attackers=("owner_a", "member_a", "owner_b", "admin"), refused=frozenset({403}),
+          by_role={"admin": frozenset({400})}),
+    Abuse("An owner types addresses into a group derived from intent (login VMs, segments)", "group-detail",
+          "patch", target="group_a", body={"cidrs": ["192.0.2.0/24"]}, attackers=("owner_a", "admin"),
+          refused=frozenset({400})),
     Abuse("A member or tenant B replaces tenant A's group", "group-detail", "put", target="group_a",
           body={"name": "all", "tenant": Ref("tenant_a"), "cidrs": [], "all_segments": True, "role": "",
                 "description": "x"},
@@ -170,7 +218,7 @@ ENTRIES = [
           control="owner_a"),
     # ------------------------------------------------------------ rules
     Abuse("A member or tenant B adds a rule to tenant A's policy", "firewallrule-list", "post", body=_rule(),
-          attackers=NOT_OWNERS, refused=frozenset({403}), by_role={"owner_b": frozenset({404})},
+          attackers=NOT_OWNERS, refused=frozenset({403}), by_role={"owner_b": frozenset({400})},
           control="owner_a"),
     Abuse("An owner opens the tenant to ANY source", "firewallrule-list", "post", body=_rule(sources=[]),
           attackers=("owner_a",), refused=frozenset({400})),
@@ -196,6 +244,13 @@ ENTRIES = [
           attackers=NOT_OWNERS, refused=frozenset({403}), by_role={"owner_b": frozenset({404})},
           control="owner_a"),
     # ------------------------------------------------------------ what-if
+    Abuse("A site admin asks what-if about a scoped address", "what-if-list", "post",
+          body={"source": "fe80::1%lo", "destination": "fe80::2", "protocol": "icmp"}, attackers=("admin",),
+          refused=frozenset({400})),
+    Abuse("Tenant B asks what-if about traffic into tenant A (an oracle for A's addresses and rules)",
+          "what-if-list", "post", body={"source": "192.0.2.7", "destination": Ref("segment_a", "gateway"),
+                                        "protocol": "tcp", "port": 22},
+          attackers=("owner_b", "member_b"), refused=frozenset({403}), control="member_a", control_changes=False),
     Abuse("Someone without a session asks what-if", "what-if-list", "post",
           body={"source": "10.96.0.10", "destination": "10.96.1.10", "protocol": "tcp", "port": 22},
           attackers=("anonymous", "node_b"), refused=frozenset(), control="admin", control_changes=False),
@@ -245,12 +300,17 @@ ENTRIES = [
           refused=frozenset({403}), by_role={"owner_b": frozenset({404})}, control="owner_a"),
     Abuse("An owner sets the addresses of the site's NFS group on the page", "netpolicy:group-edit", "post",
           target="site_nfs", body={"cidrs": "10.96.0.0/24", "description": "x"},
-          attackers=("owner_a", "member_a", "owner_b", "anonymous"), refused=frozenset({403}),
-          control="admin"),
+          attackers=("owner_a", "member_a", "owner_b", "anonymous", "admin"), refused=frozenset({403}),
+          by_role={"admin": frozenset({200})}),  # derived: the form answers with the refusal
+    Abuse("A site admin sets a scoped address on the NFS group's page", "netpolicy:group-edit", "post",
+          target="site_nfs", body={"cidrs": "fe80::1%lo/128"}, attackers=("admin",), refused=frozenset({200})),
     Abuse("A member or tenant B sets the addresses of tenant A's group on the page", "netpolicy:group-edit",
-          "post", target="group_a", body={"cidrs": "192.0.2.0/24"},
+          "post", target="group_a_partners", body={"cidrs": "192.0.2.0/24"},
           attackers=("member_a", "owner_b", "anonymous"), refused=frozenset({403}),
           by_role={"owner_b": frozenset({404})}, control="owner_a"),
+    Abuse("Tenant B asks what-if about traffic into tenant A on the page", "netpolicy:what-if", "post",
+          body={"source": "192.0.2.7", "destination": Ref("segment_a", "gateway"), "protocol": "tcp", "port": "22"},
+          attackers=("owner_b", "member_b"), refused=frozenset({403}), control="member_a", control_changes=False),
     Abuse("Someone without a session asks what-if on the page", "netpolicy:what-if", "post",
           body={"source": "10.96.0.10", "destination": "10.96.1.10", "protocol": "tcp", "port": "22"},
           attackers=("anonymous",), refused=frozenset(), control="admin", control_changes=False),

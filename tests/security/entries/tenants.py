@@ -5,6 +5,15 @@ import datetime
 from tests.security.framework import Abuse, Ref
 
 NOT_ADMINS = ("owner_a", "member_a", "owner_b", "anonymous", "node_b")
+QUOTA = {
+    "max_nodes": 999,
+    "max_vcpus": 9999,
+    "max_memory_gb": 99999,
+    "max_vfs": 99,
+    "max_segments": 99,
+    "max_pending_segments": 99,
+    "max_gpus": 99,
+}
 LEASE = (datetime.date.today() + datetime.timedelta(days=30)).isoformat()
 
 
@@ -36,6 +45,7 @@ def _cluster(**extra) -> dict:
         "interconnect": "none",
         "network_mode": "vlan",
         "data_path": "standard",
+        "nic_type": "vmxnet3",
         "gpu_mode": "none",
         "gpus_per_worker": 0,
         "vgpu_profile": "",
@@ -70,12 +80,10 @@ ENTRIES = [
           target="membership_member_a", attackers=("member_a", "owner_b", "anonymous", "node_b"),
           refused=frozenset({403}), by_role={"owner_b": frozenset({404})}, control="owner_a"),
     Abuse("A tenant raises its own quota", "quota-detail", "patch", target="quota_a",
-          body={"max_nodes": 999, "max_vcpus": 9999, "max_memory_gb": 99999, "max_vfs": 99, "max_segments": 99,
-                "max_gpus": 99},
+          body=QUOTA,
           attackers=NOT_ADMINS, refused=frozenset({403, 404}), control="admin"),
     Abuse("A tenant replaces its own quota", "quota-detail", "put", target="quota_a",
-          body={"max_nodes": 999, "max_vcpus": 9999, "max_memory_gb": 99999, "max_vfs": 99, "max_segments": 99,
-                "max_gpus": 99},
+          body=QUOTA,
           attackers=NOT_ADMINS, refused=frozenset({403, 404}), control="admin"),
     Abuse("Tenant B's owner requests a cluster in tenant A", "virtualcluster-list", "post", body=_cluster(),
           attackers=("owner_b", "anonymous", "node_b"), refused=frozenset({400}), control="member_a"),
@@ -100,6 +108,13 @@ ENTRIES = [
     Abuse("An owner approves his own tenant's request", "virtualcluster-approve", "post",
           target="cluster_endorsed", attackers=("owner_a", "member_a", "owner_b", "anonymous", "node_b"),
           refused=frozenset({403}), by_role={"owner_b": frozenset({404})}),
+    Abuse("A tenant approves its own request on a vCenter it names", "virtualcluster-approve", "post",
+          target="cluster_endorsed", body={"site": Ref("vcenter"), "site_kind": "vsphere"},
+          attackers=("owner_a", "member_a", "owner_b", "anonymous", "node_b"), refused=frozenset({403}),
+          by_role={"owner_b": frozenset({404})}),
+    Abuse("A request asks for an adapter type outside the list", "virtualcluster-list", "post",
+          body=_cluster(nic_type="VirtualE1000; rm -rf /"), attackers=("member_a", "admin"),
+          refused=frozenset({400})),
     Abuse("A member or tenant B rejects a request", "virtualcluster-reject", "post", target="cluster_submitted",
           body={"reason": "no"}, attackers=("member_a", "owner_b", "anonymous", "node_b"),
           refused=frozenset({403}), by_role={"owner_b": frozenset({404})}, control="owner_a"),
@@ -125,7 +140,7 @@ ENTRIES = [
           refused=frozenset({404}), control="admin"),
     Abuse("A tenant raises its quota on the tenant page", "frontend:tenant-detail", "post", target="tenant_a",
           body={"quota": "1", "max_nodes": 999, "max_vcpus": 9999, "max_memory_gb": 99999, "max_vfs": 99,
-                "max_segments": 99, "max_gpus": 99},
+                "max_segments": 99, "max_pending_segments": 99, "max_gpus": 99},
           attackers=("owner_a", "member_a", "anonymous"), refused=frozenset({404}), control="admin"),
     Abuse("A tenant removes a membership on the page", "frontend:membership-remove", "post",
           target="membership_member_a", attackers=("owner_a", "member_a", "owner_b", "anonymous"),

@@ -74,8 +74,8 @@ DROP FUNCTION IF EXISTS vsphere_device_slot_within_capacity();
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tenants', '0001_initial'),
-        ('vsphere', '0003_drop_default_vlan'),
+        ('tenants', '0006_cluster_devices'),
+        ('vsphere', '0005_plan_preview'),
     ]
 
     operations = [

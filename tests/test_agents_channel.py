@@ -1,0 +1,264 @@
+"""The node channel: one long-poll per node, a site-wide cap, expiring and rotating credentials, revocation."""
+
+import datetime
+import threading
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agents import longpoll, services, tasks
+from agents.models import Node, NodeCredential
+from audit.models import AuditEvent
+from tests.test_agents_api import IFACES, agent, enrol
+
+
+@pytest.fixture
+def pool(db):
+    pool = services.create_pool("rack-1")
+    services.add_subnet(pool, "10.10.0.0/24", 4790)
+    return pool
+
+
+def _poll(cred, name, etag, result, key):
+    try:
+        result[key] = agent(cred).get(f"/api/v1/agents/{name}/desired-state?wait=30", HTTP_IF_NONE_MATCH=etag)
+    finally:
+        connection.close()  # this thread's own database connection
+
+
+@pytest.fixture
+def polls(wait_for):
+    """Start long-polls in threads; whatever a failing test leaves waiting is woken and joined."""
+    started = []
+
+    def start(cred, name, result, key, count):
+        etag = agent(cred).get(f"/api/v1/agents/{name}/desired-state")["ETag"]
+        thread = threading.Thread(target=_poll, args=(cred, name, etag, result, key))
+        thread.start()
+        started.append(thread)
+        wait_for(lambda: longpoll.active() >= count, 30)  # the poll holds its slot now
+        return thread
+
+    yield start
+    longpoll.wake(Node.objects.values_list("pk", flat=True))
+    for thread in started:
+        thread.join(timeout=60)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_second_long_poll_of_a_node_ends_the_first(pool, polls):
+    node, cred = enrol(pool)
+    result = {}
+    first = polls(cred, "node-1", result, "first", 1)
+    second = polls(cred, "node-1", result, "second", 1)
+    first.join(timeout=30)
+    assert result["first"].status_code == 409 and "newer long-poll" in result["first"].json()["detail"]
+    assert second.is_alive()  # the newer poll keeps waiting
+    services.update_node(node, interfaces=IFACES + [{"name": "em2", "address": "10.10.0.6/24"}])
+    tasks.refresh_nodes([pool.pk])
+    second.join(timeout=30)
+    assert result["second"].status_code == 200
+    assert longpoll.active() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_long_polls_beyond_the_site_wide_cap_get_429_with_retry_after(pool, polls, settings):
+    settings.AGENT_LONGPOLL_MAX, settings.AGENT_LONGPOLL_RETRY_AFTER = 1, 7
+    node, cred1 = enrol(pool, "node-1")
+    _, cred2 = enrol(pool, "node-2")
+    result = {}
+    holder = polls(cred1, "node-1", result, "holder", 1)
+    etag = agent(cred2).get("/api/v1/agents/node-2/desired-state")["ETag"]
+    refused = agent(cred2).get("/api/v1/agents/node-2/desired-state?wait=30", HTTP_IF_NONE_MATCH=etag)
+    assert refused.status_code == 429 and refused["Retry-After"] == "7"
+    assert agent(cred2).get("/api/v1/agents/node-2/desired-state").status_code == 200  # a plain GET still works
+    longpoll.wake([node.pk])
+    holder.join(timeout=30)
+    assert longpoll.active() == 0
+    settings.AGENT_LONGPOLL_MAX = 2
+    assert agent(cred2).get("/api/v1/agents/node-2/desired-state?wait=1", HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+@pytest.mark.django_db(transaction=True)
+def test_revoking_a_node_ends_its_long_poll_and_every_later_request(pool, polls, api, world):
+    node, cred = enrol(pool)
+    result = {}
+    poll = polls(cred, "node-1", result, "poll", 1)
+    response = api(world.admin).post(f"/api/v1/nodes/{node.pk}/revoke-credential/")
+    assert response.status_code == 200 and response.json()["credentials"] == []
+    poll.join(timeout=30)
+    assert result["poll"].status_code == 401
+    assert agent(cred).get("/api/v1/agents/node-1/desired-state").status_code == 401
+    assert agent(cred).post("/api/v1/agents/node-1/credential").status_code == 401
+    event = AuditEvent.objects.get(action="node.credential.revoke", object_id=str(node.pk))
+    assert event.actor_label == "site-admin" and event.after["credentials"] == []
+
+
+def test_a_node_renews_its_credential_and_the_old_one_lasts_only_the_grace_period(pool, settings):
+    settings.AGENT_CREDENTIAL_GRACE_SECONDS = 600
+    node, old = enrol(pool)
+    answer = agent(old).post("/api/v1/agents/node-1/credential")
+    assert answer.status_code == 201, answer.content
+    new = answer.json()["credential"]
+    assert new != old and answer.json()["expires_in"] > 29 * 86400
+    assert agent(new).get("/api/v1/agents/node-1/desired-state").status_code == 200
+    assert agent(old).get("/api/v1/agents/node-1/desired-state").status_code == 200  # grace
+    grace_end = NodeCredential.objects.get(hint=old[:12]).expires_at
+    assert grace_end <= timezone.now() + datetime.timedelta(seconds=600)
+    NodeCredential.objects.filter(hint=old[:12]).update(expires_at=timezone.now())
+    expired = agent(old).get("/api/v1/agents/node-1/desired-state")
+    assert expired.status_code == 401 and "expired" in expired.json()["detail"]
+    assert AuditEvent.objects.filter(action="node.credential.issue").count() == 2
+
+
+def test_a_renewal_whose_answer_was_lost_is_retried_with_the_old_credential(pool):
+    node, old = enrol(pool)
+    lost = agent(old).post("/api/v1/agents/node-1/credential").json()["credential"]
+    kept = agent(old).post("/api/v1/agents/node-1/credential").json()["credential"]
+    assert agent(lost).get("/api/v1/agents/node-1/desired-state").status_code == 401  # never persisted: dropped
+    assert agent(kept).get("/api/v1/agents/node-1/desired-state").status_code == 200
+    assert node.credentials.count() == 2
+
+
+def test_an_expired_credential_cannot_renew_itself(pool):
+    node, cred = enrol(pool)
+    node.credentials.update(expires_at=timezone.now() - datetime.timedelta(seconds=1))
+    assert agent(cred).post("/api/v1/agents/node-1/credential").status_code == 401
+
+
+def test_a_node_cannot_renew_or_read_through_another_nodes_url(pool):
+    _, cred1 = enrol(pool, "node-1")
+    enrol(pool, "node-2")
+    assert agent(cred1).post("/api/v1/agents/node-2/credential").status_code == 404
+    assert Node.objects.get(name="node-2").credentials.count() == 1
+
+
+@pytest.mark.parametrize("role", ["owner_a", "member_a", "owner_b"])
+def test_only_site_admins_revoke_node_credentials(pool, api, world, client, role):
+    node, cred = enrol(pool)
+    assert api(getattr(world, role)).post(f"/api/v1/nodes/{node.pk}/revoke-credential/").status_code in (403, 404)
+    assert agent(cred).post(f"/api/v1/nodes/{node.pk}/revoke-credential/").status_code == 401  # node creds: no
+    client.force_login(getattr(world, role))
+    assert client.post(f"/nodes/{node.pk}/revoke-credential/").status_code in (302, 404)
+    assert node.credentials.count() == 1 and not AuditEvent.objects.filter(action="node.credential.revoke").exists()
+
+
+def test_the_node_page_shows_the_credential_and_revokes_it(pool, world, client):
+    node, cred = enrol(pool)
+    client.force_login(world.admin)
+    page = client.get(f"/nodes/{node.pk}/").content.decode()
+    assert cred[:12] in page and "Revoke credential" in page
+    done = client.post(f"/nodes/{node.pk}/revoke-credential/", follow=True).content.decode()
+    assert "revoked" in done and "None: the node cannot reach the portal" in done
+    assert agent(cred).get("/api/v1/agents/node-1/desired-state").status_code == 401
+    assert client.get(f"/nodes/{node.pk}/revoke-credential/").status_code == 405
+
+
+def test_the_node_list_query_count_does_not_grow_with_credentials(pool, api, world, django_assert_max_num_queries):
+    for i in range(6):
+        node, cred = enrol(pool, f"node-{i}")
+        agent(cred).post(f"/api/v1/agents/node-{i}/credential")
+    with django_assert_max_num_queries(8):
+        assert len(api(world.admin).get("/api/v1/nodes/").json()["results"]) == 6
+
+
+# -- observed-state reports: anything malformed is a 400, never a 500 --------------------------
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+tenant_entries = st.fixed_dictionaries(
+    {
+        "status": st.sampled_from(["ready", "failed", "not_ready", "bogus", 3]),
+        "errors": st.lists(st.text(max_size=10), max_size=3) | json_values,
+    }
+)
+generations = st.integers(min_value=-5, max_value=2**64) | json_values
+near_reports = st.fixed_dictionaries({"generation": generations}, optional={
+    "tenants": st.dictionaries(st.text(max_size=6) | st.sampled_from(["1", "22"]), tenant_entries | json_values,
+                               max_size=3) | json_values,
+    "node_errors": st.lists(st.text(max_size=20), max_size=3) | json_values,
+    "capabilities": st.fixed_dictionaries({}, optional={"vrf": json_values, "kernel": json_values}) | json_values,
+    "ops": json_values, "seconds": st.floats(allow_nan=False, allow_infinity=False) | json_values,
+    "extra": json_values,
+})  # fmt: skip
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=near_reports | json_values)
+def test_observed_state_reports_are_stored_or_refused_with_a_400_never_a_500(pool, body):
+    if not hasattr(pool, "_cred"):
+        _, pool._cred = enrol(pool)
+    response = agent(pool._cred).post("/api/v1/agents/node-1/observed-state", body, format="json")
+    assert response.status_code in (204, 400), (response.status_code, body)
+    if response.status_code == 204:
+        node = Node.objects.get(name="node-1")
+        assert node.applied_generation == body["generation"] and node.last_report["generation"] == body["generation"]
+
+
+@pytest.mark.parametrize("body", [
+    {"generation": 2**63}, {"generation": 1, "tenants": {"7": {"status": "ready", "errors": "no list"}}},
+    {"generation": 1, "tenants": {"7": {"status": "ready", "errors": [{"a": 1}]}}},
+    {"generation": 1, "tenants": {"7": {"status": "ready", "errors": ["\u0000"]}}},
+    {"generation": 1, "tenants": {"x\u0000": {"status": "ready"}}}, {"generation": 1, "node_errors": "boom"},
+    {"generation": 1, "capabilities": {"vrf": True, "kernel": "\u0000"}}, {"generation": 1, "seconds": 1e308},
+    {"generation": 1, "tenants": []}, [], "report",
+])  # fmt: skip
+def test_malformed_reports_are_400s(pool, body):
+    _, cred = enrol(pool)
+    response = agent(cred).post("/api/v1/agents/node-1/observed-state", body, format="json")
+    assert response.status_code == 400, response.content
+
+
+# -- one bad enrolment never stalls its pool -----------------------------------------------------
+
+
+def test_a_node_with_broken_stored_interfaces_does_not_stop_its_pools_refresh(pool):
+    good, _ = enrol(pool, "node-1")
+    bad, _ = enrol(pool, "node-2")
+    Node.objects.filter(pk=bad.pk).update(interfaces=[{"name": "em1"}, "garbage"])  # e.g. written before validation
+    services.update_node(good, interfaces=IFACES + [{"name": "em2", "address": "10.10.0.6/24"}])
+    before = Node.objects.get(pk=good.pk).desired_generation
+    tasks.refresh_nodes([pool.pk])
+    assert Node.objects.get(pk=good.pk).desired_generation == before + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_joins_racing_for_one_name_get_one_201_and_409s_never_a_500(pool):
+    raws = [services.create_join_token(pool)[1] for _ in range(4)]
+    barrier, codes = threading.Barrier(4), []
+
+    def join(raw):
+        barrier.wait()
+        try:
+            body = {"token": raw, "hostname": "node-9"}
+            codes.append(agent().post("/api/v1/agents/join", body, format="json").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=join, args=(raw,)) for raw in raws]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(codes) == [201, 409, 409, 409]
+    assert Node.objects.filter(name="node-9").count() == 1
+
+
+def test_users_cannot_use_node_endpoints_and_nodes_cannot_use_user_endpoints(pool, api, world):
+    node, cred = enrol(pool)
+    for user in (world.admin, world.owner_a):
+        assert api(user).post("/api/v1/agents/node-1/credential").status_code == 401
+        assert api(user).get("/api/v1/agents/node-1/desired-state").status_code == 401
+    assert agent(cred).get("/api/v1/nodes/").status_code == 401
+    assert agent(cred).patch(f"/api/v1/nodes/{node.pk}/", {"address": "10.10.0.9"}, format="json").status_code == 401
+    assert node.credentials.count() == 1 and Node.objects.get(pk=node.pk).address == "10.10.0.5"

@@ -1,0 +1,187 @@
+"""The vSphere realizer: where approval meets vCenter (registered in VsphereConfig.ready)."""
+
+from agents.models import Node
+from netpolicy import ipam, segments
+from netpolicy.choices import NodeRole as GroupRole
+from netpolicy.choices import SegmentKind, SegmentState
+from netpolicy.models import NicRole, Segment
+from portal.errors import InvalidRequest, NotOffered
+from tenants.choices import Interconnect, NetworkMode, SiteKind
+from tenants.models import Tenant, VirtualCluster
+from tenants.realizers import Placement, Realizer, SiteView
+from vsphere import allocation, capabilities, devices
+from vsphere.choices import NodeRole as VMRole
+from vsphere.models import VCenter
+
+RELEASED_SEGMENTS = [SegmentState.RETIRED, SegmentState.REJECTED]
+SRIOV_UNFILTERED = {
+    Interconnect.SRIOV_IB: "SR-IOV VF traffic (InfiniBand) bypasses the virtual switch, so the tenant's firewall does "
+    "not filter it: its isolation rests on the tenant's own InfiniBand partition (P_Key), which the fabric's subnet "
+    "manager enforces.",
+    Interconnect.SRIOV_ROCE: "SR-IOV VF traffic (RoCE) bypasses the virtual switch, so the tenant's firewall does not "
+    "filter it: its isolation rests on the tenant's own VLAN, tagged by the NIC for every VF.",
+}
+# A VM's role as the tenant's role groups (login, manager, worker) name it.
+GROUP_ROLE = {VMRole.LOGIN: GroupRole.LOGIN, VMRole.MANAGER: GroupRole.MANAGER, VMRole.WORKER: GroupRole.WORKER}
+
+
+def tenant_segment(cluster: VirtualCluster, vcenter: VCenter) -> Segment | None:
+    """The tenant's VLAN segment on this vCenter's compute cluster: tenants never share a VLAN."""
+    return (
+        Segment.objects.filter(tenant=cluster.tenant_id, kind=SegmentKind.VLAN, vlan_id__isnull=False)
+        .filter(vsphere_cluster__in=["", vcenter.compute_cluster])
+        .exclude(state__in=RELEASED_SEGMENTS)
+        .order_by("-vsphere_cluster", "id")
+        .first()
+    )
+
+
+def refuse_overlay(cluster: VirtualCluster) -> None:
+    """Overlay segments on vSphere need NSX, which this realizer does not drive."""
+    if cluster.network_mode == NetworkMode.OVERLAY:
+        raise InvalidRequest(
+            "Overlay (GENEVE) segments on vSphere need NSX, which Enclave does not drive yet; "
+            "use a VLAN segment or the NSX export of the network intent."
+        )
+
+
+def ensure_segment(cluster: VirtualCluster, vcenter: VCenter, user) -> Segment:
+    """The tenant's VLAN segment on this site, allocated from the site's pools on first approval."""
+    refuse_overlay(cluster)
+    Tenant.objects.select_for_update().get(pk=cluster.tenant_id)  # one segment per tenant under concurrency
+    segment = tenant_segment(cluster, vcenter)
+    if segment is None:  # allocated by the approving admin from the VLAN and address pools, audited there
+        segment = segments.create_segment(cluster.tenant, user, {
+            "name": f"{vcenter.name}-vlan"[:63], "kind": SegmentKind.VLAN, "vsphere_cluster": vcenter.compute_cluster,
+        })  # fmt: skip
+    return segment
+
+
+def wanted_addresses(cluster: VirtualCluster) -> list[ipam.Wanted]:
+    """Every NIC on the tenant's segment: each VM's primary adapter, and the VF of each SR-IOV node."""
+    from vsphere.intent import node_names
+
+    sriov = set(allocation.sriov_node_names(cluster))
+    wanted = []
+    for role, name in node_names(cluster):
+        group_role = GROUP_ROLE[role]
+        wanted.append((name, group_role, NicRole.PRIMARY))
+        if name in sriov:
+            wanted.append((name, group_role, NicRole.SRIOV))
+    return wanted
+
+
+def underlay_addresses() -> set[str]:
+    """Linux nodes' underlay addresses: a VM on a segment overlapping the underlay never gets one."""
+    return {str(a) for a in Node.objects.exclude(address=None).values_list("address", flat=True)}
+
+
+def unprotected_paths(cluster: VirtualCluster) -> list[str]:
+    """Traffic of this cluster that no switch filter sees, and what isolates it instead."""
+    notes = []
+    if cluster.uses_sriov:
+        notes.append(SRIOV_UNFILTERED[cluster.interconnect])
+    if cluster.site_id and cluster.site.management_network:
+        notes.append(f"Every VM also has a NIC on the site's management network {cluster.site.management_network}, "
+                     f"outside the tenant's filter: {cluster.site.management_isolation}")  # fmt: skip
+    return notes
+
+
+def refuse_unrealizable(cluster: VirtualCluster, vcenter: VCenter) -> None:
+    """Refuse, naming why, what this vCenter cannot realize (the site may have changed since submit)."""
+    reasons = capabilities.refusals(cluster, vcenter)
+    if reasons:
+        raise NotOffered(reasons)
+
+
+def take_devices(cluster: VirtualCluster, vcenter: VCenter) -> None:
+    """Hosts with the devices and features each node needs, then VFs for the rest (idempotent; 409 when short)."""
+    if devices.needs_placement(cluster):
+        devices.place(cluster, vcenter, take=True)  # Conflict names the node and what is short
+    if cluster.uses_sriov:
+        allocation.allocate(cluster, vcenter)  # VFs of nodes without other needs; the others hold theirs
+
+
+def reserve_again(cluster: VirtualCluster, vcenter: VCenter) -> None:
+    """What approval reserved, taken again by the reconciler (idempotent: normally nothing new)."""
+    take_devices(cluster, vcenter)
+    segment = cluster.segment if cluster.segment_id else tenant_segment(cluster, vcenter)
+    if segment is not None:
+        ipam.reserve(cluster, segment, wanted_addresses(cluster), exclude=underlay_addresses())
+
+
+class VSphereRealizer(Realizer):
+    """Clusters on a vCenter: a VLAN segment per tenant, VFs, then the vsphere reconciler."""
+
+    kind = SiteKind.VSPHERE
+    site_model = "vsphere.vcenter"
+
+    def default_site(self, cluster):
+        """The only registered vCenter; with several the approving admin must name one."""
+        vcenters = list(VCenter.objects.order_by("name")[:2])
+        if len(vcenters) > 1:
+            raise InvalidRequest("Several vCenters are registered: name the one this cluster goes to.", "site")
+        return vcenters[0] if vcenters else None
+
+    def find_site(self, site_id: int):
+        return VCenter.objects.filter(pk=site_id).first()
+
+    def reserve(self, cluster, user, site) -> Placement:
+        """The tenant's segment, the devices, VFs and addresses the cluster's shape needs (Conflict when short).
+
+        Refused too when the tenant's policy holds a rule the port group's traffic filter cannot enforce.
+        """
+        from vsphere.intent import filter_rules
+
+        filter_rules(cluster)  # raises InvalidRequest naming the rule
+        refuse_unrealizable(cluster, site)  # NotOffered: an attachment, data path or GPU this vCenter lacks
+        segment = cluster.segment if cluster.segment_id else ensure_segment(cluster, site, user)
+        take_devices(cluster, site)
+        ipam.reserve(cluster, segment, wanted_addresses(cluster), exclude=underlay_addresses())
+        return Placement(self.kind, site, segment)
+
+    def offers(self) -> list:
+        """What each registered vCenter offers, from its inventory in PostgreSQL."""
+        return [capabilities.site_offers(vcenter) for vcenter in VCenter.objects.order_by("name")]
+
+    def refusals(self, cluster, site=None) -> list[str] | None:
+        """Why `site` (or every vCenter, when none is named) cannot realize the request; None: no vCenter."""
+        vcenters = [site] if site is not None else list(VCenter.objects.order_by("name"))
+        reasons: list[str] = []
+        for vcenter in vcenters:
+            found = capabilities.refusals(cluster, vcenter)
+            if not found:
+                return []
+            prefix = f"{vcenter.name}: " if len(vcenters) > 1 else ""
+            reasons += [prefix + reason for reason in found]
+        return reasons or None
+
+    def queue(self, cluster_id: int) -> None:
+        from vsphere.tasks import reconcile_cluster
+
+        reconcile_cluster.delay(cluster_id)
+
+    def observe(self, cluster) -> SiteView:
+        """VMs with roles, host names and addresses (from the IPAM), and how their traffic is protected."""
+        from vsphere.intent import guest_domain, host_name, node_names, portgroup_name
+
+        ips: dict[str, dict[str, str]] = {}
+        for address in ipam.held(cluster):
+            ips.setdefault(address.node_name, {})[address.nic] = address.address
+        domain = guest_domain(cluster, ipam.site_settings())
+        view = SiteView(site=cluster.site.name if cluster.site_id else "")
+        for role, name in node_names(cluster):
+            nics = ips.get(name, {})
+            node = {"name": name, "role": VMRole(role).label, "host_name": f"{host_name(cluster, name)}.{domain}",
+                    "addresses": [nics[n] for n in (NicRole.PRIMARY, NicRole.SRIOV) if n in nics]}  # fmt: skip
+            view.nodes.append(node)
+            if role == VMRole.LOGIN and nics.get(NicRole.PRIMARY):
+                view.login = {"host_name": node["host_name"], "address": nics[NicRole.PRIMARY]}
+        if cluster.segment_id:
+            pg = portgroup_name(cluster, cluster.segment.vlan_id)
+            view.enforcement.append(
+                f"The tenant's firewall policy is enforced on every VM's primary adapter by the traffic filter of "
+                f"port group {pg} (VLAN {cluster.segment.vlan_id}), compiled from the same rules as the Linux nodes'."
+            )
+        view.unprotected += unprotected_paths(cluster)
+        return view

@@ -1,0 +1,241 @@
+"""pyvmomi spec builders: the vSphere objects Enclave sends (the driver sends them, nothing else)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from pyVmomi import vim
+
+from vsphere.specs import MARKER_KEY, Adapter, NodeIntent, PhysicalFunction
+
+DESCRIPTION_PREFIX = MARKER_KEY + "="
+
+ADAPTER_TYPES = {Adapter.VMXNET3: vim.vm.device.VirtualVmxnet3, Adapter.E1000E: vim.vm.device.VirtualE1000e}
+
+
+def marker_text(marker: str) -> str:
+    """Description text carrying a marker, for objects without extraConfig."""
+    return DESCRIPTION_PREFIX + marker
+
+
+def sriov_nic_spec(pf: PhysicalFunction, pg_key: str, switch_uuid: str, temp_key: int):
+    """Device spec adding one SR-IOV passthrough adapter on the port group, naming the PF."""
+    nic = vim.vm.device.VirtualSriovEthernetCard(key=temp_key)
+    nic.backing = vim.vm.device.VirtualEthernetCard.DistributedVirtualPortBackingInfo(
+        port=vim.dvs.PortConnection(portgroupKey=pg_key, switchUuid=switch_uuid)
+    )
+    nic.sriovBacking = vim.vm.device.VirtualSriovEthernetCard.SriovBackingInfo(
+        physicalFunctionBacking=vim.vm.device.VirtualPCIPassthrough.DeviceBackingInfo(
+            id=pf.pci_id,
+            deviceId=format(pf.device_id, "x"),
+            vendorId=pf.vendor_id - 0x10000 if pf.vendor_id > 0x7FFF else pf.vendor_id,
+            systemId="BYPASS",
+            deviceName="",
+        )
+    )
+    nic.allowGuestOSMtuChange = False
+    nic.connectable = vim.vm.device.VirtualDevice.ConnectInfo(startConnected=True)
+    return vim.vm.device.VirtualDeviceSpec(operation="add", device=nic)
+
+
+def remove_nic_spec(key: int):
+    """Device spec removing the network adapter with that device key (whatever its type)."""
+    return vim.vm.device.VirtualDeviceSpec(operation="remove", device=vim.vm.device.VirtualEthernetCard(key=key))
+
+
+def adapter_spec(adapter: Adapter, temp_key: int, pg_key: str = "", switch_uuid: str = "", network=None):
+    """Device spec adding a VMXNET3/E1000e adapter on a distributed port group or a standard network."""
+    nic = ADAPTER_TYPES[Adapter(adapter)](key=temp_key)
+    if network is not None:
+        nic.backing = vim.vm.device.VirtualEthernetCard.NetworkBackingInfo(deviceName=network.name, network=network)
+    else:
+        nic.backing = vim.vm.device.VirtualEthernetCard.DistributedVirtualPortBackingInfo(
+            port=vim.dvs.PortConnection(portgroupKey=pg_key, switchUuid=switch_uuid)
+        )
+    nic.connectable = vim.vm.device.VirtualDevice.ConnectInfo(startConnected=True, connected=True)
+    return vim.vm.device.VirtualDeviceSpec(operation="add", device=nic)
+
+
+def vm_config_spec(node: NodeIntent, devices: list | None = None, marker: bool = False):
+    """VM config: vCPU, memory, reservation, latency sensitivity, optional marker/devices."""
+    level = "high" if node.latency_high else "normal"
+    spec = vim.vm.ConfigSpec(
+        numCPUs=node.cpus,
+        memoryMB=node.memory_mb,
+        memoryReservationLockedToMax=node.full_reservation,
+        latencySensitivity=vim.LatencySensitivity(level=level),
+        deviceChange=devices or [],
+    )
+    if marker:
+        # In the clone spec so a real vCenter never shows the VM without its marker.
+        spec.extraConfig = [vim.option.OptionValue(key=MARKER_KEY, value=node.marker)]
+    return spec
+
+
+def dvs_create_spec(name: str, marker: str, mtu: int):
+    """CreateDVS spec; MTU must be set here (the simulator ignores a later change)."""
+    config = vim.dvs.VmwareDistributedVirtualSwitch.ConfigSpec(
+        name=name,
+        maxMtu=mtu,
+        description=marker_text(marker),
+        uplinkPortPolicy=vim.DistributedVirtualSwitch.NameArrayUplinkPortPolicy(uplinkPortName=["uplink1"]),
+    )
+    return vim.DistributedVirtualSwitch.CreateSpec(configSpec=config)
+
+
+def dvs_hosts_spec(config_version: str, hosts: list, pnic: str):
+    """Reconfigure spec adding hosts with the PF's vmnic as uplink."""
+    members = [
+        vim.dvs.HostMember.ConfigSpec(
+            operation="add",
+            host=host,
+            backing=vim.dvs.HostMember.PnicBacking(pnicSpec=[vim.dvs.HostMember.PnicSpec(pnicDevice=pnic)]),
+        )
+        for host in hosts
+    ]
+    return vim.dvs.VmwareDistributedVirtualSwitch.ConfigSpec(configVersion=config_version, host=members)
+
+
+def dvs_mtu_spec(config_version: str, mtu: int):
+    """Reconfigure spec changing the switch MTU."""
+    return vim.dvs.VmwareDistributedVirtualSwitch.ConfigSpec(configVersion=config_version, maxMtu=mtu)
+
+
+def portgroup_spec(name: str, marker: str, vlan: int, ports: int, version: str = "", rules=None):
+    """Early-binding port group on one VLAN, auto-expanding, with its traffic filter (if managed).
+
+    A reconfigure restates the whole default port config: vCenter (and the simulator) replace it.
+    """
+    return vim.dvs.DistributedVirtualPortgroup.ConfigSpec(
+        name=name,
+        description=marker_text(marker),
+        type="earlyBinding",
+        numPorts=ports,
+        autoExpand=True,
+        configVersion=version or None,
+        defaultPortConfig=vim.dvs.VmwareDistributedVirtualSwitch.VmwarePortConfigPolicy(
+            vlan=vim.dvs.VmwareDistributedVirtualSwitch.VlanIdSpec(vlanId=vlan, inherited=False),
+            filterPolicy=filter_policy(rules) if rules is not None else None,
+        ),
+    )
+
+
+def _ip_settings(ip: str, guest, gateway: bool):
+    """One adapter's fixed address (IPv4 or IPv6) with the segment's gateway on the primary only."""
+    if not ip:  # the management NIC, or a preview before approval: addressed by DHCP
+        return vim.vm.customization.IPSettings(ip=vim.vm.customization.DhcpIpGenerator())
+    net = ipaddress.ip_interface(f"{ip}/{guest.prefix_length}")
+    gateways = [guest.gateway] if gateway and guest.gateway else []
+    if net.version == 6:
+        v6 = vim.vm.customization.IPSettings.IpV6AddressSpec(
+            ip=[vim.vm.customization.FixedIpV6(ipAddress=ip, subnetMask=guest.prefix_length)], gateway=gateways
+        )
+        return vim.vm.customization.IPSettings(ip=vim.vm.customization.UnknownIpGenerator(), ipV6Spec=v6)
+    return vim.vm.customization.IPSettings(
+        ip=vim.vm.customization.FixedIp(ipAddress=ip),
+        subnetMask=str(net.netmask),
+        gateway=gateways,
+        dnsServerList=list(guest.dns_servers),
+    )
+
+
+def customization_spec(host_name: str, guest, nic_ips: list[tuple[str, bool]]):
+    """Linux guest identity and one adapter mapping per NIC, in the VM's NIC order.
+
+    `nic_ips`: (fixed address or "" for DHCP, whether it carries the default gateway) per NIC.
+    """
+    identity = vim.vm.customization.LinuxPrep(
+        hostName=vim.vm.customization.FixedName(name=host_name), domain=guest.domain, hwClockUTC=True
+    )
+    return vim.vm.customization.Specification(
+        identity=identity,
+        globalIPSettings=vim.vm.customization.GlobalIPSettings(
+            dnsServerList=list(guest.dns_servers), dnsSuffixList=[guest.domain] if guest.domain else []
+        ),
+        nicSettingMap=[
+            vim.vm.customization.AdapterMapping(adapter=_ip_settings(ip, guest, gw)) for ip, gw in nic_ips
+        ],
+    )
+
+
+# ---------------------------------------------------------------- traffic filter (netpolicy.compiler.vds)
+
+FILTER_AGENT = "dvfilter-generic-vmware"  # the agent vSphere's traffic filtering and marking uses
+
+
+def _address(network: str):
+    net = ipaddress.ip_network(network)
+    if net.num_addresses == 1:
+        return vim.SingleIp(address=str(net.network_address))
+    return vim.IpRange(addressPrefix=str(net.network_address), prefixLength=net.prefixlen)
+
+
+def traffic_rule(rule):
+    """One DvsTrafficRule with one IP qualifier (single ports only: what traffic filters accept)."""
+    qualifier = vim.dvs.TrafficRule.IpQualifier()
+    if rule.protocol is not None:
+        qualifier.protocol = vim.IntExpression(value=rule.protocol)
+    if rule.source is not None:
+        qualifier.sourceAddress = _address(rule.source)
+    if rule.destination is not None:
+        qualifier.destinationAddress = _address(rule.destination)
+    if rule.source_port is not None:
+        qualifier.sourceIpPort = vim.dvs.TrafficRule.SingleIpPort(portNumber=rule.source_port)
+    if rule.destination_port is not None:
+        qualifier.destinationIpPort = vim.dvs.TrafficRule.SingleIpPort(portNumber=rule.destination_port)
+    action = vim.dvs.TrafficRule.AcceptAction() if rule.action == "accept" else vim.dvs.TrafficRule.DropAction()
+    return vim.dvs.TrafficRule(
+        description=rule.description, sequence=rule.sequence, qualifier=[qualifier], action=action,
+        direction=rule.direction,
+    )  # fmt: skip
+
+
+def filter_policy(rules):
+    """The port group's filter policy: one enabled traffic ruleset, not inherited from the switch."""
+    ruleset = vim.dvs.TrafficRuleset(enabled=True, rules=[traffic_rule(r) for r in rules])
+    config = vim.dvs.DistributedVirtualPort.TrafficFilterConfig(
+        inherited=False, agentName=FILTER_AGENT, trafficRuleset=ruleset
+    )
+    return vim.dvs.DistributedVirtualPort.FilterPolicy(inherited=False, filterConfig=[config])
+
+
+def _network(address) -> str | None:
+    if address is None:
+        return None
+    if isinstance(address, vim.IpRange):
+        return str(ipaddress.ip_network(f"{address.addressPrefix}/{address.prefixLength}", strict=False))
+    return str(ipaddress.ip_network(address.address))
+
+
+def _port(port) -> int | None:
+    if port is None:
+        return None
+    return port.portNumber if isinstance(port, vim.dvs.TrafficRule.SingleIpPort) else -1  # a range: never ours
+
+
+def parse_rule(rule):
+    """A DvsTrafficRule read back as Enclave's VdsRule (anything Enclave never writes cannot compare equal)."""
+    from netpolicy.compiler.vds import VdsRule
+
+    qualifiers = [q for q in rule.qualifier or [] if isinstance(q, vim.dvs.TrafficRule.IpQualifier)]
+    if len(qualifiers) != len(rule.qualifier or []) or len(qualifiers) > 1:
+        return VdsRule(rule.sequence or 0, rule.description or "", "foreign", rule.direction or "")
+    q = qualifiers[0] if qualifiers else vim.dvs.TrafficRule.IpQualifier()
+    action = {vim.dvs.TrafficRule.AcceptAction: "accept", vim.dvs.TrafficRule.DropAction: "drop"}.get(
+        type(rule.action), type(rule.action).__name__
+    )
+    return VdsRule(
+        rule.sequence or 0, rule.description or "", action, rule.direction or "",
+        q.protocol.value if q.protocol is not None else None, _network(q.sourceAddress),
+        _network(q.destinationAddress), _port(q.sourceIpPort), _port(q.destinationIpPort),
+    )  # fmt: skip
+
+
+def parse_filter(config) -> tuple | None:
+    """The enabled traffic ruleset of a port group's config, or None when it has none."""
+    policy = getattr(getattr(config, "defaultPortConfig", None), "filterPolicy", None)
+    for filter_config in getattr(policy, "filterConfig", None) or []:
+        ruleset = getattr(filter_config, "trafficRuleset", None)
+        if ruleset is not None and ruleset.enabled:
+            return tuple(sorted(parse_rule(r) for r in ruleset.rules or []))
+    return None
