@@ -60,8 +60,8 @@ class Builder:
         self.groups: dict[int, ir.Group] = {}
         self.role_addresses = self._role_addresses(tenant_ids)
         settings = SiteSettings.objects.filter(pk=1).first()
-        self.site_servers = {name: list(getattr(settings, field, None) or []) for name, field in
-                             DERIVED_SITE_GROUPS.items()}  # fmt: skip
+        self.site_servers = {name: [host_network(a) for a in getattr(settings, field, None) or []]
+                             for name, field in DERIVED_SITE_GROUPS.items()}  # fmt: skip
 
     @staticmethod
     def _role_addresses(tenant_ids) -> dict[tuple[int, str], list[str]]:
