@@ -70,6 +70,8 @@ class SiteKind(models.TextChoices):
 
 
 SRIOV_INTERCONNECTS = {Interconnect.SRIOV_IB, Interconnect.SRIOV_ROCE}
+# ENS and UPTv2 (DPU offload) drive the VM's VMXNET3: no other adapter type can use them.
+VMXNET3_DATA_PATHS = {DataPath.ENHANCED, DataPath.DPU}
 MAX_GPUS_PER_WORKER = 8
 # States whose resources count against the tenant's quota.
 PENDING_STATES = {ClusterState.SUBMITTED, ClusterState.ENDORSED}

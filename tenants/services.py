@@ -9,7 +9,7 @@ from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest, NotOffered
 from tenants import notifications, offers, quotas, realizers, signals
 from tenants.access import can_decide, is_owner, is_site_admin, require_member
-from tenants.choices import MOVES, REQUEST_STATES, ClusterState, GpuMode, Role
+from tenants.choices import MOVES, REQUEST_STATES, VMXNET3_DATA_PATHS, ClusterState, DataPath, GpuMode, NicType, Role
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
 S = ClusterState
@@ -302,7 +302,8 @@ def refuse_unrealizable(cluster: VirtualCluster) -> None:
 
 
 def check_request(cluster: VirtualCluster) -> None:
-    """Fields that only make sense together: GPUs per worker go with a GPU mode, a vGPU profile with vGPU mode."""
+    """Fields that only make sense together: GPUs per worker with a GPU mode, a vGPU profile with vGPU mode,
+    the enhanced or offloaded data path with VMXNET3."""
     mode, count, profile = cluster.gpu_mode, cluster.gpus_per_worker, cluster.vgpu_profile
     if mode == GpuMode.NONE and (count or profile):
         raise InvalidRequest("Choose a GPU mode to ask for GPUs.", field="gpu_mode")
@@ -312,6 +313,9 @@ def check_request(cluster: VirtualCluster) -> None:
         raise InvalidRequest("Choose a vGPU profile.", field="vgpu_profile")
     if mode == GpuMode.PASSTHROUGH and profile:
         raise InvalidRequest("A vGPU profile applies to vGPU mode only; whole GPUs have none.", field="vgpu_profile")
+    if cluster.data_path in VMXNET3_DATA_PATHS and cluster.nic_type != NicType.VMXNET3:
+        what = DataPath(cluster.data_path).label
+        raise InvalidRequest(f"{what} runs on VMXNET3 adapters only; choose VMXNET3.", field="nic_type")
 
 
 def _check_lease(lease_end: datetime.date) -> None:

@@ -6,13 +6,14 @@ Read in a fixed number of queries whatever the site's size; shared by the offers
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from tenants.choices import DataPath, GpuMode, Interconnect
 from tenants.models import VirtualCluster
 from vsphere.allocation import LINK_OF
 from vsphere.choices import DeviceKind, DeviceMode, LinkType
+from vsphere.device_specs import HostDeviceInventory
 from vsphere.models import DPU, DeviceAssignment, HostFeatures, PCIDevice, PhysicalFunction, VCenter, VFAssignment
 from vsphere.models import VGPUProfile as Profile
 
@@ -166,9 +167,9 @@ def site_capacity(vcenter: VCenter, lock: bool = False) -> SiteCapacity:
     }
     by_pk = {h.pk: h for h in hosts.values()}
     pfs = PhysicalFunction.objects.filter(host__in=by_pk).order_by("host__name", "pci_id")
-    devices = PCIDevice.objects.filter(host__in=by_pk).order_by("host__name", "pci_id")
+    devices = PCIDevice.objects.filter(host__in=by_pk).select_related("host").order_by("host__name", "pci_id")
     if lock:  # one order everywhere: competing approvals queue here instead of deadlocking
-        pfs, devices = pfs.select_for_update(), devices.select_for_update()
+        pfs, devices = pfs.select_for_update(), devices.select_for_update(of=("self",))
     for pf in pfs:
         by_pk[pf.host_id].vfs[pf.link_type].append(pf)
     rows = VFAssignment.objects.filter(pf__host__in=by_pk).values_list("pf_id", "pf__host_id", "slot")
@@ -194,3 +195,21 @@ def _add_devices(by_pk: dict[int, HostCapacity], devices) -> None:
             host.nics.append(device)
     for row in DeviceAssignment.objects.filter(device__host__in=by_pk).select_related("device", "profile"):
         by_pk[row.device.host_id].taken[row.device_id].append(row)
+
+
+def preflight_inventory(vcenter: VCenter) -> dict[str, HostDeviceInventory]:
+    """What each host offers beyond SR-IOV, for the reconciler's device preflight (same queries as site_capacity)."""
+    site = site_capacity(vcenter)
+    found = {}
+    for host in site.hosts.values():
+        kinds = Counter(gpu.device_vendor_id for gpu in host.shared)
+        profiles = tuple(
+            (p.name, p.device_vendor_id, p.per_gpu) for p in site.profiles.values() if kinds[p.device_vendor_id]
+        )
+        found[host.name] = HostDeviceInventory(
+            host=host.name, passthrough=frozenset(d.pci_id for d in host.nics + host.gpus),
+            shared_gpus=tuple(sorted(kinds.items())), profiles=profiles,
+            pvrdma_problems=tuple(host.features.pvrdma_problems()) if host.features else ("not discovered yet",),
+            ens=host.ens, offload=host.offload,
+        )  # fmt: skip
+    return found

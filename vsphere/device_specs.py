@@ -93,6 +93,18 @@ class NodeDevices:
         """DirectPath I/O, vGPU and PVRDMA all want every byte of guest memory reserved."""
         return bool(self.passthrough or self.vgpus or self.pvrdma)
 
+    @property
+    def any(self) -> bool:
+        """Whether the VM needs anything beyond plain NICs and VFs (and so a host that has it)."""
+        return bool(self.passthrough or self.vgpus or self.pvrdma or self.uptv2 or self.ens)
+
+    def describe(self) -> list[str]:
+        """Each device and feature in words, for the plan preview."""
+        out = [d.label or f"PCI device {d.pci_id}" for d in self.passthrough]
+        out += [f"vGPU {profile}" for profile in self.vgpus]
+        flags = (("a PVRDMA adapter", self.pvrdma), ("UPTv2 (DPU offload)", self.uptv2), ("ENS", self.ens))
+        return out + [what for what, wanted in flags if wanted]
+
 
 @dataclass(frozen=True)
 class HostDeviceInventory:

@@ -1,8 +1,9 @@
 """Place nodes on hosts that have what they need, and take their devices: never more than a host has.
 
 Used at approval and resize (take=True, inside the transaction: row locks serialize competing
-approvals, PostgreSQL's constraints and triggers are the last word) and by the plan preview
-(take=False: where each node would go, which device it would get, nothing taken).
+approvals, PostgreSQL's constraints and triggers are the last word; the chosen host is kept as a
+NodePlacement) and by the plan preview (take=False: where each node would go, which device it
+would get, nothing taken). `layout()` gives the reconciler's intent what was placed.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from django.db import transaction
 from portal.errors import Conflict
 from tenants.models import VirtualCluster
 from vsphere.capacity import HostCapacity, NodeNeeds, SiteCapacity, node_needs, site_capacity
-from vsphere.models import DeviceAssignment, PCIDevice, PhysicalFunction, VCenter, VFAssignment
+from vsphere.device_specs import NodeDevices, PassthroughDevice
+from vsphere.models import DeviceAssignment, NodePlacement, PCIDevice, PhysicalFunction, VCenter, VFAssignment
 from vsphere.models import VGPUProfile as Profile
 
 
@@ -42,6 +44,20 @@ class Placement:
     vfs: dict[str, PhysicalFunction] = field(default_factory=dict)
     devices: dict[str, list[Taken]] = field(default_factory=lambda: defaultdict(list))
 
+    def held_on(self, name: str, host: str) -> list[Taken]:
+        """What the node holds on that host (after a move, rows on the old host linger until converged)."""
+        return [t for t in self.devices.get(name, []) if t.device.host.name == host]
+
+    def node_devices(self, name: str, needs: NodeNeeds) -> NodeDevices:
+        """What the node's VM must have beyond VFs: its devices on its host, PVRDMA, UPTv2, ENS."""
+        taken = self.held_on(name, self.hosts.get(name, ""))
+        whole = tuple(
+            PassthroughDevice(t.device.pci_id, t.device.vendor_id, t.device.device_id, t.device.system_id, str(t))
+            for t in taken if t.profile is None
+        )  # fmt: skip
+        vgpus = tuple(t.profile.name for t in taken if t.profile is not None)
+        return NodeDevices(whole, vgpus, pvrdma=needs.pvrdma, uptv2=needs.offload, ens=needs.ens)
+
 
 def needs_placement(cluster: VirtualCluster) -> bool:
     """Whether some node can run only on some hosts (devices or host features beyond an SR-IOV VF)."""
@@ -52,38 +68,58 @@ def place(cluster: VirtualCluster, vcenter: VCenter, take: bool) -> Placement:
     """Choose a host for every constrained node and its devices; take them when `take` (idempotent)."""
     with transaction.atomic():
         site = site_capacity(vcenter, lock=take)
-        placement = _held(cluster, site)
+        placement = layout(cluster)
+        pinned = dict(placement.hosts)
         spread = Counter(placement.hosts.values())
         for name, needs in node_needs(cluster).items():
             if not needs.constrained:
                 continue
-            host = site.hosts.get(placement.hosts.get(name, "")) or _choose(name, needs, site, spread)
+            host = _kept_host(placement, name, needs, site) or _choose(name, needs, site, spread)
             _take_missing(name, needs, host, site, placement, take, cluster)
-            if name not in placement.hosts:
+            if placement.hosts.get(name) != host.name:
                 placement.hosts[name] = host.name
                 spread[host.name] += 1
+            if take and pinned.get(name) != host.name:
+                NodePlacement.objects.update_or_create(cluster=cluster, node_name=name, defaults={"host_id": host.pk})
     return placement
 
 
-def _held(cluster: VirtualCluster, site: SiteCapacity) -> Placement:
-    """What the cluster holds already: its nodes stay where their devices are."""
+def layout(cluster: VirtualCluster) -> Placement:
+    """What the cluster holds (database only, a fixed number of queries): its nodes stay where they were placed."""
     placement = Placement()
-    by_pk = site.by_pk()
-    for row in DeviceAssignment.objects.filter(cluster=cluster).select_related("device", "profile"):
+    for row in NodePlacement.objects.filter(cluster=cluster).select_related("host"):
+        placement.hosts[row.node_name] = row.host.name
+    for row in DeviceAssignment.objects.filter(cluster=cluster).select_related("device__host", "profile"):
         placement.devices[row.node_name].append(Taken(row.device, row.profile, row.slot))
-        placement.hosts[row.node_name] = by_pk[row.device.host_id].name if row.device.host_id in by_pk else ""
-    for row in VFAssignment.objects.filter(cluster=cluster).select_related("pf"):
+        placement.hosts.setdefault(row.node_name, row.device.host.name)
+    for row in VFAssignment.objects.filter(cluster=cluster).select_related("pf__host"):
         placement.vfs[row.node_name] = row.pf
-        placement.hosts.setdefault(row.node_name, by_pk[row.pf.host_id].name if row.pf.host_id in by_pk else "")
+        placement.hosts.setdefault(row.node_name, row.pf.host.name)
     return placement
+
+
+def _kept_host(placement: Placement, name: str, needs: NodeNeeds, site: SiteCapacity) -> HostCapacity | None:
+    """The node's host so far, unless it could never meet the node's needs now (a resize changed them)."""
+    host = site.hosts.get(placement.hosts.get(name, ""))
+    if host is None or host.lacks(needs, site.profiles, now=False):
+        return None
+    return host
 
 
 def _choose(name: str, needs: NodeNeeds, site: SiteCapacity, spread: Counter) -> HostCapacity:
-    """The host that can give the node everything now: fewest of this cluster's nodes, then most room."""
+    """The host that can give the node everything now: fewest of this cluster's nodes, GPUs kept for GPU nodes,
+    then most room."""
     fits = [h for h in site.hosts.values() if not h.lacks(needs, site.profiles, now=True)]
     if not fits:
         raise Conflict(_shortage(name, needs, site))
-    return min(fits, key=lambda h: (spread[h.name], -_room(h, needs, site), h.name))
+    return min(fits, key=lambda h: (spread[h.name], _idle_gpus(h, needs), -_room(h, needs, site), h.name))
+
+
+def _idle_gpus(host: HostCapacity, needs: NodeNeeds) -> int:
+    """Free GPUs a node without GPUs would sit next to (GPUs are the scarcest thing a host has)."""
+    if needs.gpus or needs.vgpus:
+        return 0
+    return len(host.free(host.gpus)) + len(host.free(host.shared))
 
 
 def _room(host: HostCapacity, needs: NodeNeeds, site: SiteCapacity) -> int:
@@ -120,7 +156,7 @@ def describe(needs: NodeNeeds) -> str:
 
 def _take_missing(name, needs, host, site, placement, take, cluster) -> None:
     """Give the node on `host` what it lacks: a VF, whole NICs and GPUs, vGPU instances."""
-    held = placement.devices[name]
+    held = placement.held_on(name, host.name)
     if needs.vf_link and name not in placement.vfs:
         pf = _pick_pf(host, needs.vf_link, name)
         placement.vfs[name] = pf
@@ -135,13 +171,13 @@ def _take_missing(name, needs, host, site, placement, take, cluster) -> None:
             _record(Taken(device), name, host, placement, take, cluster)
     if needs.vgpus:
         _take_vgpus(name, needs, host, site, placement, take, cluster)
-    if _still_lacks(name, needs, placement):
+    if _still_lacks(name, needs, placement.held_on(name, host.name), placement):
         raise Conflict(_shortage(name, needs, site))
 
 
 def _take_vgpus(name, needs, host, site, placement, take, cluster) -> None:
     profile = site.profiles[needs.profile]
-    mine = {t.device.pk for t in placement.devices[name] if t.profile is not None}
+    mine = {t.device.pk for t in placement.held_on(name, host.name) if t.profile is not None}
     missing = needs.vgpus - len(mine)
     # Fill GPUs that already hold this profile before opening empty ones (keeps GPUs free for other sizes).
     slots = sorted(host.vgpu_slots(profile), key=lambda gs: (-len(host.taken.get(gs[0].pk, [])), gs[0].pci_id))
@@ -157,8 +193,7 @@ def _record(taken: Taken, name, host, placement, take, cluster) -> None:
         row.save()
 
 
-def _still_lacks(name: str, needs: NodeNeeds, placement: Placement) -> bool:
-    held = placement.devices[name]
+def _still_lacks(name: str, needs: NodeNeeds, held: list[Taken], placement: Placement) -> bool:
     count = Counter("vgpu" if t.profile else t.device.kind for t in held)
     return (bool(needs.vf_link) and name not in placement.vfs) or count["network"] < needs.nics \
         or count["gpu"] < needs.gpus or count["vgpu"] < needs.vgpus  # fmt: skip
@@ -173,18 +208,22 @@ def _pick_pf(host: HostCapacity, link: str, name: str) -> PhysicalFunction:
 
 
 def release_unwanted(cluster: VirtualCluster) -> int:
-    """Free devices of nodes the cluster no longer has, or no longer needs (after a converged resize)."""
+    """Free devices of nodes the cluster no longer has or needs, or left on a host the node moved from.
+
+    Called once a resize converged: only then are the devices gone from the VMs.
+    """
     needs = node_needs(cluster)
-    stale = [
-        row.pk for row in DeviceAssignment.objects.filter(cluster=cluster).select_related("device", "profile")
-        if not _still_wanted(row, needs.get(row.node_name))
-    ]  # fmt: skip
+    pinned = dict(NodePlacement.objects.filter(cluster=cluster).values_list("node_name", "host_id"))
+    rows = DeviceAssignment.objects.filter(cluster=cluster).select_related("device", "profile")
+    stale = [row.pk for row in rows if not _still_wanted(row, needs.get(row.node_name), pinned.get(row.node_name))]
     deleted, _ = DeviceAssignment.objects.filter(pk__in=stale).delete()
+    unplaced = [name for name in pinned if name not in needs or not needs[name].constrained]
+    NodePlacement.objects.filter(cluster=cluster, node_name__in=unplaced).delete()
     return deleted
 
 
-def _still_wanted(row: DeviceAssignment, needs: NodeNeeds | None) -> bool:
-    if needs is None:
+def _still_wanted(row: DeviceAssignment, needs: NodeNeeds | None, host_id: int | None) -> bool:
+    if needs is None or (host_id is not None and row.device.host_id != host_id):
         return False
     if row.profile_id is not None:
         return needs.vgpus > 0 and row.profile.name == needs.profile
@@ -192,6 +231,7 @@ def _still_wanted(row: DeviceAssignment, needs: NodeNeeds | None) -> bool:
 
 
 def release(cluster: VirtualCluster) -> int:
-    """Free every device the cluster holds (on decommission)."""
+    """Free every device the cluster holds (on decommission), and forget where its nodes were placed."""
     deleted, _ = DeviceAssignment.objects.filter(cluster=cluster).delete()
+    NodePlacement.objects.filter(cluster=cluster).delete()
     return deleted

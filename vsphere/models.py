@@ -350,3 +350,22 @@ class DeviceAssignment(models.Model):
     def __str__(self):
         what = self.profile.name if self.profile_id else "whole"
         return f"{self.device} {what}#{self.slot} -> {self.node_name}"
+
+
+class NodePlacement(models.Model):
+    """The host a node runs on when only some hosts can run it (devices or host features), chosen at approval.
+
+    Kept so that every reconcile places the node on the same host: its devices and features are there.
+    """
+
+    cluster = models.ForeignKey(VirtualCluster, on_delete=models.CASCADE, related_name="node_placements")
+    node_name = models.CharField(max_length=120)
+    host = models.ForeignKey(Host, on_delete=models.PROTECT, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["cluster", "node_name"]
+        constraints = [models.UniqueConstraint(fields=["cluster", "node_name"], name="node_placed_once")]
+
+    def __str__(self):
+        return f"{self.node_name} on {self.host}"

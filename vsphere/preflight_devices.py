@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from vsphere.device_specs import HostDeviceInventory, NodeDevices
 from vsphere.errors import PreflightError
-from vsphere.specs import PowerState
+from vsphere.specs import ClusterIntent, ObservedVM, PowerState
 
 DeviceInventory = dict[str, HostDeviceInventory]  # host -> what it offers
 
@@ -92,5 +92,28 @@ def check_device_add(vm_name: str, power: PowerState, reservation_locked: bool) 
         problems.append(f"{vm_name}: DirectPath devices and vGPUs can only be added while the VM is powered off")
     if not reservation_locked:
         problems.append(f"{vm_name}: DirectPath I/O and vGPU need all guest memory reserved")
+    if problems:
+        raise PreflightError(problems)
+
+
+def check_cluster(intent: ClusterIntent, vms: list[ObservedVM], ours: set[str], inv: DeviceInventory) -> None:
+    """Every node's devices on its host, the vGPU mix of every host, whole devices held once: or refuse them all.
+
+    `vms`: every VM of the datacenter as vCenter reports it; `ours`: this cluster's (those not in the
+    intent are about to be destroyed, so what they hold does not count).
+    """
+    problems = []
+    for node in intent.nodes:
+        problems += node_problems(node.name, node.host, node.devices, node.full_reservation, inv)
+    wanted = [(node.host, node.name, node.devices.vgpus) for node in intent.nodes if node.devices.vgpus]
+    others = [vm for vm in vms if vm.name not in ours and not vm.template]
+    wanted += [(vm.host, vm.name, tuple(p for _key, p in vm.devices.vgpus)) for vm in others if vm.devices.vgpus]
+    problems += vgpu_mix_problems(wanted, inv)
+    users: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for vm in others:
+        for _key, pci in vm.devices.passthrough:
+            users[(vm.host, pci)].append(vm.name)
+    whole = [(node.host, node.name, d.pci_id) for node in intent.nodes for d in node.devices.passthrough]
+    problems += passthrough_conflicts(whole, users)
     if problems:
         raise PreflightError(problems)

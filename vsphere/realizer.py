@@ -14,6 +14,15 @@ from vsphere.choices import NodeRole as VMRole
 from vsphere.models import VCenter
 
 RELEASED_SEGMENTS = [SegmentState.RETIRED, SegmentState.REJECTED]
+PVRDMA_UNFILTERED = (
+    "PVRDMA's RDMA traffic between hosts is carried by the hosts' RDMA NICs, not through the virtual switch's "
+    "traffic filter: its isolation rests on the tenant's own VLAN (the port group's)."
+)
+DIRECTPATH_UNFILTERED = (
+    "The whole RoCE NIC each node holds (DirectPath I/O) bypasses the virtual switch: the tenant's firewall does "
+    "not filter it and Enclave does not configure it (no port group); its VLAN is the one the site sets on the "
+    "physical switch port."
+)
 SRIOV_UNFILTERED = {
     Interconnect.SRIOV_IB: "SR-IOV VF traffic (InfiniBand) bypasses the virtual switch, so the tenant's firewall does "
     "not filter it: its isolation rests on the tenant's own InfiniBand partition (P_Key), which the fabric's subnet "
@@ -21,6 +30,7 @@ SRIOV_UNFILTERED = {
     Interconnect.SRIOV_ROCE: "SR-IOV VF traffic (RoCE) bypasses the virtual switch, so the tenant's firewall does not "
     "filter it: its isolation rests on the tenant's own VLAN, tagged by the NIC for every VF.",
 }
+NIC_ORDER = (NicRole.PRIMARY, NicRole.SRIOV, NicRole.PVRDMA)  # how a node's addresses are listed
 # A VM's role as the tenant's role groups (login, manager, worker) name it.
 GROUP_ROLE = {VMRole.LOGIN: GroupRole.LOGIN, VMRole.MANAGER: GroupRole.MANAGER, VMRole.WORKER: GroupRole.WORKER}
 
@@ -58,7 +68,7 @@ def ensure_segment(cluster: VirtualCluster, vcenter: VCenter, user) -> Segment:
 
 
 def wanted_addresses(cluster: VirtualCluster) -> list[ipam.Wanted]:
-    """Every NIC on the tenant's segment: each VM's primary adapter, and the VF of each SR-IOV node."""
+    """Every NIC on the tenant's segment: each VM's primary adapter, and the VF or PVRDMA adapter of fabric nodes."""
     from vsphere.intent import node_names
 
     sriov = set(allocation.sriov_node_names(cluster))
@@ -68,6 +78,8 @@ def wanted_addresses(cluster: VirtualCluster) -> list[ipam.Wanted]:
         wanted.append((name, group_role, NicRole.PRIMARY))
         if name in sriov:
             wanted.append((name, group_role, NicRole.SRIOV))
+        elif cluster.interconnect == Interconnect.PVRDMA and role != VMRole.LOGIN:
+            wanted.append((name, group_role, NicRole.PVRDMA))
     return wanted
 
 
@@ -81,6 +93,10 @@ def unprotected_paths(cluster: VirtualCluster) -> list[str]:
     notes = []
     if cluster.uses_sriov:
         notes.append(SRIOV_UNFILTERED[cluster.interconnect])
+    elif cluster.interconnect == Interconnect.PVRDMA:
+        notes.append(PVRDMA_UNFILTERED)
+    elif cluster.interconnect == Interconnect.DIRECTPATH:
+        notes.append(DIRECTPATH_UNFILTERED)
     if cluster.site_id and cluster.site.management_network:
         notes.append(f"Every VM also has a NIC on the site's management network {cluster.site.management_network}, "
                      f"outside the tenant's filter: {cluster.site.management_isolation}")  # fmt: skip
@@ -173,7 +189,7 @@ class VSphereRealizer(Realizer):
         for role, name in node_names(cluster):
             nics = ips.get(name, {})
             node = {"name": name, "role": VMRole(role).label, "host_name": f"{host_name(cluster, name)}.{domain}",
-                    "addresses": [nics[n] for n in (NicRole.PRIMARY, NicRole.SRIOV) if n in nics]}  # fmt: skip
+                    "addresses": [nics[n] for n in NIC_ORDER if n in nics]}  # fmt: skip
             view.nodes.append(node)
             if role == VMRole.LOGIN and nics.get(NicRole.PRIMARY):
                 view.login = {"host_name": node["host_name"], "address": nics[NicRole.PRIMARY]}

@@ -16,6 +16,7 @@ from tenants import services as tenant_services
 from tenants.choices import ClusterState, SiteKind
 from tenants.models import VirtualCluster
 from vsphere import allocation, converge, devices, filters, previews, services
+from vsphere.capacity import preflight_inventory
 from vsphere.choices import StepStatus
 from vsphere.driver import Driver
 from vsphere.errors import PermanentError, TransientError
@@ -94,7 +95,8 @@ def _reconcile(task, cluster_id: int) -> str:
         intent = cluster_intent(cluster, vcenter)
         with Driver(vcenter_config(vcenter)) as drv:
             converge.converge(
-                drv, intent, inventory=inventory(vcenter), adopt=services.started_clones(cluster), on_step=steps
+                drv, intent, inventory=inventory(vcenter), adopt=services.started_clones(cluster), on_step=steps,
+                devices=preflight_inventory(vcenter),
             )
     except TransientError as exc:
         return _retry(task, cluster, steps, exc)

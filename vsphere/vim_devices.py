@@ -230,3 +230,52 @@ def observed_devices(devices) -> ObservedDevices:
         elif isinstance(dev, vim.vm.device.VirtualVmxnet3):
             uptv2.append((dev.key, bool(dev.uptv2Enabled)))
     return ObservedDevices(tuple(passthrough), tuple(vgpus), tuple(pvrdma), tuple(uptv2))
+
+
+# ---------------------------------------------------------------- driver methods (mixed into driver.Driver)
+
+
+class DeviceDriverMixin:
+    """The driver's device changes: spec builders for the batch path, and a VM's cold move to its host."""
+
+    @staticmethod
+    def passthrough_add(device: PassthroughDevice, temp_key: int):
+        """Device change adding a whole device (DirectPath I/O)."""
+        return passthrough_spec(device, temp_key)
+
+    @staticmethod
+    def vgpu_add(profile: str, temp_key: int):
+        """Device change adding one vGPU of the profile."""
+        return vgpu_spec(profile, temp_key)
+
+    @staticmethod
+    def pvrdma_add(pg_key: str, switch_uuid: str, temp_key: int):
+        """Device change adding a PVRDMA adapter on the tenant's port group."""
+        return pvrdma_spec(pg_key, switch_uuid, temp_key)
+
+    @staticmethod
+    def device_remove(key: int):
+        """Device change removing a DirectPath device or vGPU."""
+        return remove_device_spec(key)
+
+    def uptv2_edit(self, vm, key: int, enabled: bool, name: str):
+        """Device change turning UPTv2 on or off on the VM's VMXNET3 with that key (read now: edits restate it)."""
+        with self._guarded_read(f"read the adapters of {name}"):
+            found = next((d for d in vm.config.hardware.device or [] if d.key == key), None)
+        if not isinstance(found, vim.vm.device.VirtualVmxnet3):
+            raise PermanentError(f"{name}: no VMXNET3 with device key {key}", fault="NotFound")
+        return uptv2_edit_spec(found, enabled)
+
+    def start_relocate(self, snap, vm, cluster: str, host: str, name: str):
+        """RelocateVM_Task of a powered-off VM onto the host its devices and features are on."""
+        pool = snap.clusters.get(cluster, (None, []))[0]
+        if pool is None or host not in snap.hosts:
+            raise PermanentError(f"{name}: cluster {cluster!r} or host {host!r} not found", fault="NotFound")
+        with self._guarded_read(f"move {name} to {host}"):
+            return vm.RelocateVM_Task(vim.vm.RelocateSpec(host=snap.hosts[host], pool=pool))
+
+    @staticmethod
+    def _guarded_read(step: str):
+        from vsphere.driver import guarded  # the driver imports this module
+
+        return guarded(step)
