@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.core.validators import MaxValueValidator, MinValueValidator
 
 from portal.errors import InvalidRequest
-from tenants.choices import DataPath, GpuMode, Interconnect, NetworkMode, WorkloadClass
+from tenants.choices import DataPath, GpuMode, Interconnect, NetworkMode, NicType, WorkloadClass
 from tenants.models import VirtualCluster, vgpu_profile_name
 
 CHOICE_FIELDS = {
@@ -18,13 +18,14 @@ CHOICE_FIELDS = {
     "interconnect": Interconnect,
     "network_mode": NetworkMode,
     "data_path": DataPath,
+    "nic_type": NicType,
     "gpu_mode": GpuMode,
 }
 INT_FIELDS = ("worker_count", "vcpus_per_node", "memory_gb_per_node", "gpus_per_worker")
 BOOL_FIELDS = ("login_node",)
 TEXT_FIELDS = ("vgpu_profile",)  # a name from the site's inventory; choices list the offered ones
-FIELDS = ("workload_class", *INT_FIELDS[:3], "login_node", "interconnect", "network_mode", "data_path", "gpu_mode",
-          "gpus_per_worker", "vgpu_profile")  # fmt: skip
+FIELDS = ("workload_class", *INT_FIELDS[:3], "login_node", "interconnect", "network_mode", "data_path", "nic_type",
+          "gpu_mode", "gpus_per_worker", "vgpu_profile")  # fmt: skip
 KEYS = frozenset({"value", "editable", "min", "max", "choices"})
 MAX_CHOICES = 32
 

@@ -12,8 +12,8 @@ from tenants.models import Tenant, VirtualCluster
 LABELS = {
     "workload_class": "Workload class", "worker_count": "Workers", "vcpus_per_node": "vCPUs per node",
     "memory_gb_per_node": "Memory per node (GB)", "login_node": "Login node", "interconnect": "Interconnect",
-    "network_mode": "Network", "data_path": "Data path", "gpu_mode": "GPUs", "gpus_per_worker": "GPUs per worker",
-    "vgpu_profile": "vGPU profile",
+    "network_mode": "Network", "data_path": "Data path", "nic_type": "Network adapter", "gpu_mode": "GPUs",
+    "gpus_per_worker": "GPUs per worker", "vgpu_profile": "vGPU profile",
 }  # fmt: skip
 
 

@@ -72,6 +72,12 @@ class ResizeForm(forms.Form):
     worker_count = forms.IntegerField(min_value=1, max_value=1024, label="Workers")
     interconnect = forms.ChoiceField(choices=Interconnect.choices)
 
+    def __init__(self, *args, site_offers=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        offer_site_options(self, list(site_offers))  # interconnects the site cannot realize: disabled, with why
+        # The cluster's own interconnect stays selectable: a resize of the workers alone must still submit it.
+        self.fields["interconnect"].widget.unavailable.pop(str(self.initial.get("interconnect", "")), None)
+
 
 class TokenForm(forms.Form):
     name = forms.CharField(max_length=64)

@@ -110,6 +110,7 @@ def cluster_create(request):
 def cluster_detail(request, pk):
     cluster = get_cluster(request.user, pk)
     history = AuditEvent.objects.filter(object_type="tenants.virtualcluster", object_id=str(cluster.pk))
+    can_resize = can_decide(request.user, cluster) and cluster.state in RESIZABLE_STATES
     context = {
         "cluster": cluster,
         "history": history.order_by("created", "id"),
@@ -118,8 +119,9 @@ def cluster_detail(request, pk):
         "can_decide": can_decide(request.user, cluster),
         "reject_form": RejectForm(),
         "lease_form": ExtendLeaseForm(initial={"lease_end": cluster.lease_end}),
-        "resize_form": ResizeForm(initial={"worker_count": cluster.worker_count, "interconnect": cluster.interconnect}),
-        "can_resize": can_decide(request.user, cluster) and cluster.state in RESIZABLE_STATES,
+        "can_resize": can_resize,
+        "resize_form": ResizeForm(initial={"worker_count": cluster.worker_count, "interconnect": cluster.interconnect},
+                                  site_offers=offers.site_offers() if can_resize else ()),
         "notes": advice.notes(cluster.workload_class, cluster.interconnect, cluster.network_mode,
                               cluster.data_path, cluster.gpu_mode),
         "origin": catalog_origin(cluster),

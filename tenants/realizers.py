@@ -38,7 +38,7 @@ class SiteView:
     """What a site shows of one cluster: its VMs with roles and addresses, and how to reach it."""
 
     site: str = ""
-    nodes: list[dict] = field(default_factory=list)  # {"name", "role", "host_name", "addresses"}
+    nodes: list[dict] = field(default_factory=list)  # {"name", "role", "host_name", "addresses", "devices"}
     login: dict | None = None  # {"host_name", "address"}; None when the cluster has no login node
     enforcement: list[str] = field(default_factory=list)  # how the tenant's policy is enforced
     unprotected: list[str] = field(default_factory=list)  # traffic no filter sees, and why

@@ -10,6 +10,7 @@ from tenants.choices import Interconnect, NetworkMode, SiteKind
 from tenants.models import Tenant, VirtualCluster
 from tenants.realizers import Placement, Realizer, SiteView
 from vsphere import allocation, capabilities, devices
+from vsphere.capacity import node_needs
 from vsphere.choices import NodeRole as VMRole
 from vsphere.models import VCenter
 
@@ -178,9 +179,10 @@ class VSphereRealizer(Realizer):
         reconcile_cluster.delay(cluster_id)
 
     def observe(self, cluster) -> SiteView:
-        """VMs with roles, host names and addresses (from the IPAM), and how their traffic is protected."""
+        """VMs with roles, host names, addresses (IPAM) and attachments, and how their traffic is protected."""
         from vsphere.intent import guest_domain, host_name, node_names, portgroup_name
 
+        layout, needs = devices.layout(cluster), node_needs(cluster)
         ips: dict[str, dict[str, str]] = {}
         for address in ipam.held(cluster):
             ips.setdefault(address.node_name, {})[address.nic] = address.address
@@ -189,7 +191,8 @@ class VSphereRealizer(Realizer):
         for role, name in node_names(cluster):
             nics = ips.get(name, {})
             node = {"name": name, "role": VMRole(role).label, "host_name": f"{host_name(cluster, name)}.{domain}",
-                    "addresses": [nics[n] for n in NIC_ORDER if n in nics]}  # fmt: skip
+                    "addresses": [nics[n] for n in NIC_ORDER if n in nics],
+                    "devices": layout.node_devices(name, needs[name]).describe()}  # fmt: skip
             view.nodes.append(node)
             if role == VMRole.LOGIN and nics.get(NicRole.PRIMARY):
                 view.login = {"host_name": node["host_name"], "address": nics[NicRole.PRIMARY]}

@@ -126,6 +126,8 @@ def test_a_retired_item_is_gone_for_researchers_and_refused_for_admins(world, ap
         ({"gpu_mode": {"value": "vgpu"}, "gpus_per_worker": {"value": 1}}, "Choose a vGPU profile"),
         ({"login_node": {"value": "yes"}}, "true or false"),
         ({"vgpu_profile": {"value": "$(reboot)"}}, "not a valid value"),
+        ({"nic_type": {"value": "rtl8139"}}, "not a valid value"),
+        ({"data_path": {"value": "dpu"}, "nic_type": {"value": "e1000e"}}, "runs on VMXNET3 adapters only"),
     ],
 )
 def test_item_rules_follow_a_strict_grammar(world, api, rules, message):

@@ -8,11 +8,11 @@ from django.utils import timezone
 from pyVmomi import vim
 
 from netpolicy.models import Address, AddressState
-from tenants import services
+from tenants import realizers, services
 from tenants.choices import ClusterState
 from tests.vsphere.sites import ensure_pools
+from vsphere import previews, tasks
 from vsphere import services as vsphere_services
-from vsphere import tasks
 from vsphere.converge import preview
 from vsphere.driver import Driver
 from vsphere.intent import cluster_intent, node_names
@@ -40,14 +40,18 @@ def site(own_vcsim, make_user):
     return vcenter, tenant, owner, make_user("site-admin", staff=True)
 
 
-def approved(site, **fields):
-    _vcenter, tenant, owner, admin = site
+def requested(site, **fields):
+    _vcenter, tenant, owner, _admin = site
     data = {
         "name": "c", "workload_class": "ml", "worker_count": 1, "vcpus_per_node": 2, "memory_gb_per_node": 4,
         "login_node": False, "interconnect": "none", "network_mode": "vlan", "data_path": "standard",
         "lease_end": timezone.localdate() + datetime.timedelta(days=30), "justification": "training",
     }  # fmt: skip
-    return services.approve_cluster(services.create_cluster(tenant, owner, {**data, **fields}, submit=True), admin)
+    return services.create_cluster(tenant, owner, {**data, **fields}, submit=True)
+
+
+def approved(site, **fields):
+    return services.approve_cluster(requested(site, **fields), site[3])
 
 
 def settle(wait_for, cluster, *states):
@@ -160,6 +164,9 @@ def test_whole_gpus_and_a_whole_roce_nic_are_passed_through_repaired_and_freed(
         assert found["whole"] == sorted(pci for _host, _kind, pci in held[name])
     assert_converged_again(own_vcsim, cluster, vcenter)
 
+    access = {n["name"]: n["devices"] for n in realizers.for_cluster(cluster).observe(cluster).nodes}
+    assert access[worker] == ["GPU 0000:af:00.0 (NVIDIA A100-PCIE-40GB)", "GPU 0000:b0:00.0 (NVIDIA A100-PCIE-40GB)",
+                              "NIC 0000:d8:00.0 (MT2892 Family [ConnectX-6 Dx])"]  # fmt: skip
     gpu = device_of(own_vcsim, worker, vim.vm.device.VirtualPCIPassthrough)
     summary = repair(wait_for, cluster, lambda: reconfigure(
         own_vcsim, worker, vim.vm.device.VirtualDeviceSpec(operation="remove", device=gpu)))  # fmt: skip
@@ -169,6 +176,17 @@ def test_whole_gpus_and_a_whole_roce_nic_are_passed_through_repaired_and_freed(
     services.decommission_cluster(cluster, site[2])
     settle(wait_for, cluster, S.RETIRED)
     assert not DeviceAssignment.objects.filter(cluster=cluster).exists()
+
+
+def test_the_plan_preview_before_approval_names_each_device_and_takes_none(site):
+    cluster = requested(site, gpu_mode="passthrough", gpus_per_worker=2, interconnect="directpath")
+    vcenter, changes, error = previews.dry_run(cluster)
+    assert (vcenter, error) == ("sim", "")
+    planned = {(c.kind.value, c.target, c.detail) for c in changes}
+    gpu = "GPU 0000:af:00.0 (NVIDIA A100-PCIE-40GB) on DC0_C0_H1 (DirectPath I/O)"
+    nic = "NIC 0000:d8:00.0 (MT2892 Family [ConnectX-6 Dx]) on DC0_C0_H2 (DirectPath I/O)"
+    assert {("add_passthrough", "lab-c-w01", gpu), ("add_passthrough", "lab-c-mgr", nic)} <= planned
+    assert not DeviceAssignment.objects.exists() and not NodePlacement.objects.exists()
 
 
 def test_vgpus_are_realized_per_worker_and_freed_on_scale_down(celery_worker, site, own_vcsim, wait_for):

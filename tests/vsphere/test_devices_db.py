@@ -51,6 +51,38 @@ def test_12_parallel_approvals_for_4_vgpu_instances_grant_exactly_4(make_user, r
     assert set(DeviceAssignment.objects.values_list("cluster_id", flat=True)) == approved
 
 
+@pytest.mark.django_db(transaction=True)
+def test_two_parallel_approvals_for_the_last_whole_gpu_grant_it_exactly_once(make_user, reconcile_held):
+    device_site()  # esx-02: two whole A100s; a first cluster takes one
+    admin = make_user("site-admin", staff=True)
+    whole = {"gpu_mode": "passthrough", "vgpu_profile": "", "worker_count": 1}
+    services.approve_cluster(gpu_cluster(*lab(make_user, 0), **whole), admin)
+    rivals = [gpu_cluster(*lab(make_user, n), **whole) for n in (1, 2)]
+    outcomes, barrier = {}, threading.Barrier(2)
+
+    def approve(cluster):
+        try:
+            barrier.wait()
+            services.approve_cluster(cluster, admin)
+            outcomes[cluster.pk] = "approved"
+        except Conflict as exc:
+            outcomes[cluster.pk] = str(exc.detail)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=approve, args=(c,)) for c in rivals]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    winners = [pk for pk, outcome in outcomes.items() if outcome == "approved"]
+    (loser,) = set(outcomes) - set(winners)
+    assert len(winners) == 1 and "now esx-02 lacks 1 whole GPU(s)" in outcomes[loser]
+    assert DeviceAssignment.objects.filter(device__host__name="esx-02").count() == 2
+    assert not DeviceAssignment.objects.filter(cluster=loser).exists()
+    assert VirtualCluster.objects.get(pk=loser).state == ClusterState.ENDORSED
+
+
 def test_a_worker_gets_its_whole_gpus_and_its_vf_on_one_host(make_user):
     device_site()
     tenant, owner = lab(make_user, 1)
@@ -169,6 +201,20 @@ def test_pvrdma_is_explained_when_no_host_is_ready(make_user):
     tenant, owner = lab(make_user, 1)
     with pytest.raises(NotOffered, match="Interconnect pvrdma: No host is ready for PVRDMA"):
         gpu_cluster(tenant, owner, interconnect="pvrdma", gpu_mode="none", gpus_per_worker=0, vgpu_profile="")
+
+
+def test_an_option_the_site_lost_after_submit_is_refused_at_approval_with_the_reason_and_nothing_taken(make_user):
+    from netpolicy.models import Segment
+    from vsphere.models import HostFeatures, NodePlacement
+
+    device_site()
+    cluster = gpu_cluster(*lab(make_user, 1), interconnect="pvrdma", gpu_mode="none", gpus_per_worker=0,
+                          vgpu_profile="")  # fmt: skip
+    HostFeatures.objects.update(pvrdma_firewall=False)  # rediscovery: the pvrdma rule was closed meanwhile
+    with pytest.raises(NotOffered, match="Interconnect pvrdma: No host is ready for PVRDMA"):
+        services.approve_cluster(cluster, make_user("site-admin", staff=True))
+    assert VirtualCluster.objects.get(pk=cluster.pk).state == ClusterState.ENDORSED
+    assert not NodePlacement.objects.exists() and not Segment.objects.filter(tenant=cluster.tenant).exists()
 
 
 def test_the_site_offers_name_free_capacity_per_option(make_user):
