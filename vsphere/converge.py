@@ -57,6 +57,7 @@ def converge(
     preflight.check_cluster(intent, inventory if inventory is not None else snap.pfs, observed)
     if devices is not None:
         preflight_devices.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
+    preflight_devices.check_adds_while_off(changes, observed)
     if changes or adopted:
         ops = _Builder(driver, snap, intent, inventory or snap.pfs, adopted).build(changes)
         BatchRunner(driver, on_step).run(ops)

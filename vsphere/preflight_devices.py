@@ -17,7 +17,8 @@ from collections.abc import Iterable
 
 from vsphere.device_specs import HostDeviceInventory, NodeDevices
 from vsphere.errors import PreflightError
-from vsphere.specs import ClusterIntent, ObservedVM, PowerState
+from vsphere.plan_kinds import Change, ChangeKind
+from vsphere.specs import ClusterIntent, Observed, ObservedVM, PowerState
 
 DeviceInventory = dict[str, HostDeviceInventory]  # host -> what it offers
 
@@ -117,3 +118,15 @@ def check_cluster(intent: ClusterIntent, vms: list[ObservedVM], ours: set[str], 
     problems += passthrough_conflicts(whole, users)
     if problems:
         raise PreflightError(problems)
+
+
+def check_adds_while_off(changes: list[Change], observed: Observed) -> None:
+    """Refuse a plan that would add a DirectPath device or vGPU to a running VM it does not power off first."""
+    off = {c.target for c in changes if c.kind == ChangeKind.POWER_OFF}
+    for change in changes:
+        vm = observed.vm(change.target)
+        if change.kind in HOT_ADD_REFUSED and vm is not None and change.target not in off:
+            check_device_add(vm.name, vm.power, True)
+
+
+HOT_ADD_REFUSED = {ChangeKind.ADD_PASSTHROUGH, ChangeKind.ADD_VGPU}  # vSphere has no hot-add for these

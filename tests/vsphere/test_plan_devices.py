@@ -2,8 +2,12 @@
 
 from dataclasses import replace
 
+import pytest
+
 from vsphere.device_specs import NodeDevices, ObservedDevices, PassthroughDevice
-from vsphere.plan import plan
+from vsphere.errors import PreflightError
+from vsphere.plan import ChangeKind, plan
+from vsphere.preflight_devices import check_adds_while_off
 from vsphere.specs import (
     ClusterIntent,
     NodeIntent,
@@ -102,3 +106,13 @@ def test_destroying_a_vm_says_which_devices_it_frees():
     gone = observed(n, passthrough=((13000, GPU_A.pci_id),), vgpus=((13001, "grid_a100-20c"),))
     changes = plan(replace(intent(n), nodes=()), gone)
     assert str(changes[-1]) == "destroy_vm lab-ml-w01: frees DirectPath device 0000:af:00.0, vGPU grid_a100-20c"
+
+
+def test_a_plan_that_would_add_a_gpu_to_a_running_vm_without_powering_it_off_is_refused():
+    n = node(passthrough=(GPU_A,))
+    have = observed(n)
+    safe = plan(intent(n), have)
+    check_adds_while_off(safe, have)  # the planner powers the VM off first
+    unsafe = [c for c in safe if c.kind != ChangeKind.POWER_OFF]
+    with pytest.raises(PreflightError, match="only be added while the VM is powered off"):
+        check_adds_while_off(unsafe, have)
