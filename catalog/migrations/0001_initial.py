@@ -26,7 +26,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('tenants', '0006_cluster_devices'),
+        ('tenants', '0007_cluster_devices'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -74,7 +74,7 @@ DROP FUNCTION IF EXISTS vsphere_device_slot_within_capacity();
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tenants', '0006_cluster_devices'),
+        ('tenants', '0007_cluster_devices'),
         ('vsphere', '0005_plan_preview'),
     ]
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tenants', '0006_cluster_devices'),
+        ('tenants', '0007_cluster_devices'),
         ('vsphere', '0006_devices'),
     ]
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tenants', '0005_place_existing_clusters'),
+        ('tenants', '0006_tenant_network_generation'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
