@@ -27,6 +27,8 @@ def _ipv4_multicast(value: str) -> str:
 class StrictObjectMixin:
     """Refuse keys a serializer does not know instead of dropping them silently."""
 
+    refuses_unknown_fields = True  # the schema says so (portal.openapi: additionalProperties false)
+
     def to_internal_value(self, data):
         if isinstance(data, dict):
             unknown = sorted(str(k) for k in data if k not in self.fields)
@@ -121,13 +123,21 @@ class NodeSerializer(serializers.ModelSerializer):
 
 
 class JoinTokenSerializer(serializers.ModelSerializer):
-    token = serializers.CharField(read_only=True, help_text="Plaintext, returned only on creation")
     hours = serializers.IntegerField(write_only=True, default=24, min_value=1, max_value=24 * 30)
 
     class Meta:
         model = JoinToken
-        fields = ["id", "pool", "node_name", "hint", "expires_at", "used_at", "used_by", "created", "hours", "token"]
+        fields = ["id", "pool", "node_name", "hint", "expires_at", "used_at", "used_by", "created", "hours"]
         read_only_fields = ["hint", "expires_at", "used_at", "used_by", "created"]
+
+
+class CreatedJoinTokenSerializer(JoinTokenSerializer):
+    """The answer to a join token's creation: the only time its plaintext is shown."""
+
+    token = serializers.CharField(read_only=True, help_text="Plaintext, returned only on creation")
+
+    class Meta(JoinTokenSerializer.Meta):
+        fields = [*JoinTokenSerializer.Meta.fields, "token"]
 
 
 class JoinSerializer(StrictObjectMixin, serializers.Serializer):

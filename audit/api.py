@@ -11,7 +11,10 @@ from audit.filtersets import AuditEventFilterSet
 from audit.models import AuditEvent
 from audit.serializers import AuditEventSerializer
 from portal.api import TenantScopedViewSet
+from portal.errors import InvalidRequest
 from tenants.access import tenant_ids
+
+FORMATS = {"csv": export.csv_response, "json": export.json_response}
 
 
 class AuditEventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TenantScopedViewSet):
@@ -30,13 +33,15 @@ class AuditEventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tenant
         return AuditEvent.objects.filter(Q(tenant__in=tenant_ids(user)) | Q(actor=user))
 
     @extend_schema(
-        parameters=[OpenApiParameter("as", str, enum=["csv", "json"], default="csv")],
-        responses={(200, "text/csv"): OpenApiTypes.STR, (200, "application/json"): OpenApiTypes.STR},
-    )
+        parameters=[OpenApiParameter("as", str, enum=list(FORMATS), default="csv")],
+        responses={(200, "text/csv"): OpenApiTypes.STR, (200, "application/json"): {"type": "array", "items": {
+            "type": "object", "additionalProperties": True}}},
+    )  # fmt: skip
     @action(detail=False, methods=["get"])
     def export(self, request):
         """Download the (filtered) events as CSV or JSON."""
+        kind = request.query_params.get("as", "csv")
+        if kind not in FORMATS:
+            raise InvalidRequest("Export as csv or json.", "as")
         events = self.filter_queryset(self.get_queryset()).order_by("created", "id")
-        if request.query_params.get("as") == "json":
-            return export.json_response(events)
-        return export.csv_response(events)
+        return FORMATS[kind](events)
