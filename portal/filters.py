@@ -7,6 +7,8 @@ Here a reference filter compares ids (unknown and foreign ids alike give an empt
 and integers must be spelled as the schema says.
 """
 
+import re
+
 import django_filters
 from django import forms
 from django.db import models
@@ -17,6 +19,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions
 
 TRUE, FALSE = ("true", "True", "1"), ("false", "False", "0")
+INTEGER_MAX = 10**18 - 1  # 18 digits: beyond every id, VLAN or VNI, and no overflow in PostgreSQL
+INTEGER = re.compile(r"-?[0-9]{1,18}")
 
 
 class StrictNullBooleanField(forms.NullBooleanField):
@@ -37,16 +41,27 @@ class StrictNullBooleanField(forms.NullBooleanField):
         """Any of None, True and False is valid once parsed."""
 
 
+class StrictIntegerField(forms.IntegerField):
+    """ASCII digits with an optional minus: Django's own would take `2.0` (and `２`) as 2."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if not (isinstance(value, str) and INTEGER.fullmatch(value)):
+            raise forms.ValidationError("Use a whole number.", code="invalid")
+        return int(value)
+
+
 @extend_schema_field(OpenApiTypes.BOOL)
 class BooleanFilter(django_filters.BooleanFilter):
     field_class = StrictNullBooleanField
 
 
-@extend_schema_field(OpenApiTypes.INT)
+@extend_schema_field({"type": "integer", "minimum": -INTEGER_MAX, "maximum": INTEGER_MAX})
 class IntegerFilter(django_filters.NumberFilter):
     """An integer (an id, a VLAN, a VNI): `0.5` or `1e3` is invalid."""
 
-    field_class = forms.IntegerField
+    field_class = StrictIntegerField
 
 
 class FilterSet(django_filters.FilterSet):

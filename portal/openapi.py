@@ -9,6 +9,7 @@ A view adds statuses its operations give beyond those with `error_statuses = ("4
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
+from rest_framework import serializers
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -42,6 +43,13 @@ class AutoSchema(SpectacularAutoSchema):
                 operation["responses"].setdefault(code, self._error_response(code))
         return operation
 
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        """References by id name a primary key: a positive integer (which ids exist is data, not schema)."""
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if isinstance(field, serializers.PrimaryKeyRelatedField) and schema.get("type") == "integer":
+            schema.setdefault("minimum", 1)
+        return schema
+
     def _map_basic_serializer(self, serializer, direction):
         """A serializer that refuses unknown keys (400) says so: no additional properties."""
         schema = super()._map_basic_serializer(serializer, direction)
@@ -53,8 +61,8 @@ class AutoSchema(SpectacularAutoSchema):
         """The error statuses this operation can answer with."""
         parameters = operation.get("parameters", [])
         codes = ["401", "403", "429"]
-        if "requestBody" in operation or any(p["in"] == "query" for p in parameters):
-            codes.append("400")
+        if self.method in WRITES or any(p["in"] == "query" for p in parameters):
+            codes.append("400")  # a write may break a state or quota rule even without a body
         if any(p["in"] == "path" for p in parameters) or self.method in WRITES:
             codes.append("404")
         if self.method in WRITES:
@@ -100,3 +108,14 @@ class NetworkFieldExtension(OpenApiSerializerFieldExtension):
     def map_serializer_field(self, auto_schema, direction):
         options = [{"type": "string", "pattern": IPV4_NETWORK}, {"type": "string", "pattern": IPV6_NETWORK}]
         return _either(options, self.target)
+
+
+class NetworkListFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = "portal.fields.NetworkListField"
+
+    def map_serializer_field(self, auto_schema, direction):
+        items = {"anyOf": [{"type": "string", "pattern": IPV4_NETWORK}, {"type": "string", "pattern": IPV6_NETWORK}]}
+        schema = {"type": "array", "items": items}
+        if self.target.max_length is not None:
+            schema["maxItems"] = self.target.max_length
+        return schema

@@ -101,3 +101,38 @@ def test_a_policy_name_longer_than_forty_characters_is_refused():
     with pytest.raises(PolicyError):
         check_name("service", "a" * 41)
 
+
+@pytest.mark.parametrize("query", ["tenant=1&tenant=2", "limit=5&limit=6", "offset=0&offset=1"])
+def test_a_single_valued_query_parameter_given_twice_is_a_400(world, api, query):
+    assert api(world.member_a).get(f"/api/v1/clusters/?{query}").status_code == 400
+
+
+def test_a_multiple_choice_filter_may_repeat(world, api):
+    assert api(world.member_a).get("/api/v1/clusters/?state=draft&state=submitted").status_code == 200
+
+
+def test_a_join_token_shows_its_plaintext_only_on_creation(world, api):
+    from agents import services
+
+    client = api(world.admin)
+    pool = services.create_pool("contract-rack")
+    created = client.post("/api/v1/join-tokens/", {"pool": pool.pk}, format="json")
+    assert created.status_code == 201 and created.json()["token"].startswith("encj_")
+    assert all("token" not in row for row in client.get("/api/v1/join-tokens/").json()["results"])
+
+
+def test_the_schema_states_address_formats_and_strict_bodies(schema):
+    components = schema["components"]["schemas"]
+    assert components["JoinRequest"]["additionalProperties"] is False
+    source = components["WhatIfRequest"]["properties"]["source"]
+    assert {"type": "string", "format": "ipv4"} in source["anyOf"] and {"type": "string", "format": "ipv6"} in source[
+        "anyOf"
+    ]
+    assert "token" not in components["JoinToken"]["properties"]
+    assert components["InterfaceRequest"]["additionalProperties"] is False
+    assert len(components["GroupRequest"]["properties"]["cidrs"]["items"]["anyOf"]) == 2
+    assert components["ClusterRequest"]["properties"]["tenant"]["minimum"] == 1
+
+
+def test_the_schema_says_any_write_may_be_refused_as_invalid(schema):
+    assert "400" in schema["paths"]["/api/v1/clusters/{id}/submit/"]["post"]["responses"]

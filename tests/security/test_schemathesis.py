@@ -7,6 +7,8 @@ policy still compiles (tests/security/schemathesis_hooks.py). Bounded and reprod
 deterministic generation and a modest number of examples per operation (tests/security/schemathesis.toml).
 """
 
+import datetime
+import json
 import os
 import subprocess
 import sys
@@ -14,7 +16,10 @@ from pathlib import Path
 
 import pytest
 import requests
+from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from audit.context import acting_as, system_actor
 from portal.celery import app as celery_app
@@ -73,12 +78,47 @@ def _schema(live_server, world, tmp_path) -> Path:
     return path
 
 
-def run_schemathesis(live_server, world, user, tmp_path) -> subprocess.CompletedProcess:
-    """`st run` with tests/security/schemathesis.toml as `user`; its JSON report lands in tmp_path."""
+# Body and query properties that name another object, and where their ids come from: a schema can say
+# "a positive integer", not which ids exist, so the fuzzer draws real ones most of the time.
+REFERENCES = {
+    "tenant": "tenants.Tenant", "policy": "netpolicy.FirewallPolicy", "segment": "netpolicy.Segment",
+    "services[*]": "netpolicy.Service", "sources[*]": "netpolicy.Group", "destinations[*]": "netpolicy.Group",
+    "id_pool": "netpolicy.Pool", "prefix_pool": "netpolicy.Pool", "node_pool": "agents.NodePool",
+    "pool": "agents.NodePool", "host": "vsphere.Host", "pf": "vsphere.PhysicalFunction", "vcenter": "vsphere.VCenter",
+}  # fmt: skip
+
+
+def _config(tmp_path, role: str) -> Path:
+    """tests/security/schemathesis.toml with dictionaries of this world's ids (and valid future dates)."""
+    lines = [(HERE / "schemathesis.toml").read_text()]
+    if role == "admin":
+        lines += ["[warnings]", 'fail-on = ["validation_mismatch"]']
+    lines.append("[parameters]")
+    dictionaries = []
+    for prop, label in REFERENCES.items():
+        name = prop.strip("[*]").replace("_", "-")
+        ids = sorted(apps.get_model(label).objects.values_list("pk", flat=True))
+        dictionaries.append(f"[dictionaries.{name}]\nvalues = {ids or [1]}")
+        lines.append(f'"body.{prop}" = {{ dictionary = "{name}", probability = 0.8 }}')
+        if "[" not in prop:
+            lines.append(f'"query.{prop}" = {{ dictionary = "{name}", probability = 0.8 }}')
+    usernames = json.dumps(sorted(get_user_model().objects.values_list("username", flat=True)))
+    dates = json.dumps([(timezone.localdate() + datetime.timedelta(days=d)).isoformat() for d in (45, 60, 90)])
+    dictionaries += [f"[dictionaries.usernames]\nvalues = {usernames}", f"[dictionaries.dates]\nvalues = {dates}"]
+    lines += ['"body.username" = { dictionary = "usernames", probability = 0.8 }',
+              '"body.lease_end" = { dictionary = "dates", probability = 0.8 }', "", *dictionaries, ""]  # fmt: skip
+    path = tmp_path / "schemathesis.toml"
+    path.write_text("\n".join(lines))
+    return path
+
+
+def run_schemathesis(live_server, world, role: str, tmp_path) -> subprocess.CompletedProcess:
+    """`st run` with tests/security/schemathesis.toml as the world's `role`; its report lands in tmp_path."""
     schema = _schema(live_server, world, tmp_path)
-    env = dict(os.environ, ENCLAVE_FUZZ_USER=user.username, ENCLAVE_DB_NAME=settings.DATABASES["default"]["NAME"],
+    env = dict(os.environ, ENCLAVE_FUZZ_USER=getattr(world, role).username,
+               ENCLAVE_DB_NAME=settings.DATABASES["default"]["NAME"],
                SCHEMATHESIS_HOOKS="tests.security.schemathesis_hooks", PYTHONPATH=str(ROOT), NO_COLOR="1")  # fmt: skip
-    cmd = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(HERE / "schemathesis.toml"), "run",
+    cmd = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(_config(tmp_path, role)), "run",
            str(schema), "--url", live_server.url, "--report", "ndjson", "--report-dir", str(tmp_path)]  # fmt: skip
     for operation_id in OUTSIDE_HOSTS:
         cmd += ["--exclude-operation-id", operation_id]
@@ -91,5 +131,5 @@ def run_schemathesis(live_server, world, user, tmp_path) -> subprocess.Completed
 @pytest.mark.parametrize("role", ["member_a", "admin"])
 def test_the_api_keeps_its_schema_and_never_errs_under_schemathesis(live_server, fuzz_world, quiet_queue, unthrottled,
                                                                    role, tmp_path):  # fmt: skip
-    result = run_schemathesis(live_server, fuzz_world, getattr(fuzz_world, role), tmp_path)
+    result = run_schemathesis(live_server, fuzz_world, role, tmp_path)
     assert result.returncode == 0, (tmp_path / "output.txt").read_text()[-20000:]
