@@ -3,10 +3,11 @@ FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 ENCLAVE_DATA_DIR=/data
 WORKDIR /app
 COPY requirements.txt .
+COPY agent/ agent/
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
 RUN ENCLAVE_SECRET_KEY=build-only python manage.py collectstatic --noinput -v0 \
     && useradd --system --home /data enclave && mkdir -p /data && chown enclave /data
 USER enclave
 EXPOSE 8000
-CMD ["gunicorn", "portal.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "gthread", "--threads", "32"]
+CMD ["gunicorn", "-c", "portal/gunicorn_conf.py", "portal.wsgi:application"]
