@@ -1,10 +1,9 @@
 """Read-only API over the audit log, with CSV/JSON export."""
 
 from django.db.models import Q
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins, pagination
+from rest_framework import exceptions, mixins, pagination
 from rest_framework.decorators import action
 
 from audit import export
@@ -13,6 +12,8 @@ from audit.models import AuditEvent
 from audit.serializers import AuditEventSerializer
 from portal.api import TenantScopedViewSet
 from portal.errors import InvalidRequest
+from portal.filters import FilterBackend
+from portal.rest import Pagination
 from tenants.access import tenant_ids
 
 FORMATS = {"csv": export.csv_response, "json": export.json_response}
@@ -26,6 +27,24 @@ class AuditCursorPagination(pagination.CursorPagination):
     page_size_query_param = "limit"
     max_page_size = 1000
 
+    def get_page_size(self, request):
+        """A limit the schema does not allow is a 400, as on every other list (portal.rest.Pagination)."""
+        return Pagination.param(request, self.page_size_query_param, self.page_size, 1, self.max_page_size)
+
+    def decode_cursor(self, request):
+        """A cursor that was never handed out is bad input (400), not a missing page (DRF's 404)."""
+        try:
+            return super().decode_cursor(request)
+        except exceptions.NotFound:
+            raise exceptions.ValidationError({self.cursor_query_param: ["Invalid cursor."]}) from None
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+        return parameters
+
 
 class AuditEventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TenantScopedViewSet):
     """Site admins see every event; tenant members see their tenants' events. Newest first."""
@@ -34,7 +53,7 @@ class AuditEventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, Tenant
     serializer_class = AuditEventSerializer
     filterset_class = AuditEventFilterSet
     pagination_class = AuditCursorPagination
-    filter_backends = [DjangoFilterBackend]  # the cursor fixes the order
+    filter_backends = [FilterBackend]  # the cursor fixes the order
 
     def get_queryset(self):
         """Admins see all events; others their tenants' events and their own actions."""

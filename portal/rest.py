@@ -18,13 +18,13 @@ class Pagination(pagination.LimitOffsetPagination):
     max_limit = 1000
 
     def get_limit(self, request):
-        return self._param(request, self.limit_query_param, self.default_limit, 1, self.max_limit)
+        return self.param(request, self.limit_query_param, self.default_limit, 1, self.max_limit)
 
     def get_offset(self, request):
-        return self._param(request, self.offset_query_param, 0, 0, None)
+        return self.param(request, self.offset_query_param, 0, 0, None)
 
     @staticmethod
-    def _param(request, name: str, default: int, low: int, high: int | None) -> int:
+    def param(request, name: str, default: int, low: int, high: int | None) -> int:
         values = request.query_params.getlist(name)
         if not values:
             return default

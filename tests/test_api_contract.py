@@ -136,3 +136,8 @@ def test_the_schema_states_address_formats_and_strict_bodies(schema):
 
 def test_the_schema_says_any_write_may_be_refused_as_invalid(schema):
     assert "400" in schema["paths"]["/api/v1/clusters/{id}/submit/"]["post"]["responses"]
+
+
+@pytest.mark.parametrize("query", ["limit=0", "limit=1001", "limit=x", "cursor=not-a-cursor", "tenant=0.5"])
+def test_the_audit_log_refuses_paging_values_the_schema_does_not_allow(world, api, query):
+    assert api(world.admin).get(f"/api/v1/audit-events/?{query}").status_code == 400
