@@ -25,3 +25,4 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),
 ]
+handler404 = "portal.rest.not_found"

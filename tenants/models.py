@@ -18,8 +18,9 @@ from tenants.choices import (
     WorkloadClass,
 )
 
+# \A...\Z, never ^...$: `$` also matches before a trailing newline, and these names reach vSphere and nodes.
 dns_label = RegexValidator(
-    r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$",
+    r"\A[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\Z",
     "Use 1-63 lowercase letters, digits or hyphens, starting and ending with a letter or digit.",
 )
 

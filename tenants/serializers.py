@@ -43,6 +43,9 @@ class ClusterSerializer(serializers.ModelSerializer):
     total_memory_gb = serializers.IntegerField(read_only=True)
     vf_count = serializers.IntegerField(read_only=True)
     gpu_count = serializers.IntegerField(read_only=True)
+    site_kind = serializers.ChoiceField(
+        choices=SiteKind.choices, allow_blank=True, read_only=True, help_text="Empty until an admin approves"
+    )
 
     class Meta:
         model = VirtualCluster

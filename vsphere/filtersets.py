@@ -2,6 +2,7 @@
 
 import django_filters
 
+from portal import filters
 from vsphere.choices import LinkType, PFSource, StepStatus
 from vsphere.models import (
     DeviceAssignment,
@@ -15,7 +16,7 @@ from vsphere.models import (
 )
 
 
-class VCenterFilterSet(django_filters.FilterSet):
+class VCenterFilterSet(filters.FilterSet):
     q = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
 
     class Meta:
@@ -23,7 +24,7 @@ class VCenterFilterSet(django_filters.FilterSet):
         fields = ["name", "insecure"]
 
 
-class HostFilterSet(django_filters.FilterSet):
+class HostFilterSet(filters.FilterSet):
     q = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
 
     class Meta:
@@ -31,28 +32,28 @@ class HostFilterSet(django_filters.FilterSet):
         fields = ["vcenter", "compute_cluster"]
 
 
-class PhysicalFunctionFilterSet(django_filters.FilterSet):
+class PhysicalFunctionFilterSet(filters.FilterSet):
     link_type = django_filters.ChoiceFilter(choices=LinkType.choices)
     source = django_filters.ChoiceFilter(choices=PFSource.choices)
-    vcenter = django_filters.NumberFilter(field_name="host__vcenter")
+    vcenter = filters.IntegerFilter(field_name="host__vcenter")
 
     class Meta:
         model = PhysicalFunction
         fields = ["host", "vcenter", "link_type", "source", "pci_id"]
 
 
-class VFAssignmentFilterSet(django_filters.FilterSet):
-    host = django_filters.NumberFilter(field_name="pf__host")
-    tenant = django_filters.NumberFilter(field_name="cluster__tenant")
+class VFAssignmentFilterSet(filters.FilterSet):
+    host = filters.IntegerFilter(field_name="pf__host")
+    tenant = filters.IntegerFilter(field_name="cluster__tenant")
 
     class Meta:
         model = VFAssignment
         fields = ["cluster", "pf", "host", "tenant"]
 
 
-class OperationLogFilterSet(django_filters.FilterSet):
+class OperationLogFilterSet(filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=StepStatus.choices)
-    after = django_filters.NumberFilter(field_name="id", lookup_expr="gt", help_text="Only entries after this id")
+    after = filters.IntegerFilter(field_name="id", lookup_expr="gt", help_text="Only entries after this id")
 
     class Meta:
         model = OperationLog

@@ -15,7 +15,7 @@ from portal.crypto import EncryptedTextField
 from tenants.models import VirtualCluster
 from vsphere.choices import DeviceKind, DeviceMode, LinkType, PFSource, PlanStatus, StepStatus
 
-pci_id = RegexValidator(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$", "Use a PCI id like 0000:3b:00.0.")
+pci_id = RegexValidator(r"\A[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\Z", "Use a PCI id like 0000:3b:00.0.")
 FIRMWARE_MAX_VFS = 127  # ConnectX firmware limit of NUM_OF_VFS
 
 
