@@ -20,6 +20,7 @@ def rule_form(**overrides) -> dict:
         "workload_class__value": "ml", "worker_count__value": "2", "worker_count__editable": "on",
         "worker_count__min": "1", "worker_count__max": "4", "vcpus_per_node__value": "8",
         "memory_gb_per_node__value": "32", "interconnect__value": "none", "interconnect__editable": "on",
+        "nic_type__value": "vmxnet3",
         "interconnect__choices": ["none", "pvrdma"], "network_mode__value": "vlan", "data_path__value": "standard",
         "gpu_mode__value": "none", "gpus_per_worker__value": "0",
     }  # fmt: skip
