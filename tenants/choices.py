@@ -69,6 +69,9 @@ class SiteKind(models.TextChoices):
     VSPHERE = "vsphere", "vSphere"
 
 
+# An admin approves onto a real site; "none" is only how clusters from before placement read back.
+APPROVABLE_SITE_KINDS = [(SiteKind.VSPHERE.value, SiteKind.VSPHERE.label)]
+
 SRIOV_INTERCONNECTS = {Interconnect.SRIOV_IB, Interconnect.SRIOV_ROCE}
 # ENS and UPTv2 (DPU offload) drive the VM's VMXNET3: no other adapter type can use them.
 VMXNET3_DATA_PATHS = {DataPath.ENHANCED, DataPath.DPU}

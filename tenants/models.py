@@ -26,7 +26,7 @@ dns_label = RegexValidator(
 
 
 vgpu_profile_name = RegexValidator(
-    r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}$", "Use the profile's name as the site lists it, e.g. grid_a100-20c."
+    r"\A[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}\Z", "Use the profile's name as the site lists it, e.g. grid_a100-20c."
 )
 
 

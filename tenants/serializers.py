@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from tenants.choices import Interconnect, SiteKind
+from tenants.choices import APPROVABLE_SITE_KINDS, Interconnect, SiteKind
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
 
@@ -112,7 +112,7 @@ class ApproveSerializer(serializers.Serializer):
         required=False, min_value=1, help_text="Id of the site (vCenter) to realize the cluster on; "
         "needed only when several are registered",
     )  # fmt: skip
-    site_kind = serializers.ChoiceField(choices=[SiteKind.VSPHERE], default=SiteKind.VSPHERE)
+    site_kind = serializers.ChoiceField(choices=APPROVABLE_SITE_KINDS, default=SiteKind.VSPHERE)
 
 
 class RejectSerializer(serializers.Serializer):

@@ -210,7 +210,7 @@ class PlanPreview(models.Model):
 
 # ---------------------------------------------------------------- devices beyond SR-IOV (issue 16)
 
-name_grammar = RegexValidator(r"^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}$", "Use letters, digits and _ . : + - (1-64).")
+name_grammar = RegexValidator(r"\A[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}\Z", "Use letters, digits and _ . : + - (1-64).")
 
 
 class HostFeatures(models.Model):
