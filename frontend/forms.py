@@ -66,6 +66,7 @@ class RejectForm(forms.Form):
 
 class ExtendLeaseForm(forms.Form):
     lease_end = forms.DateField(widget=DateInput())
+    justification = forms.CharField(max_length=4000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
 
 class ResizeForm(forms.Form):
