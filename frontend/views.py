@@ -17,7 +17,7 @@ from portal.errors import Conflict, NotFound, ServiceError
 from portal.paging import paginate
 from tenants import advice, notifications, offers, quotas, realizers, services
 from tenants.access import can_decide, is_owner, is_site_admin, scope, tenant_ids, visible_tenants
-from tenants.choices import LEASE_STATES, ClusterState, ExtensionState, Role
+from tenants.choices import LEASE_STATES, ClusterState, Role
 from tenants.filtersets import ClusterFilterSet
 from tenants.models import LeaseExtension, VirtualCluster
 
@@ -261,7 +261,7 @@ def approvals(request):
     pending = Segment.objects.filter(state=SegmentState.REQUESTED).select_related("tenant", "requested_by")
     pending = pending.order_by("pk") if admin else Segment.objects.none()
     extensions = (
-        LeaseExtension.objects.filter(state=ExtensionState.PENDING)
+        LeaseExtension.objects.waiting()
         .select_related("cluster__tenant", "requested_by")
         .order_by("pk")
     )

@@ -5,6 +5,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 
 from tenants.choices import (
+    LEASE_STATES,
     MAX_GPUS_PER_WORKER,
     SRIOV_INTERCONNECTS,
     ClusterState,
@@ -189,6 +190,12 @@ class VirtualCluster(models.Model):
         return self.worker_count * self.gpus_per_worker if self.gpu_mode != GpuMode.NONE else 0
 
 
+class LeaseExtensionQuerySet(models.QuerySet):
+    def waiting(self):
+        """Pending extensions of clusters whose lease can still move (not of those going or gone)."""
+        return self.filter(state=ExtensionState.PENDING, cluster__state__in=LEASE_STATES)
+
+
 class LeaseExtension(models.Model):
     """A request to move a cluster's lease past the site's maximum: needs a PI's or site admin's approval."""
 
@@ -203,6 +210,8 @@ class LeaseExtension(models.Model):
     decision_reason = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
     decided = models.DateTimeField(null=True, blank=True)
+
+    objects = LeaseExtensionQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created"]

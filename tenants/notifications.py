@@ -26,7 +26,7 @@ SUBJECTS = {
     "cluster.retired": "retired",
 }
 AT_EXPIRY = ("When the lease ends the cluster is decommissioned: its VMs are deleted with everything stored on "
-             "them, its SR-IOV functions and addresses are released, and the request is retired.")  # fmt: skip
+             "them, its SR-IOV functions, GPUs and addresses are released, and the request is retired.")  # fmt: skip
 
 
 def owners(tenant_id, exclude=None) -> list:
@@ -146,7 +146,7 @@ def pending_approvals() -> dict:
     return {
         "clusters": VirtualCluster.objects.filter(state=ClusterState.ENDORSED).count(),
         "segments": Segment.objects.filter(state=SegmentState.REQUESTED).count(),
-        "extensions": LeaseExtension.objects.filter(state=ExtensionState.PENDING).count(),
+        "extensions": LeaseExtension.objects.waiting().count(),
     }
 
 
@@ -181,7 +181,7 @@ def waiting_for(user) -> dict:
     counts = {"endorse": 0, "approve": 0, "segments": 0, "extensions": 0}
     if owned:
         counts["endorse"] = VirtualCluster.objects.filter(state=ClusterState.SUBMITTED, tenant__in=owned).count()
-    extensions = LeaseExtension.objects.filter(state=ExtensionState.PENDING)
+    extensions = LeaseExtension.objects.waiting()
     if admin:
         counts["approve"] = VirtualCluster.objects.filter(state=ClusterState.ENDORSED).count()
         counts["segments"] = Segment.objects.filter(state=SegmentState.REQUESTED).count()

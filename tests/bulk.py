@@ -9,7 +9,8 @@ from django.utils import timezone
 from agents.models import JoinToken, Node, NodePool, PoolSubnet
 from audit.models import AuditEvent
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
-from tenants.models import Membership, Quota, Tenant, VirtualCluster
+from notices.models import Notice
+from tenants.models import LeaseExtension, Membership, Quota, Tenant, VirtualCluster
 from users.models import APIToken
 from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
 
@@ -37,7 +38,17 @@ def clusters(world, n):
                        requested_by=world.member_a, state=state)
         for i in range(n) for state in ["submitted" if i % 2 else "endorsed"]
     ])  # fmt: skip
-    return VirtualCluster.objects.filter(tenant=world.tenant_a)
+    created = VirtualCluster.objects.filter(tenant=world.tenant_a)
+    # Each waits for a lease extension too, and every user has a notice per cluster (home, approvals).
+    LeaseExtension.objects.bulk_create([
+        LeaseExtension(cluster=c, lease_end=lease + datetime.timedelta(days=900), justification="bulk",
+                       requested_by=world.member_a) for c in created
+    ])  # fmt: skip
+    Notice.objects.bulk_create([
+        Notice(user=user, kind="cluster", subject=f"bulk {c.pk}", url=f"/clusters/{c.pk}/")
+        for c in created for user in (world.admin, world.owner_a)
+    ])  # fmt: skip
+    return created
 
 
 def events(world, n):

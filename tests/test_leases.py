@@ -71,8 +71,9 @@ def test_an_extension_past_the_maximum_waits_for_the_pi_who_is_told(world, setti
     assert AuditEvent.objects.filter(action="lease_extension.request").count() == 1
 
 
-def test_the_pi_approves_an_extension_the_lease_moves_and_the_requester_hears(world,
-                                                                              django_capture_on_commit_callbacks):  # fmt: skip
+def test_the_pi_approves_an_extension_the_lease_moves_and_the_requester_hears(
+    world, django_capture_on_commit_callbacks
+):
     cluster = live_cluster(world)
     extension = services.change_lease(cluster, world.member_a, days(500), "Paper revision")
     mail.outbox.clear()
@@ -206,3 +207,13 @@ def test_the_api_requests_and_decides_an_extension(world, api):
     response = api(world.owner_a).post(f"{url}/approve-extension/")
     assert response.status_code == 200 and response.json()["state"] == "approved"
     assert api(world.owner_a).post(f"{url}/approve-extension/").status_code == 409
+
+
+def test_the_request_form_says_the_longest_lease_and_refuses_a_longer_one_while_typing(world, client, settings):
+    settings.LEASE_MAX_DAYS = 60
+    client.force_login(world.member_a)
+    page = client.get("/clusters/new/").content.decode()
+    assert f'max="{days(60).isoformat()}"' in page and "At most 60 days" in page
+    body = {**cluster_data(tenant=world.tenant_a.pk, lease_end=days(61).isoformat()), "submit": "1"}
+    page = client.post("/clusters/new/", body).content.decode()
+    assert "Leases run at most 60 days" in page and not VirtualCluster.objects.exists()

@@ -7,6 +7,7 @@ from audit.models import AuditEvent
 from netpolicy import allocation, segments
 from notices.models import Notice, Preference
 from notices.services import set_email_preferences
+from portal.errors import Forbidden
 from tenants import services, tasks
 from tests.conftest import service_data
 
@@ -63,13 +64,14 @@ def test_a_user_who_turned_an_email_kind_off_still_gets_the_notice_in_app(world,
 def test_a_refused_step_leaves_no_notice_and_sends_no_mail(world, django_capture_on_commit_callbacks):
     cluster = services.create_cluster(world.tenant_a, world.member_a, service_data(), submit=True)
     Notice.objects.all().delete()
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(Exception):
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(Forbidden):
         services.endorse_cluster(cluster, world.member_a)
     assert not Notice.objects.exists() and not mail.outbox
 
 
-def test_admins_get_one_digest_instead_of_a_mail_per_request_when_many_wait(world, settings,
-                                                                            django_capture_on_commit_callbacks):  # fmt: skip
+def test_admins_get_one_digest_instead_of_a_mail_per_request_when_many_wait(
+    world, settings, django_capture_on_commit_callbacks
+):
     settings.NOTICE_DIGEST_THRESHOLD = 2
     with django_capture_on_commit_callbacks(execute=True):
         for n in range(4):

@@ -41,6 +41,7 @@ LISTS = {
     "frontend:home": (bulk.clusters, ("admin", "owner_a"), None),
     "frontend:cluster-list": (bulk.clusters, ("admin", "owner_a"), None),
     "frontend:approvals": (bulk.clusters, ("admin", "owner_a"), None),
+    "notices:preferences": (bulk.clusters, ("admin", "owner_a"), None),
     "frontend:audit": (bulk.events, ("admin", "owner_a"), None),
     "frontend:tokens": (bulk.tokens, ("owner_a",), None),
     "frontend:tenant-list": (bulk.tenants, ("admin",), None),
