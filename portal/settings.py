@@ -209,6 +209,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SiteKindEnum": "tenants.choices.SiteKind",
         "ApprovableSiteKindEnum": "tenants.choices.APPROVABLE_SITE_KINDS",
+        "ExtensionStateEnum": "tenants.choices.ExtensionState",
+        "ClusterStateEnum": "tenants.choices.ClusterState",
     },
     # Swagger UI and ReDoc are served from static files: portals often run air-gapped.
     "SWAGGER_UI_DIST": "SIDECAR",
