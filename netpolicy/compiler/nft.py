@@ -36,9 +36,7 @@ TABLE = "inet enclave"
 INGRESS_MAP = "ingress_if"
 EGRESS_MAP = "egress_if"
 # (direction, base chain, hook, interface selector, dispatch map)
-HOOKS = (("in", "input", "input", "iifname", INGRESS_MAP),
-         ("out", "output", "output", "oifname", EGRESS_MAP))
-
+HOOKS = (("in", "input", "input", "iifname", INGRESS_MAP), ("out", "output", "output", "oifname", EGRESS_MAP))
 
 
 # ---------------------------------------------------------------- declarations
@@ -69,8 +67,13 @@ def site_group_decls(group: Group, decls: SetDecls) -> None:
 
 def tenant_groups(tenant: Tenant) -> list[Group]:
     """Every tenant-scoped group the tenant's rules use, sorted by name."""
-    groups = {g.name: g for p in tenant.policies for r in p.rules
-              for g in r.sources + r.destinations if g.scope is Scope.TENANT}
+    groups = {
+        g.name: g
+        for p in tenant.policies
+        for r in p.rules
+        for g in r.sources + r.destinations
+        if g.scope is Scope.TENANT
+    }
     return [groups[k] for k in sorted(groups)]
 
 
@@ -86,18 +89,14 @@ def _tenant_elements(interface: str, groups: list[Group], decls: SetDecls | None
         for family, _, key_type in FAMILIES:
             texts = family_texts(group, family)
             if texts:
-                _add(decls, group_set(group, family), f"ifname . {key_type}",
-                     [key + text for text in texts])
+                _add(decls, group_set(group, family), f"ifname . {key_type}", [key + text for text in texts])
     return decls
 
 
 def service_set_decl(service: Service, decls: SetDecls) -> None:
     """Port set of a service, if it has ports."""
     if service.ports:
-        _add(decls, service_set(service), "inet_service",
-             [str(p) for p in merged_ports(service.ports)])
-
-
+        _add(decls, service_set(service), "inet_service", [str(p) for p in merged_ports(service.ports)])
 
 
 # ---------------------------------------------------------------- full ruleset
@@ -155,13 +154,16 @@ class TenantPart:
 
     def to_dict(self) -> dict:
         """JSON-ready form, for storing compiled parts."""
-        return {"name": self.name, "interface": self.interface, "chains": self.chains,
-                "sets": [[n, k, list(e)] for n, k, e in self.sets]}
+        return {
+            "name": self.name,
+            "interface": self.interface,
+            "chains": self.chains,
+            "sets": [[n, k, list(e)] for n, k, e in self.sets],
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> TenantPart:
-        return cls(data["name"], data["interface"],
-                   tuple((n, k, tuple(e)) for n, k, e in data["sets"]), data["chains"])
+        return cls(data["name"], data["interface"], tuple((n, k, tuple(e)) for n, k, e in data["sets"]), data["chains"])
 
 
 @dataclass(frozen=True)
@@ -203,11 +205,13 @@ def tenant_part(site: Site, tenant: Tenant) -> TenantPart:
 
 def _site_plan(site: Site) -> tuple[list[tuple], list[tuple[list[str], list[str]]]]:
     """The site policies' orders and their jump lines ("in", "out"), computed once per site."""
-    memo(site, "_nft_services", lambda: [service_shape(s) for s in site.services])
-    return memo(site, "_nft_plan", lambda: ([p.order for p in site.policies],
-                                             [jump_lines(p) for p in site.policies]))
-
-
+    plan = site.__dict__.get("_nft_plan")
+    if plan is None:
+        for service in site.services:
+            service_shape(service)  # memoized, for policy_lines
+        plan = ([p.order for p in site.policies], [jump_lines(p) for p in site.policies])
+        site.__dict__["_nft_plan"] = plan
+    return plan
 
 
 def _tenant_sets(interface: str, groups: dict[str, Group]) -> tuple[SetPart, ...]:
@@ -224,19 +228,15 @@ def _tenant_sets(interface: str, groups: dict[str, Group]) -> tuple[SetPart, ...
         v4, v6 = split_families(group)
         remember_shape(group, bool(v4), bool(v6))
         if v4:
-            sets.append((group_set(group, 4), _KEYED[4], _elements(key, v4)))
+            texts = merged(v4)[1] if len(v4) > 1 else (net_text(v4[0]),)
+            sets.append((group_set(group, 4), _KEYED[4], tuple([key + text for text in texts])))
         if v6:
-            sets.append((group_set(group, 6), _KEYED[6], _elements(key, v6)))
+            texts = merged(v6)[1] if len(v6) > 1 else (net_text(v6[0]),)
+            sets.append((group_set(group, 6), _KEYED[6], tuple([key + text for text in texts])))
     return tuple(sets)
 
 
 _KEYED = {family: f"ifname . {key_type}" for family, _, key_type in FAMILIES}
-
-
-def _elements(key: str, nets: list) -> tuple[str, ...]:
-    if len(nets) > 1:
-        return tuple([key + text for text in merged(nets)[1]])
-    return (key + net_text(nets[0]),)
 
 
 def site_part(site: Site) -> SitePart:
@@ -249,8 +249,7 @@ def site_part(site: Site) -> SitePart:
     lines: list[str] = []
     for policy in site.policies:
         for direction, *_ in HOOKS:
-            lines += _chain_block(policy_chain(policy, direction),
-                                  policy_chain_body(policy, direction))
+            lines += _chain_block(policy_chain(policy, direction), policy_chain_body(policy, direction))
     return SitePart(_set_parts(decls), "\n".join(lines))
 
 
@@ -306,8 +305,9 @@ def _shared_sets(tenant: Tenant) -> list[str]:
     """Idempotently ensure the site sets this tenant uses exist (adding is a no-op if so)."""
     decls: SetDecls = {}
     services = {s.name: s for p in tenant.policies for r in p.rules for s in r.services}
-    groups = {g.name: g for p in tenant.policies for r in p.rules
-              for g in r.sources + r.destinations if g.scope is Scope.SITE}
+    groups = {
+        g.name: g for p in tenant.policies for r in p.rules for g in r.sources + r.destinations if g.scope is Scope.SITE
+    }
     for key in sorted(groups):
         site_group_decls(groups[key], decls)
     for key in sorted(services):
@@ -362,8 +362,7 @@ def compile_tenant_update(site: Site, name: str, previous: Tenant | None = None)
     lines += _update_tenant_elements(tenant, previous)
     for direction, *_ in HOOKS:
         chain = tenant_chain(name, direction)
-        lines += [f"add rule {TABLE} {chain} {s}"
-                  for s in tenant_chain_body(site, tenant, direction)]
+        lines += [f"add rule {TABLE} {chain} {s}" for s in tenant_chain_body(site, tenant, direction)]
     lines += _update_maps(tenant, previous)
     return "\n".join(lines) + "\n"
 
@@ -381,7 +380,6 @@ def compile_linear(site: Site) -> str:
             for policy, rule in site.rules_for(tenant):
                 if applies(rule, direction):
                     body += rule_statements(policy, rule, direction, prefix, expand=True)
-        lines += _chain_block(name, body,
-                              f"type filter hook {hook} priority filter; policy accept;")
+        lines += _chain_block(name, body, f"type filter hook {hook} priority filter; policy accept;")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -10,13 +10,13 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections.abc import Iterable
+from ipaddress import IPv4Network
 from operator import attrgetter
 
 from .model import Action, Direction, Group, Policy, PortRange, Protocol, Rule, Scope, Service, Site, Tenant
 
 FAMILIES = ((4, "ip", "ipv4_addr"), (6, "ip6", "ipv6_addr"))
-VERDICT = {Action.ALLOW: "accept", Action.DROP: "drop",
-           Action.REJECT: "reject with icmpx admin-prohibited"}
+VERDICT = {Action.ALLOW: "accept", Action.DROP: "drop", Action.REJECT: "reject with icmpx admin-prohibited"}
 
 
 def group_set(group: Group, family: int) -> str:
@@ -80,7 +80,7 @@ def split_families(group: Group) -> tuple[list, list]:
     """The group's IPv4 and IPv6 networks."""
     v4, v6 = [], []
     for net in group.cidrs:
-        (v4 if net.version == 4 else v6).append(net)
+        (v4 if isinstance(net, IPv4Network) else v6).append(net)  # .version is a Python call
     return v4, v6
 
 
@@ -90,18 +90,20 @@ def merged(nets: list) -> tuple[list, tuple[str, ...]]:
     return nets, tuple([net_text(net) for net in nets])
 
 
-_MAPPED = bytes(10)  # the first bytes of IPv4-mapped and -compatible IPv6 addresses
 _ntoa, _ntop, _AF_INET6 = socket.inet_ntoa, socket.inet_ntop, socket.AF_INET6
 
 
 def net_text(net) -> str:
     """str(net), with the C library formatting the address (ipaddress's str is slow)."""
-    packed = net.network_address.packed
-    if len(packed) == 4:
-        return f"{_ntoa(packed)}/{net.prefixlen}"
-    if packed.startswith(_MAPPED):  # inet_ntop writes these as ::ffff:a.b.c.d, Python does not
+    # The address's integer and the prefix length are read directly: ipaddress's public
+    # properties (packed, prefixlen) are Python calls, three per network in the hot loop.
+    # tests/netpolicy/test_nft_identical.py holds this to str() for both families.
+    ip = net.network_address._ip
+    if isinstance(net, IPv4Network):
+        return f"{_ntoa(ip.to_bytes(4))}/{net._prefixlen}"
+    if ip >> 48 == 0:  # the first 10 bytes are zero: inet_ntop writes ::ffff:a.b.c.d, Python not
         return str(net)
-    return f"{_ntop(_AF_INET6, packed)}/{net.prefixlen}"
+    return f"{_ntop(_AF_INET6, ip.to_bytes(16))}/{net._prefixlen}"
 
 
 def merged_ports(ports: Iterable[PortRange]) -> list[PortRange]:
@@ -118,8 +120,7 @@ def merged_ports(ports: Iterable[PortRange]) -> list[PortRange]:
 # ---------------------------------------------------------------- rule statements
 
 
-def _addr_options(groups: tuple[Group, ...], family: int, side: str, direction: str,
-                  expand: bool) -> list[str] | None:
+def _addr_options(groups: tuple[Group, ...], family: int, side: str, direction: str, expand: bool) -> list[str] | None:
     """Match fragments for one side and family; None means ANY, [] means no match."""
     if not groups:
         return None
@@ -179,8 +180,7 @@ def group_shape(group: Group) -> tuple:
         return group.__dict__["_nft_shape"]
     except KeyError:
         cidrs = group.cidrs  # sorted by family, IPv4 first
-        return remember_shape(group, bool(cidrs) and cidrs[0].version == 4,
-                              bool(cidrs) and cidrs[-1].version == 6)
+        return remember_shape(group, bool(cidrs) and cidrs[0].version == 4, bool(cidrs) and cidrs[-1].version == 6)
 
 
 def remember_shape(group: Group, has_v4: bool, has_v6: bool) -> tuple:
@@ -193,8 +193,7 @@ def service_shape(service: Service) -> tuple:
     try:
         return service.__dict__["_nft_shape"]
     except KeyError:
-        shape = service.__dict__["_nft_shape"] = (service.protocol, service.name,
-                                                   bool(service.ports))
+        shape = service.__dict__["_nft_shape"] = (service.protocol, service.name, bool(service.ports))
         return shape
 
 
@@ -209,14 +208,27 @@ _SHAPE = attrgetter("_nft_shape")  # the memo of group_shape and service_shape
 
 def _rule_matches(rule: Rule) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Starts of a rule's statement lines for ("in", "out"), computed once per shape."""
-    key = (*map(group_shape, rule.sources), None, *map(group_shape, rule.destinations), None,
-           *map(service_shape, rule.services), rule.direction)
+    key = (
+        *map(group_shape, rule.sources),
+        None,
+        *map(group_shape, rule.destinations),
+        None,
+        *map(service_shape, rule.services),
+        rule.direction,
+    )
     found = _MATCHES.get(key)
     if found is None:
         services = [m for s in rule.services for m in service_matches(s)] or [""]
-        found = tuple(tuple("\t\t" + (addr + svc).replace("  ", " ").lstrip()
-                            for addr in address_matches(rule, d) for svc in services)
-                      if rule.direction in _ENFORCED[d] else () for d in ("in", "out"))
+        found = tuple(
+            tuple(
+                "\t\t" + (addr + svc).replace("  ", " ").lstrip()
+                for addr in address_matches(rule, d)
+                for svc in services
+            )
+            if rule.direction in _ENFORCED[d]
+            else ()
+            for d in ("in", "out")
+        )
         if len(_MATCHES) >= 4096:
             _MATCHES.clear()
         _MATCHES[key] = found
@@ -231,15 +243,17 @@ def _tail(policy: Policy, rule: Rule) -> str:
     return f'{VERDICT[rule.action]} comment "{tag}"'
 
 
-def rule_statements(policy: Policy, rule: Rule, direction: str, prefix: str = "",
-                    expand: bool = False) -> list[str]:
+def rule_statements(policy: Policy, rule: Rule, direction: str, prefix: str = "", expand: bool = False) -> list[str]:
     """The nft statements of one rule; several when it spans families, groups or services."""
     tail = _tail(policy, rule)
     if not prefix and not expand:
         return [match[2:] + tail for match in _rule_matches(rule)[_SIDE[direction]]]
     services = [m for s in rule.services for m in service_matches(s, expand)] or [""]
-    return [f"{prefix}{addr}{svc}{tail}".replace("  ", " ").lstrip()
-            for addr in address_matches(rule, direction, expand) for svc in services]
+    return [
+        f"{prefix}{addr}{svc}{tail}".replace("  ", " ").lstrip()
+        for addr in address_matches(rule, direction, expand)
+        for svc in services
+    ]
 
 
 _SIDE = {"in": 0, "out": 1}  # index of a direction in _rule_matches' answer
@@ -251,14 +265,16 @@ def _order(policy: Policy) -> tuple:
 
 def _jumps(policy: Policy, direction: str) -> bool:
     """Whether tenant chains jump to this site policy's chain (some rule of it applies)."""
-    return memo(policy, f"_nft_jump{direction}",
-                 lambda: any(applies(r, direction) for r in policy.rules))
+    return memo(policy, f"_nft_jump{direction}", lambda: any(applies(r, direction) for r in policy.rules))
 
 
 def jump_lines(policy: Policy) -> tuple[list[str], list[str]]:
     """A site policy's place in tenant chains: its jump lines ("in", "out"), each maybe none."""
-    return memo(policy, "_nft_jump_lines", lambda: tuple(
-        [f"\t\tjump {policy_chain(policy, d)}"] if _jumps(policy, d) else [] for d in _SIDE))
+    return memo(
+        policy,
+        "_nft_jump_lines",
+        lambda: tuple([f"\t\tjump {policy_chain(policy, d)}"] if _jumps(policy, d) else [] for d in _SIDE),
+    )
 
 
 def tenant_chain_body(site: Site, tenant: Tenant, direction: str) -> list[str]:
@@ -279,8 +295,7 @@ def tenant_chain_body(site: Site, tenant: Tenant, direction: str) -> list[str]:
 
 def policy_chain_body(policy: Policy, direction: str) -> list[str]:
     """Statements of one shared site-policy chain."""
-    return [s for r in policy.rules if applies(r, direction)
-            for s in rule_statements(policy, r, direction)]
+    return [s for r in policy.rules if applies(r, direction) for s in rule_statements(policy, r, direction)]
 
 
 def policy_lines(policy: Policy, chain_in: list[str], chain_out: list[str]) -> None:
@@ -289,8 +304,14 @@ def policy_lines(policy: Policy, chain_in: list[str], chain_out: list[str]) -> N
         if not rule.enabled:
             continue
         try:  # the shapes' memos read in C: one flat key, None between the sides
-            key = (*map(_SHAPE, rule.sources), None, *map(_SHAPE, rule.destinations), None,
-                   *map(_SHAPE, rule.services), rule.direction)
+            key = (
+                *map(_SHAPE, rule.sources),
+                None,
+                *map(_SHAPE, rule.destinations),
+                None,
+                *map(_SHAPE, rule.services),
+                rule.direction,
+            )
             starts_in, starts_out = _MATCHES[key]
         except (AttributeError, KeyError):  # a group, service or shape seen for the first time
             starts_in, starts_out = _rule_matches(rule)
