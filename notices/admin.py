@@ -1,12 +1,12 @@
-"""Read-only admin views of notices."""
+"""Read-only admin views of notices (the services write them; an edit here would bypass the audit)."""
 
 from django.contrib import admin
 
 from notices.models import Notice
+from portal.admin import ReadOnlyAdmin
 
 
 @admin.register(Notice)
-class NoticeAdmin(admin.ModelAdmin):
+class NoticeAdmin(ReadOnlyAdmin):
     list_display = ["subject", "user", "kind", "created"]
     list_filter = ["kind"]
-    readonly_fields = ["user", "kind", "subject", "body", "url", "created"]
