@@ -189,17 +189,21 @@ def test_a_required_plugin_refuses_the_job_step_when_the_tenant_network_is_not_r
 
 
 @needs_header
-def test_it_passes_the_job_uid_and_the_task_pid_to_the_agent(cluster):
-    """The real agent always refuses on this kernel, so a recording stand-in shows the call."""
+def test_it_passes_the_job_uid_and_the_pids_of_slurmstepd_and_the_task_to_the_agent(cluster):
+    """The real agent always refuses on this kernel, so a recording stand-in shows the calls."""
     record, argv_file = cluster.dir / "record-agent", cluster.dir / "argv"
-    record.write_text(f'#!/bin/sh\necho "$@" > {argv_file}\n')
+    record.write_text(f'#!/bin/sh\necho "$PPID $(cat /proc/$PPID/comm) $@" >> {argv_file}\n')
     record.chmod(0o755)
     cluster.plugstack(f"required {cluster.dir}/enclave_vrf.so agent={record} state_dir=/st")
     out = cluster.srun("echo PID=$$")  # sh is exec'd in the task process itself
     assert out.returncode == 0, out.stderr + cluster.logs()
-    pid = out.stdout.strip().removeprefix("PID=")
-    assert argv_file.read_text().split() == ["--state-dir", "/st", "enter", "--uid",
-                                             str(NOBODY), "--pid", pid]
+    task = out.stdout.strip().removeprefix("PID=")
+    calls = [line.split() for line in argv_file.read_text().splitlines()]
+    assert [c[2:] for c in calls] == [
+        ["--state-dir", "/st", "enter", "--uid", str(NOBODY), "--pid", calls[0][0]],  # slurmstepd
+        ["--state-dir", "/st", "enter", "--uid", str(NOBODY), "--pid", task],
+    ]
+    assert calls[0][1] == "slurmstepd" and calls[0][0] != task  # first slurmstepd, then the task
 
 
 @needs_header
