@@ -28,5 +28,5 @@ RUN ENCLAVE_PRODUCTION=1 ENCLAVE_SECRET_KEY=build-only ENCLAVE_FIELD_ENCRYPTION_
     && mkdir -p /data && chown enclave:enclave /data
 USER enclave
 EXPOSE 8000
-# Threads, not sync workers: node agents hold long-polls open for up to a minute.
-CMD ["gunicorn", "portal.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "gthread", "--threads", "32"]
+# gthread: a thread per parked node long-poll (sizing: portal/gunicorn_conf.py).
+CMD ["gunicorn", "-c", "portal/gunicorn_conf.py", "portal.wsgi:application"]

@@ -1,12 +1,14 @@
 """REST API: admin management of pools, nodes and join tokens; the node agents' own endpoints."""
 
+from django.db import connection
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agents import desired, longpoll, services
+from agents import documents, longpoll, services
 from agents.authentication import IsNode, NodeCredentialAuthentication
 from agents.models import JoinToken, Node, NodePool, PoolSubnet
 from agents.serializers import (
@@ -120,30 +122,37 @@ class CredentialView(APIView):
 
 
 class DesiredStateView(APIView):
-    """GET the node's desired state; with If-None-Match and ?wait=N it long-polls until it changes."""
+    """GET the node's desired state; with If-None-Match and ?wait=N it long-polls until it changes.
+
+    The document is compiled when intent changes (agents.refresh) and only read here."""
 
     authentication_classes = [NodeCredentialAuthentication]
     permission_classes = [IsNode]
 
     @extend_schema(parameters=[OpenApiParameter("wait", int, description=f"seconds to long-poll (max {MAX_WAIT})")],
-                   responses={200: dict, 304: None})  # fmt: skip
+                   responses={200: dict, 304: None, 503: dict})  # fmt: skip
     def get(self, request, node):
         node = request.auth
         services.touch(node)
         wait = _bounded_int(request.query_params.get("wait"), MAX_WAIT)
         known = request.headers.get("If-None-Match")
-        waiter = longpoll.Waiter(node.pk) if wait and known else None
+        waiter = longpoll.Waiter(node.pk) if wait and known else None  # subscribe before reading
         try:
-            document = services.desired_document(Node.objects.select_related("pool").get(pk=node.pk))
-            if waiter and desired.etag(document) == known and waiter.wait(wait):
-                document = services.desired_document(Node.objects.select_related("pool").get(pk=node.pk))
+            state = documents.current(node.pk)
+            if waiter and state and state.etag == known:
+                connection.close()  # a parked poll holds no database connection (2,000 nodes)
+                if waiter.wait(wait):
+                    state = documents.current(node.pk)
         finally:
             if waiter:
                 waiter.close()
-        tag = desired.etag(document)
-        if tag == known:
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": tag})
-        return Response(document, headers={"ETag": tag})
+        if state is None:
+            return Response({"detail": "The desired state is being compiled; retry shortly."},
+                            status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})  # fmt: skip
+        if state.etag == known:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": known})
+        content, tag = documents.body(state)
+        return HttpResponse(content, content_type="application/json", headers={"ETag": tag})
 
 
 class ObservedStateView(APIView):

@@ -10,10 +10,5 @@ class AgentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        """Connect the receivers that keep nodes' desired state current and refuse pool conflicts."""
+        """Connect the receivers: POSIX accounts, and refusal of pool conflicts (network changes are explicit calls)."""
         from agents import conflicts, receivers  # noqa: F401
-        from agents.services import queue_refresh
-        from netpolicy import propagation
-
-        # Derived group addresses (VMs' addresses, site servers) change without a saved policy row.
-        propagation.register("node-agents", lambda tenant_ids: queue_refresh())

@@ -1,34 +1,29 @@
-"""The desired-state document of one node, in the wire format of enclave_agent.state."""
+"""The desired-state document in the agent's wire format (enclave_agent.wire), built from stored parts.
+
+A document is three stored parts joined as text: the node's own part (Node.desired_node), and
+the pool's tenants and ruleset (PoolDocument), which every node of the pool shares. Serving one
+is string concatenation; compiling happens once per change (agents.refresh).
+"""
 
 import hashlib
 import ipaddress
 import json
-from dataclasses import dataclass
+from collections import Counter
 
-from agents.models import Node
+from enclave_agent import wire
 
-TABLE_BASE = 0x0100_0000  # must match enclave_agent.state.TABLE_BASE
-CGNAT = ipaddress.ip_network("100.64.0.0/10")
-IFNAMSIZ = 15
+from netpolicy.compiler import nft
 
-
-@dataclass(frozen=True)
-class TenantNetwork:
-    """One tenant present on a pool: its overlay VNI, members' UIDs and subnet."""
-
-    tenant_id: int
-    slug: str
-    vni: int
-    subnet: str
-    uids: tuple[int, ...]
+TABLE_BASE, IFNAMSIZ, CGNAT, SCHEMA_VERSION = wire.TABLE_BASE, wire.IFNAMSIZ, wire.CGNAT, wire.SCHEMA_VERSION
+EMPTY_TENANTS, EMPTY_NFTABLES = "[]", json.dumps("")
 
 
-def vxlan_name(dev: str, tenant_id: int) -> str:
-    """`<dev>u<id>` as in the UVN paper, shortened with a hash when over IFNAMSIZ (as the agent does)."""
-    name = f"{dev}u{tenant_id}"
-    if len(name) <= IFNAMSIZ:
-        return name
-    return f"{dev[: IFNAMSIZ - 8]}u{hashlib.sha256(name.encode()).hexdigest()[:6]}"
+def _json(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def cgnat_for(tenant_id: int, base=CGNAT) -> str:
@@ -38,52 +33,79 @@ def cgnat_for(tenant_id: int, base=CGNAT) -> str:
     return f"{base.network_address + tenant_id + 1}/32"
 
 
-def _matching_interfaces(node: Node) -> list[tuple[dict, int]]:
-    """The node's interfaces inside a subnet of interest of its pool, with that subnet's port."""
-    subnets = [(ipaddress.ip_network(s.cidr), s.dstport) for s in node.pool.subnets.all()]
+# ---------------------------------------------------------------- the node's own part
+
+
+def _underlays(interfaces, subnets, group: str) -> list[dict]:
+    """The node's interfaces inside a subnet of interest of its pool: one VXLAN per tenant on each."""
+    nets = [(ipaddress.ip_network(cidr), port) for cidr, port in subnets]
     result = []
-    for iface in node.interfaces:
+    for iface in interfaces:
         address = ipaddress.ip_interface(iface["address"])
-        port = next((p for net, p in subnets if address.ip in net), None)
+        port = next((p for net, p in nets if address.ip in net), None)
         if port is not None:
-            result.append((iface, port))
+            result.append({wire.UNDERLAY: iface["name"], wire.DSTPORT: port, wire.ADDRESS: iface["address"],
+                           wire.GROUP: group, wire.TTL: wire.VXLAN_TTL})  # fmt: skip
     return result
 
 
-def tenant_document(node: Node, net: TenantNetwork, cgnat_base=CGNAT) -> dict:
-    """The per-tenant part: VRF, VNI, CGNAT /32, one VXLAN per matching interface, member UIDs."""
-    vxlans = [
-        {"device": vxlan_name(iface["name"], net.tenant_id), "underlay": iface["name"], "dstport": port,
-         "address": iface["address"], "group": node.pool.multicast_group, "ttl": 5}
-        for iface, port in _matching_interfaces(node)
-    ]  # fmt: skip
-    return {
-        "id": net.tenant_id,
-        "vrf": {"name": f"vrf{net.tenant_id}"[:IFNAMSIZ], "table": TABLE_BASE + net.tenant_id},
-        "vni": net.vni,
-        "cgnat": cgnat_for(net.tenant_id, cgnat_base),
-        "vxlans": vxlans,
-        "uids": sorted(net.uids),
-    }
+def node_part(node, subnets, group: str) -> str:
+    """The node's own part of its document (JSON text): name, address, interfaces, VXLAN underlays."""
+    interfaces = [{wire.NAME: i["name"], wire.ADDRESS: i["address"], wire.GATEWAY: i.get("gateway")}
+                  for i in node.interfaces]  # fmt: skip
+    return _json({wire.NAME: node.name, wire.ADDRESS: str(node.address or ""), wire.INTERFACES: interfaces,
+                  wire.VXLANS: _underlays(node.interfaces, subnets, group)})  # fmt: skip
 
 
-def build(node: Node, networks: list[TenantNetwork], nftables: str, cgnat_base=CGNAT) -> dict:
-    """The whole document for a node (generation included)."""
-    interfaces = [{"name": i["name"], "address": i["address"], "gateway": i.get("gateway")} for i in node.interfaces]
-    return {
-        "generation": node.desired_generation,
-        "node": {"name": node.name, "address": str(node.address or ""), "interfaces": interfaces},
-        "tenants": [tenant_document(node, net, cgnat_base) for net in sorted(networks, key=lambda n: n.tenant_id)],
-        "nftables": nftables,
-    }
+# ---------------------------------------------------------------- a tenant's part
 
 
-def digest(document: dict) -> str:
-    """A content hash of the document without its generation (detects real changes)."""
-    body = {k: v for k, v in document.items() if k != "generation"}
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+def tenant_entry(tenant_id: int, vni: int, uids, cgnat_base=CGNAT) -> dict:
+    """The tenant's document entry: VRF, VNI, CGNAT /32 and all member UIDs (filtered per pool)."""
+    return {wire.ID: tenant_id, wire.VRF: {wire.NAME: wire.vrf_name(tenant_id), wire.TABLE: TABLE_BASE + tenant_id},
+            wire.VNI: vni, wire.CGNAT_KEY: cgnat_for(tenant_id, cgnat_base), wire.UIDS: sorted(uids)}  # fmt: skip
 
 
-def etag(document: dict) -> str:
-    """The HTTP entity tag of a full document (generation included)."""
-    return '"' + hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()[:32] + '"'
+def part_digest(entry: dict, nft_part: dict) -> str:
+    return sha256(_json([entry, nft_part]))
+
+
+# ---------------------------------------------------------------- the pool's shared part
+
+
+def pool_parts(entries: list[dict], site: nft.SitePart, nft_parts: list[nft.TenantPart]) -> tuple[str, str]:
+    """(tenants JSON, ruleset as a JSON string) of a pool, assembled from its tenants' parts."""
+    # A user in two tenants of one pool is placed in neither: a session must not pick a tenant.
+    counts = Counter(uid for entry in entries for uid in set(entry[wire.UIDS]))
+    tenants = [{**e, wire.UIDS: [u for u in e[wire.UIDS] if counts[u] == 1]}
+               for e in sorted(entries, key=lambda e: e[wire.ID])]  # fmt: skip
+    ruleset = nft.assemble(site, nft_parts) if nft_parts else ""
+    return _json(tenants), json.dumps(ruleset)
+
+
+def pool_digest(tenants: str, nftables: str) -> str:
+    return sha256(f"{SCHEMA_VERSION}\n{tenants}\n{nftables}")
+
+
+def node_digest(node_json: str, pool_digest_: str) -> str:
+    """Names what a node's generation stands for (its part and its pool's); also in SQL (refresh)."""
+    return sha256(node_json + pool_digest_)
+
+
+# ---------------------------------------------------------------- serving
+
+
+def etag(generation: int, node_json: str, pool_digest_: str) -> str:
+    """The HTTP entity tag of the document that these parts make."""
+    return f'"{generation}.{node_digest(node_json, pool_digest_)[:24]}"'
+
+
+def body(generation: int, node_json: str, pool_fragment: bytes) -> bytes:
+    """The document's bytes: the node's part and the pool's stored fragment, concatenated."""
+    head = f'{{"{wire.SCHEMA}":{SCHEMA_VERSION},"{wire.GENERATION}":{int(generation)},"{wire.NODE}":{node_json},'
+    return head.encode() + pool_fragment
+
+
+def pool_fragment(tenants: str, nftables: str) -> bytes:
+    """The tail of every document of a pool (closes the object)."""
+    return f'"{wire.TENANTS}":{tenants},"{wire.NFTABLES}":{nftables}}}'.encode()

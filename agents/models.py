@@ -53,7 +53,9 @@ class Node(models.Model):
     capabilities = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=16, choices=NodeStatus.choices, default=NodeStatus.PENDING)
     desired_generation = models.PositiveBigIntegerField(default=1)
+    # sha256 of desired_node + the pool document's digest: the document this generation names
     desired_digest = models.CharField(max_length=64, blank=True, editable=False)
+    desired_node = models.TextField(blank=True, editable=False, help_text="The node's own part (JSON)")
     applied_generation = models.PositiveBigIntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
     last_report = models.JSONField(default=dict, blank=True)
@@ -101,3 +103,34 @@ class JoinToken(models.Model):
 
     def __str__(self):
         return f"join token {self.hint}… for {self.pool}"
+
+
+class PoolDocument(models.Model):
+    """What every node of a pool is sent alike, compiled once per change: tenants and ruleset."""
+
+    pool = models.OneToOneField(NodePool, on_delete=models.CASCADE, primary_key=True, related_name="document")
+    schema = models.PositiveSmallIntegerField()
+    tenants = models.TextField(help_text="The document's tenants, as JSON text")
+    nftables = models.TextField(help_text="The compiled ruleset, as a JSON string literal")
+    digest = models.CharField(max_length=64)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"desired state of {self.pool_id}"
+
+
+class TenantPart(models.Model):
+    """One tenant's compiled share of a pool's document; a one-tenant change recompiles only this."""
+
+    pool = models.ForeignKey(NodePool, on_delete=models.CASCADE, related_name="tenant_parts")
+    tenant = models.ForeignKey("tenants.Tenant", on_delete=models.CASCADE, related_name="+")
+    entry = models.JSONField(help_text="The tenant's document entry (all member UIDs)")
+    nft = models.JSONField(help_text="netpolicy.compiler.nft.TenantPart.to_dict()")
+    digest = models.CharField(max_length=64)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["pool", "tenant"], name="tenant_part_unique")]
+
+    def __str__(self):
+        return f"tenant {self.tenant_id} on pool {self.pool_id}"

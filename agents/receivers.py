@@ -1,22 +1,16 @@
-"""Recompute nodes' desired state whenever intent that reaches nodes changes."""
+"""The one receiver left: POSIX accounts have no service (they are edited in Django admin and by
+seeds), so their save and delete is the single point where member UIDs on nodes change."""
 
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from agents import services
-from netpolicy.models import FirewallPolicy, FirewallRule, Group, Segment
 from tenants.models import Membership
+from tenants.network import network_changed
 from users.models import PosixAccount
 
-WATCHED = (Segment, FirewallPolicy, FirewallRule, Group, Membership, PosixAccount)
 
-
-@receiver(post_save)
-@receiver(post_delete)
-def intent_changed(sender, **kwargs):
-    """Queue a refresh (after commit) of the nodes whose document may change."""
-    if sender not in WATCHED:
-        return
-    instance = kwargs.get("instance")
-    pool_id = getattr(instance, "node_pool_id", None) if sender is Segment else None
-    services.queue_refresh(pool_ids=[pool_id] if pool_id else None)
+@receiver(post_save, sender=PosixAccount, dispatch_uid="agents-posix-account-saved")
+@receiver(post_delete, sender=PosixAccount, dispatch_uid="agents-posix-account-deleted")
+def posix_account_changed(sender, instance, **kwargs):
+    """The account's user's tenants place its UID on their nodes."""
+    network_changed(Membership.objects.filter(user_id=instance.user_id).values_list("tenant_id", flat=True))

@@ -7,9 +7,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from enclave_agent import grammar
 
-from agents import credentials, longpoll, sources
+from agents import credentials, longpoll, refresh
 from agents.choices import NodeStatus
-from agents.desired import build, digest
 from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
 from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
@@ -34,6 +33,7 @@ def create_pool(name: str, description: str = "", multicast_group: str = "239.1.
         if NodePool.objects.filter(name=name).exists():
             raise InvalidRequest(f"A node pool named '{name}' already exists.", field="name")
         pool = NodePool.objects.create(name=name, description=description, multicast_group=multicast_group)
+        refresh.ensure_pool_document(pool)
         record("nodepool.create", pool, after=snapshot(pool))
     return pool
 
@@ -48,7 +48,7 @@ def add_subnet(pool: NodePool, cidr: str, dstport: int) -> PoolSubnet:
         except IntegrityError:
             raise InvalidRequest(f"Pool {pool} already uses {cidr} or udp/{dstport}.", field="dstport") from None
         record("poolsubnet.create", subnet, after=snapshot(subnet))
-        queue_refresh(pool_ids=[pool.pk])
+        refresh.store_node_parts(pool)  # nodes inside the new subnet get VXLANs on it
     return subnet
 
 
@@ -103,13 +103,14 @@ def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None) -> 
         if interfaces:
             node.interfaces = interfaces
             node.address = node.address or interfaces[0]["address"].split("/")[0]
-        node.full_clean(exclude=["desired_digest"])
+        node.full_clean(exclude=["desired_digest", "desired_node"], validate_unique=False)  # the database decides races
         try:
             with transaction.atomic():
                 node.save()
         except IntegrityError:  # a concurrent join created the same name first
             raise Conflict(f"A node named '{name}' is already enrolled.") from None
         NodeCredential.objects.filter(node=node).delete()  # re-enrolment replaces the old credential
+        refresh.store_node_parts(node.pool, [node.pk])
         JoinToken.objects.filter(pk=token.pk).update(used_at=now, used_by=node)
         record("node.enrol", node, before=before, after=snapshot(node))
         _, raw = _issue(node, now)
@@ -152,38 +153,6 @@ def revoke_credentials(node: Node) -> Node:
     return current
 
 
-def pool_intent(pool) -> tuple:
-    """What every node of a pool shares: its tenants' networks, their compiled ruleset, the CGNAT base."""
-    networks = sources.tenant_networks(pool)
-    return networks, sources.ruleset(pool, networks), sources.cgnat_base()
-
-
-def desired_document(node: Node, shared: tuple | None = None) -> dict:
-    """Compute the node's desired state from current intent (pass `shared` to reuse the pool's part)."""
-    networks, ruleset, cgnat = shared or pool_intent(node.pool)
-    return build(node, networks, ruleset, cgnat)
-
-
-def refresh(node: Node, shared: tuple | None = None) -> bool:
-    """Bump the node's generation if its desired state really changed; return whether it did."""
-    document = desired_document(node, shared)
-    new_digest = digest(document)
-    if new_digest == node.desired_digest:
-        return False
-    updated = Node.objects.filter(pk=node.pk, desired_digest=node.desired_digest).update(
-        desired_digest=new_digest, desired_generation=node.desired_generation + 1
-    )
-    return bool(updated)
-
-
-def queue_refresh(pool_ids=None) -> None:
-    """After commit, recompute the affected nodes' desired state and wake their long-polls."""
-    from agents.tasks import refresh_nodes
-
-    ids = list(pool_ids) if pool_ids is not None else None
-    transaction.on_commit(lambda: refresh_nodes.delay(ids))
-
-
 def record_observed(node: Node, report: dict) -> Node:
     """Store an agent's (validated) report; status changes and newly applied generations are audited."""
     tenants = report.get("tenants") or {}
@@ -224,10 +193,6 @@ def mark_silent_nodes() -> int:
     return count
 
 
-def wake(nodes) -> None:
-    longpoll.wake([n.pk for n in nodes])
-
-
 def _brief(snap: dict) -> dict:
     return {k: snap[k] for k in ("status", "applied_generation", "desired_generation", "last_error")}
 
@@ -248,5 +213,5 @@ def update_node(node: Node, **fields) -> Node:
             setattr(current, field, value)
         current.save()
         record("node.update", current, before=before, after=snapshot(current))
-        queue_refresh(pool_ids=[current.pool_id])
+        refresh.store_node_parts(current.pool, [current.pk])
     return current

@@ -1,48 +1,45 @@
-"""Where a node's desired state comes from: tenants' overlay segments on its pool and their firewall."""
+"""Where nodes' desired state comes from: tenants' overlay segments on node pools, members, firewall."""
 
 import ipaddress
+from collections import defaultdict
 
-from agents.desired import CGNAT, TenantNetwork
+from agents.desired import CGNAT
 from netpolicy.choices import PoolKind, SegmentKind, SegmentState
 from netpolicy.compiler import nft
-from netpolicy.ir import build_site_isolating
+from netpolicy.ir import build_site, build_site_isolating
 from netpolicy.models import Pool, Segment
-from tenants.models import Tenant
+from tenants.models import Membership, Tenant
 from users.models import PosixAccount
 
 REALIZED = (SegmentState.APPROVED, SegmentState.PROVISIONING, SegmentState.READY)
 
 
-def tenant_networks(pool) -> list[TenantNetwork]:
-    """Tenants with an approved overlay segment on this pool (their first one carries the VNI)."""
-    segments = (
-        Segment.objects.filter(node_pool=pool, kind=SegmentKind.OVERLAY, state__in=REALIZED, vni__isnull=False)
-        .select_related("tenant")
-        .order_by("tenant_id", "pk")
-    )
-    first = {}
-    for segment in segments:
-        first.setdefault(segment.tenant_id, segment)
-    uids = _member_uids(first.keys())
-    return [
-        TenantNetwork(t_id, seg.tenant.slug, seg.vni, str(seg.subnet), tuple(uids.get(t_id, ())))
-        for t_id, seg in first.items()
-    ]
+def overlay_segments(tenant_ids=None):
+    """Overlay segments placed on node pools (any state), of these tenants (None: all)."""
+    segments = Segment.objects.filter(kind=SegmentKind.OVERLAY, node_pool__isnull=False)
+    return segments if tenant_ids is None else segments.filter(tenant_id__in=tenant_ids)
 
 
-def _member_uids(tenant_ids) -> dict[int, list[int]]:
-    """POSIX UIDs of each tenant's members (a user in two tenants on one pool is placed in neither)."""
-    accounts = PosixAccount.objects.filter(user__memberships__tenant__in=list(tenant_ids)).values_list(
-        "uid", "user__memberships__tenant"
-    )
-    by_uid: dict[int, set[int]] = {}
-    for uid, tenant_id in accounts:
-        if tenant_id in tenant_ids:
-            by_uid.setdefault(uid, set()).add(tenant_id)
-    result: dict[int, list[int]] = {}
-    for uid, tenants in by_uid.items():
-        if len(tenants) == 1:  # ambiguous sessions must fail closed, not pick a tenant
-            result.setdefault(next(iter(tenants)), []).append(uid)
+def placements(tenant_ids=None) -> dict[tuple[int, int], int]:
+    """{(node pool, tenant): VNI} for realized overlay segments (a tenant's first one per pool)."""
+    rows = (overlay_segments(tenant_ids).filter(state__in=REALIZED, vni__isnull=False)
+            .order_by("tenant_id", "pk").values_list("node_pool_id", "tenant_id", "vni"))  # fmt: skip
+    found: dict[tuple[int, int], int] = {}
+    for pool_id, tenant_id, vni in rows:
+        found.setdefault((pool_id, tenant_id), vni)
+    return found
+
+
+def member_uids(tenant_ids) -> dict[int, list[int]]:
+    """POSIX UIDs of each tenant's members (ambiguity across tenants is resolved per pool)."""
+    users = Membership.objects.filter(tenant_id__in=list(tenant_ids)).values_list("user_id", "tenant_id")
+    tenants_of = defaultdict(list)
+    for user_id, tenant_id in users:
+        tenants_of[user_id].append(tenant_id)
+    result: dict[int, list[int]] = defaultdict(list)
+    for user_id, uid in PosixAccount.objects.filter(user_id__in=list(tenants_of)).values_list("user_id", "uid"):
+        for tenant_id in tenants_of[user_id]:
+            result[tenant_id].append(uid)
     return result
 
 
@@ -52,9 +49,14 @@ def cgnat_base():
     return ipaddress.ip_network(str(pool.cidr)) if pool else CGNAT
 
 
-def ruleset(pool, networks: list[TenantNetwork]) -> str:
-    """The compiled nftables ruleset for the tenants present on a pool's nodes."""
-    if not networks:
-        return ""
-    tenants = Tenant.objects.filter(pk__in=[n.tenant_id for n in networks]).order_by("pk")
-    return nft.compile_ruleset(build_site_isolating(tenants).site)  # a broken tenant is quarantined, not fatal
+def nft_parts(tenant_ids) -> tuple[nft.SitePart, dict[int, nft.TenantPart]]:
+    """The site's compiled share and each tenant's, from the database (only these tenants are read)."""
+    # a tenant whose policy does not compile is quarantined (all its traffic rejected), never fatal
+    site = build_site_isolating(Tenant.objects.filter(pk__in=list(tenant_ids)).order_by("pk")).site
+    parts = {int(t.name[1:]): nft.tenant_part(site, t) for t in site.tenants}
+    return nft.site_part(site), parts
+
+
+def site_part() -> nft.SitePart:
+    """The site's share alone (site policies, groups, services)."""
+    return nft.site_part(build_site(Tenant.objects.none()))

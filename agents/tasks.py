@@ -1,33 +1,79 @@
-"""Celery tasks of the agents app."""
+"""Celery tasks of the agents app: compile desired state, sweep lost work, silent nodes."""
 
+import datetime
 import logging
 
 from celery import shared_task
+from django.db.models import F
+from django.utils import timezone
 
-from agents import services
-from agents.models import Node
+from agents import longpoll, refresh, services, sources
+from agents.models import Node, NodePool
+from portal import leases
+from tenants.models import Tenant
+from tenants.network import LEASE, queue_refresh
+
+LIVE_POLL = datetime.timedelta(seconds=90)  # a node heard from this recently is long-polling
+
+
+@shared_task(acks_late=True)
+def refresh_desired(tenant_ids=None) -> dict:
+    """Compile these tenants' share of nodes' desired state (None: everything), bump, wake."""
+    with leases.holding(LEASE, ["all"] if tenant_ids is None else tenant_ids):
+        return refresh.refresh(tenant_ids)
 
 log = logging.getLogger(__name__)
 
 
 @shared_task
-def refresh_nodes(pool_ids=None) -> int:
-    """Recompute desired state for the nodes of these pools (all when None) and wake the changed ones."""
-    nodes = Node.objects.select_related("pool")
-    if pool_ids is not None:
-        nodes = nodes.filter(pool_id__in=pool_ids)
-    shared = {}  # the ruleset compile is the expensive part and is the same for a whole pool
-    changed = []
-    for node in nodes:
-        if node.pool_id not in shared:
-            shared[node.pool_id] = services.pool_intent(node.pool)
-        try:
-            if services.refresh(node, shared[node.pool_id]):
-                changed.append(node)
-        except Exception:  # one node's bad data must not keep its pool's other nodes stale
-            log.exception("desired state of node %s could not be computed", node.name)
-    services.wake(changed)
-    return len(changed)
+def sweep() -> dict:
+    """Periodic: queue again what a lost publish or a killed worker left undone."""
+    return {"tenants": _sweep_tenants(), "pools": _sweep_pools(), "nodes": _sweep_nodes()}
+
+
+def _sweep_tenants() -> int:
+    """Tenants (and their overlay segments) whose network intent is ahead of what is compiled."""
+    if leases.leased(LEASE, ["all"]):
+        return 0
+    behind = Tenant.objects.exclude(network_observed_generation=F("network_generation"))
+    dirty = set(behind.values_list("pk", flat=True))
+    segments = sources.overlay_segments().exclude(observed_generation=F("generation"))
+    dirty |= set(segments.values_list("tenant_id", flat=True))
+    lost = sorted(dirty - leases.leased(LEASE, dirty))
+    if lost:
+        queue_refresh(lost)
+    return len(lost)
+
+
+def _sweep_pools() -> int:
+    """Nodes without their own part yet, and pools never assembled (e.g. after an upgrade)."""
+    count = 0
+    for pool in NodePool.objects.filter(nodes__desired_node="").distinct():
+        count += len(refresh.store_node_parts(pool))
+    unassembled = NodePool.objects.filter(document__isnull=True)
+    if unassembled.exists():
+        dirty = Tenant.objects.exclude(network_observed_generation=F("network_generation"))
+        waiting = {pool for pool, _ in sources.placements(dirty.values_list("pk", flat=True))}
+        site = None
+        for pool in unassembled.exclude(pk__in=waiting):  # never assemble around uncompiled tenants
+            site = site or sources.site_part()
+            count += len(refresh.assemble_pool(pool.pk, site))
+    return count
+
+
+def _sweep_nodes() -> int:
+    """Wake live nodes that have not applied their generation (a wake-up may have been lost)."""
+    recent = timezone.now() - LIVE_POLL
+    ids = list(Node.objects.filter(last_seen__gte=recent).exclude(applied_generation=F("desired_generation"))
+               .values_list("pk", flat=True))  # fmt: skip
+    longpoll.wake(ids)
+    return len(ids)
+
+
+@shared_task
+def refresh_everything() -> dict:
+    """Periodic safety net for intent changed outside the services (a shell, a restore)."""
+    return refresh_desired(None)
 
 
 @shared_task

@@ -5,28 +5,46 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from agents import services
+from agents.choices import NodeStatus
 from agents.models import Node, NodePool
 from frontend.admin_views import staff_member_required
 from frontend.views import render_page
+from portal.paging import paginate
 from tenants.models import Tenant
 
 
 @staff_member_required
 def node_list(request):
-    """Every node with its status; refreshed live with htmx."""
-    nodes = Node.objects.select_related("pool").order_by("pool__name", "name")
-    pools = NodePool.objects.prefetch_related("subnets")
-    context = {"nodes": nodes, "pools": pools, "created_token": request.session.pop("join_token", None)}
+    """Nodes with their status, one page at a time, filtered by pool, status or name; live with htmx."""
+    nodes = Node.objects.select_related("pool").defer("last_report", "desired_node").order_by("pool__name", "name")
+    if request.GET.get("pool", "").isdigit():
+        nodes = nodes.filter(pool_id=int(request.GET["pool"]))
+    if request.GET.get("status") in NodeStatus.values:
+        nodes = nodes.filter(status=request.GET["status"])
+    if request.GET.get("q"):
+        nodes = nodes.filter(name__icontains=request.GET["q"])
+    pager = paginate(request, nodes)
+    pools = paginate(request, NodePool.objects.prefetch_related("subnets"), param="pools")
+    context = {"nodes": pager.rows, "pager": pager, "pools": pools, "statuses": NodeStatus.choices,
+               "all_pools": NodePool.objects.values_list("pk", "name")[:200],
+               "created_token": request.session.pop("join_token", None)}  # fmt: skip
     return render_page(request, "agents/node_list.html", context, "agents/partials/node_table.html")
 
 
 @staff_member_required
 def node_detail(request, pk):
+    """A node and the tenants it reported, one page of them at a time."""
     node = get_object_or_404(Node.objects.select_related("pool").prefetch_related("credentials"), pk=pk)
-    reported = (node.last_report or {}).get("tenants", {})
-    tenants = {t.pk: t for t in Tenant.objects.filter(pk__in=[int(i) for i in reported if str(i).isdigit()])}
-    rows = [{"tenant": tenants.get(int(tid)), "id": tid, **entry} for tid, entry in sorted(reported.items())]
-    return render(request, "agents/node_detail.html", {"node": node, "tenant_rows": rows})
+    reported = sorted((node.last_report or {}).get("tenants", {}).items(), key=lambda item: _as_int(item[0]))
+    pager = paginate(request, reported)
+    ids = [_as_int(tid) for tid, _ in pager.rows]
+    tenants = {t.pk: t for t in Tenant.objects.filter(pk__in=ids)}
+    rows = [{"tenant": tenants.get(_as_int(tid)), "id": tid, **entry} for tid, entry in pager.rows]
+    return render(request, "agents/node_detail.html", {"node": node, "tenant_rows": rows, "pager": pager})
+
+
+def _as_int(text) -> int:
+    return int(text) if str(text).isdigit() else -1
 
 
 @staff_member_required

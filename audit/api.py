@@ -1,9 +1,10 @@
 """Read-only API over the audit log, with CSV/JSON export."""
 
 from django.db.models import Q
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import mixins
+from rest_framework import mixins, pagination
 from rest_framework.decorators import action
 
 from audit import export
@@ -14,13 +15,23 @@ from portal.api import TenantScopedViewSet
 from tenants.access import tenant_ids
 
 
+class AuditCursorPagination(pagination.CursorPagination):
+    """Keyset pages, newest first: `next`/`previous` cursors, no COUNT over millions of events."""
+
+    ordering = "-id"
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 1000
+
+
 class AuditEventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TenantScopedViewSet):
-    """Site admins see every event; tenant members see their tenants' events."""
+    """Site admins see every event; tenant members see their tenants' events. Newest first."""
 
     queryset = AuditEvent.objects.all()
     serializer_class = AuditEventSerializer
     filterset_class = AuditEventFilterSet
-    ordering_fields = ["created", "action"]
+    pagination_class = AuditCursorPagination
+    filter_backends = [DjangoFilterBackend]  # the cursor fixes the order
 
     def get_queryset(self):
         """Admins see all events; others their tenants' events and their own actions."""

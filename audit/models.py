@@ -1,7 +1,9 @@
 """The audit event: one immutable row per change of intent or state."""
 
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
+from django.db.models.functions import Upper
 
 from audit.context import ActorKind
 
@@ -43,7 +45,15 @@ class AuditEvent(models.Model):
 
     class Meta:
         ordering = ["-created", "-id"]
-        indexes = [models.Index(fields=["object_type", "object_id", "-created"])]
+        indexes = [
+            models.Index(fields=["object_type", "object_id", "-created"]),
+            # Keyset pages (newest first by id) of one tenant's or one actor's events.
+            models.Index(fields=["tenant", "-id"], name="audit_tenant_recent"),
+            models.Index(fields=["actor", "-id"], name="audit_actor_recent"),
+            # The search box (icontains, i.e. UPPER(x) LIKE '%Y%') over a million events.
+            *[GinIndex(OpClass(Upper(field), name="gin_trgm_ops"), name=f"audit_{field}_trgm")
+              for field in ("actor_label", "action", "object_repr", "message")],
+        ]
 
     def __str__(self):
         return f"{self.created:%Y-%m-%d %H:%M:%S} {self.actor_label} {self.action} {self.object_repr}"

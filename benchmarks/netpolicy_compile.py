@@ -1,6 +1,6 @@
 """Benchmark: compile and nft-check a node ruleset for N tenants; per-tenant chains vs one chain.
 
-Run: sudo .venv/bin/python benchmarks/netpolicy_compile.py [--tenants 10000]
+Run: sudo .venv/bin/python benchmarks/netpolicy_compile.py [--tenants 10000] [--update-sizes 2000,10000]
 (needs root for a throwaway network namespace in which `nft -c` / `nft -f` run).
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -170,6 +171,33 @@ def run(count: int, workdir: Path, netns: str) -> dict:
     return res
 
 
+def median_s(fn, *args, rounds: int = 50) -> float:
+    """Median seconds of one call over `rounds` calls."""
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn(*args)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def update_costs(count: int) -> dict:
+    """One tenant's change at `count` tenants: the update script, and its stored part re-assembled."""
+    site = make_site(count)
+    nfs, dns = defaults.site_groups(["10.255.0.10/32", "fd00:ff::10/128"], ["10.255.0.53/32"])
+    last = count - 1
+    old = site.tenant(f"t{last}")
+    changed = Site(site.policies, tuple(t if t.name != old.name else make_tenant(last, nfs, dns, 1)
+                                        for t in site.tenants), site.services, site.groups)  # fmt: skip
+    tenant = changed.tenant(old.name)
+    parts = [nft.tenant_part(site, t) for t in site.tenants]
+    shared = nft.site_part(site)
+    return {"tenants": count,
+            "update_script_s": median_s(nft.compile_tenant_update, changed, old.name, old),
+            "tenant_part_s": median_s(nft.tenant_part, changed, tenant),
+            "assemble_s": median_s(nft.assemble, shared, parts, rounds=5)}  # fmt: skip
+
+
 def report(count: int, res: dict) -> None:
     """Print the table recorded in docs/benchmarks.md."""
     upd = res["update_compile_s"] + res["update_check_s"]
@@ -198,7 +226,14 @@ def report(count: int, res: dict) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tenants", type=int, default=10_000)
+    parser.add_argument("--update-sizes", default="2000,10000",
+                        help="tenant counts at which one tenant's update is compiled (no nft)")
     args = parser.parse_args()
+    print("| tenants | update script (ms) | tenant part (ms) | assemble stored parts (ms) |\n|---:|---:|---:|---:|")
+    for size in [int(n) for n in args.update_sizes.split(",") if n]:
+        row = update_costs(size)
+        print(f"| {size} | {row['update_script_s'] * 1e3:.2f} | {row['tenant_part_s'] * 1e3:.2f} | "
+              f"{row['assemble_s'] * 1e3:.1f} |")
     if os.geteuid() != 0:
         sys.exit("needs root (ip netns); run with sudo")
     netns = f"npbench_{os.getpid()}_{uuid.uuid4().hex[:6]}"

@@ -138,10 +138,12 @@ def cluster_to_ready(base: str, logins: dict, timeout: float) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--base", required=True, help="e.g. http://127.0.0.1:8000")
+    ap.add_argument("--replica", action="append", default=[], help="another web replica: its /healthz too")
     ap.add_argument("--logins", required=True, help="JSON {username: password} printed by seed_demo")
     ap.add_argument("--timeout", type=float, default=600)
     args = ap.parse_args()
-    wait_healthy(args.base, args.timeout)
+    for base in (args.base, *args.replica):
+        wait_healthy(base, args.timeout)
     static_served(args.base)
     cluster_to_ready(args.base, json.loads(args.logins), args.timeout)
     print("smoke: OK")

@@ -4,7 +4,7 @@
 # login through the form, a cluster request approved to Ready on the vCenter simulator. Also
 # checks the portal image itself: unprivileged, no test tools, static files served.
 # Leaves nothing running: containers, volumes and the generated .env files are removed.
-#   bash deploy/smoke.sh            (root; ENCLAVE_WEB_PORT, default $PORT or 8000)
+#   bash deploy/smoke.sh            (root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -21,12 +21,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 export ENCLAVE_BASE_IMAGE="${ENCLAVE_BASE_IMAGE:-localhost/enclave-debian:bookworm}"
-export ENCLAVE_WEB_PORT="${ENCLAVE_WEB_PORT:-${PORT:-8000}}"
+export ENCLAVE_WEB_PORTS=  # each web replica on a free loopback port (podman maps no port ranges)
 bash deploy/base-image.sh
 
 # Podman's defaults fail on some machines; say exactly why, then retry with what works there.
 work="$ENCLAVE_DATA_DIR/smoke"  # logs of the last run stay here
 rm -rf "$work" && mkdir -p "$work"
+limits=()
 probe() { podman run --rm --network none "$ENCLAVE_BASE_IMAGE" true; }
 if ! why="$(probe 2>&1)"; then
   log "podman run with the default engine settings fails: $why"
@@ -37,7 +38,10 @@ if ! why="$(probe 2>&1)"; then
     >"$work/containers.conf"
   export CONTAINERS_CONF="$work/containers.conf"
   why="$(probe 2>&1)" || { log "podman cannot run containers here either: $why"; exit 1; }
-  log "using $CONTAINERS_CONF (runc, nofile/nproc 4096)"
+  # The same limit for web, whose 65536 open files the stack asks for cannot be set either.
+  printf 'services:\n  web:\n    ulimits: {nofile: {soft: 4096, hard: 4096}}\n' >"$work/limits.compose.yml"
+  limits=(-f "$work/limits.compose.yml")
+  log "using $CONTAINERS_CONF (runc, nofile/nproc 4096) and $work/limits.compose.yml"
 fi
 
 envs=(.env .env.db-owner .env.postgres)
@@ -51,7 +55,7 @@ for ca in /usr/local/share/ca-certificates/*.crt; do
   cp "$ca" deploy/ca-certificates/ && cas+=("deploy/ca-certificates/$(basename "$ca")")
 done
 project=enclavesmoke
-pc() { podman-compose -p "$project" -f docker-compose.yml -f deploy/smoke.compose.yml "$@"; }
+pc() { podman-compose -p "$project" -f docker-compose.yml -f deploy/smoke.compose.yml "${limits[@]}" "$@"; }
 cleanup() {
   log "removing the stack"
   pc down -v >/dev/null 2>&1 || true
@@ -66,7 +70,6 @@ ENCLAVE_PRODUCTION=1
 ENCLAVE_SECRET_KEY=$(secret)
 ENCLAVE_FIELD_ENCRYPTION_KEYS=$(secret)
 ENCLAVE_ALLOWED_HOSTS=127.0.0.1,localhost
-ENCLAVE_CSRF_TRUSTED_ORIGINS=https://127.0.0.1:$ENCLAVE_WEB_PORT
 ENCLAVE_DB_HOST=postgres
 ENCLAVE_DB_PORT=5432
 ENCLAVE_DB_NAME=enclave
@@ -111,9 +114,15 @@ found = dict(re.findall(r"^  (admin|alice|arno) +(\S+) ", sys.stdin.read(), re.M
 print(json.dumps(found) if len(found) == 3 else "")' <"$work/seed.log")"
 [ -n "$logins" ] || { log "seed_demo printed no logins"; cat "$work/seed.log"; exit 1; }
 
-log "starting web, worker and beat on 127.0.0.1:$ENCLAVE_WEB_PORT"
+log "starting web, worker and beat (two replicas each, as the file says)"
 pc up -d web worker beat >"$work/up2.log" 2>&1 || { cat "$work/up2.log"; exit 1; }
-if ! python3 deploy/smoke.py --base "http://127.0.0.1:$ENCLAVE_WEB_PORT" --logins "$logins"; then
-  for s in web worker beat; do log "--- $s"; podman logs --tail 40 "${project}_${s}_1" 2>&1 || true; done
+webs=()
+for c in $(podman ps --format '{{.Names}}' | grep "^${project}_web_" | sort); do
+  webs+=("http://$(podman port "$c" 8000 | head -1)")
+done
+log "web replicas at ${webs[*]}"
+[ ${#webs[@]} -eq 2 ] || { log "expected two web replicas"; exit 1; }
+if ! python3 deploy/smoke.py --base "${webs[0]}" --replica "${webs[1]}" --logins "$logins"; then
+  for s in web_1 web_2 worker_1 worker_2 beat_1; do log "--- $s"; podman logs --tail 30 "${project}_$s" 2>&1 || true; done
   exit 1
 fi

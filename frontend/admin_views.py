@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -17,6 +17,7 @@ from audit.models import AuditEvent
 from frontend.forms import MembershipForm, QuotaForm, TenantForm, TokenForm
 from frontend.views import render_page
 from portal.errors import ServiceError
+from portal.paging import keyset, paginate
 from tenants import quotas, services
 from tenants.access import is_site_admin, tenant_ids
 from tenants.models import Membership, Tenant
@@ -51,7 +52,11 @@ def audit_list(request):
     if request.GET.get("export") in ("csv", "json"):
         events = filterset.qs.order_by("created", "id")
         return export.json_response(events) if request.GET["export"] == "json" else export.csv_response(events)
-    context = {"filter": filterset, "events": filterset.qs[:200], "query": request.GET.urlencode()}
+    pager = keyset(request, filterset.qs)  # a million events: index scans of one page, no COUNT
+    query = request.GET.copy()
+    for key in ("before", "after"):
+        query.pop(key, None)
+    context = {"filter": filterset, "events": pager.rows, "pager": pager, "query": query.urlencode()}
     if is_site_admin(request.user) and not request.htmx:
         context["chain"] = chain.status()  # cached: the newest links, plus the last full check
     return render_page(request, "frontend/audit_list.html", context, "frontend/partials/audit_table.html")
@@ -75,8 +80,9 @@ def token_list(request):
                 form.add_error(exc.field, exc.detail)
             else:
                 form = TokenForm()
-    tokens = APIToken.objects.filter(user=request.user).select_related("user")
-    return render(request, "frontend/tokens.html", {"form": form, "tokens": tokens, "created": created})
+    pager = paginate(request, APIToken.objects.filter(user=request.user).select_related("user"))
+    return render(request, "frontend/tokens.html", {"form": form, "tokens": pager.rows, "pager": pager,
+                                                    "created": created})  # fmt: skip
 
 
 @login_required
@@ -99,7 +105,12 @@ def tenant_list(request):
         else:
             messages.success(request, f"Tenant {tenant} created.")
             return redirect("frontend:tenant-detail", pk=tenant.pk)
-    return render(request, "frontend/tenant_list.html", {"tenants": Tenant.objects.all(), "form": form})
+    tenants = Tenant.objects.annotate(members=Count("memberships", distinct=True),
+                                      cluster_count=Count("clusters", distinct=True))  # fmt: skip
+    if request.GET.get("q"):
+        tenants = tenants.filter(Q(slug__icontains=request.GET["q"]) | Q(name__icontains=request.GET["q"]))
+    pager = paginate(request, tenants.order_by("slug"))
+    return render(request, "frontend/tenant_list.html", {"tenants": pager.rows, "pager": pager, "form": form})
 
 
 @staff_member_required
@@ -122,8 +133,9 @@ def tenant_detail(request, pk):
                 member_form.add_error("username", exc.detail)
             else:
                 return redirect("frontend:tenant-detail", pk=pk)
+    members = paginate(request, tenant.memberships.select_related("user").order_by("user__username"))
     context = {"tenant": tenant, "quota_form": quota_form, "member_form": member_form,
-               "members": tenant.memberships.select_related("user")}  # fmt: skip
+               "members": members.rows, "pager": members}  # fmt: skip
     return render(request, "frontend/tenant_detail.html", context)
 
 

@@ -11,9 +11,10 @@ from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm, ResizeForm
 from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from portal.errors import NotFound, ServiceError
+from portal.paging import paginate
 from tenants import advice, quotas, realizers, services
-from tenants.access import can_decide, is_owner, is_site_admin, scope, visible_tenants
-from tenants.choices import ClusterState
+from tenants.access import can_decide, is_owner, is_site_admin, scope, tenant_ids, visible_tenants
+from tenants.choices import ClusterState, Role
 from tenants.filtersets import ClusterFilterSet
 from tenants.models import VirtualCluster
 
@@ -36,14 +37,16 @@ def get_cluster(user, pk) -> VirtualCluster:
 
 @login_required
 def home(request):
-    clusters = visible_clusters(request.user).exclude(state=ClusterState.RETIRED)[:20]
-    return render(request, "frontend/home.html", {"tenants": visible_tenants(request.user), "clusters": clusters})
+    clusters = paginate(request, visible_clusters(request.user).exclude(state=ClusterState.RETIRED), 20)
+    tenants = paginate(request, visible_tenants(request.user).order_by("slug"), 20, param="tenants")
+    return render(request, "frontend/home.html", {"tenants": tenants, "clusters": clusters.rows, "pager": clusters})
 
 
 @login_required
 def cluster_list(request):
     filterset = ClusterFilterSet(request.GET, queryset=visible_clusters(request.user))
-    context = {"filter": filterset, "clusters": filterset.qs[:200]}
+    pager = paginate(request, filterset.qs)
+    context = {"filter": filterset, "clusters": pager.rows, "pager": pager}
     return render_page(request, "frontend/cluster_list.html", context, "frontend/partials/cluster_table.html")
 
 
@@ -174,11 +177,16 @@ def cluster_action(request, pk, verb):
 def approvals(request):
     """Requests waiting for this user's decision: endorsements for owners, approvals for admins."""
     user = request.user
+    admin = is_site_admin(user)
     to_endorse = visible_clusters(user).filter(state=ClusterState.SUBMITTED)
-    if not is_site_admin(user):
-        to_endorse = [c for c in to_endorse if is_owner(user, c.tenant_id)]
-    to_approve = visible_clusters(user).filter(state=ClusterState.ENDORSED) if is_site_admin(user) else []
+    if not admin:
+        to_endorse = to_endorse.filter(tenant__in=tenant_ids(user, Role.OWNER))
+    none = VirtualCluster.objects.none()
+    to_approve = visible_clusters(user).filter(state=ClusterState.ENDORSED) if admin else none
     # Segment requests (network intent) wait for site admins too.
     pending = Segment.objects.filter(state=SegmentState.REQUESTED).select_related("tenant", "requested_by")
-    context = {"to_endorse": to_endorse, "to_approve": to_approve, "pending": pending if is_site_admin(user) else []}
+    pending = pending.order_by("pk") if admin else Segment.objects.none()
+    context = {"to_endorse": paginate(request, to_endorse, param="endorse"),
+               "to_approve": paginate(request, to_approve, param="approve"),
+               "pending": paginate(request, pending, param="segments")}  # fmt: skip
     return render(request, "frontend/approvals.html", context)

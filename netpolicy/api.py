@@ -56,7 +56,7 @@ class PoolViewSet(SiteOrOwnTenantMixin, mixins.ListModelMixin, mixins.RetrieveMo
                   mixins.CreateModelMixin, viewsets.GenericViewSet):
     """Id and address pools; site admins define them, tenants see shared and reserved ones."""
 
-    queryset = Pool.objects.all()
+    queryset = allocation.with_usage(Pool.objects.all())
     serializer_class = PoolSerializer
     filterset_class = PoolFilterSet
 

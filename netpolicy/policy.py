@@ -13,6 +13,7 @@ from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service
 from portal.addresses import AddressError, parse_network
 from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_owner, is_site_admin, require_member
+from tenants.network import network_changed
 
 RULE_FIELDS = ("name", "sequence", "action", "direction", "logged", "enabled", "description")
 M2M_FIELDS = ("sources", "destinations", "services")
@@ -115,6 +116,7 @@ def create_default_policy(tenant) -> FirewallPolicy:
           [svc["nfs_tcp"], svc["nfs_udp"]], Direction.OUT)
     _rule(policy, "tenant_to_dns", 40, Action.ALLOW, [every], [dns],
           [svc["dns_udp"], svc["dns_tcp"]], Direction.OUT)
+    network_changed([tenant])
     return policy
 
 

@@ -1,8 +1,10 @@
 """Segment lifecycle: request with next-free or explicit ids and subnets, approve, retire."""
 
+import hashlib
 import ipaddress
+from itertools import islice
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 
 from audit.services import record, snapshot
@@ -10,6 +12,8 @@ from netpolicy.allocation import (
     ID_COLUMN,
     POOL_FOR,
     PoolExhausted,
+    free_ids,
+    free_subnets,
     next_free_id,
     next_free_subnet,
 )
@@ -19,7 +23,9 @@ from netpolicy.models import LIVE, Pool, Segment
 from portal.addresses import AddressError, parse_address, parse_network
 from portal.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
 from tenants.access import is_site_admin, require_member, require_owner_or_admin
-from tenants.models import Quota, Tenant
+from tenants.models import Tenant
+from tenants.network import network_changed
+from tenants.quotas import locked_quota
 
 S = SegmentState
 SEGMENT_FIELDS = ("name", "kind", "mtu", "data_path", "vsphere_cluster", "node_pool")
@@ -49,7 +55,46 @@ def _check_pool_use(pool: Pool, tenant: Tenant, kind: str) -> None:
         raise InvalidRequest(f"Pool {pool.name} is reserved for another tenant.", "pool")
 
 
-def _choose_id(tenant: Tenant, kind: str, data: dict) -> tuple[Pool, int]:
+# ---------------------------------------------------------------- claims
+# Concurrent allocations from one pool do not queue on a lock: each claims its candidate with a
+# transaction-scoped advisory lock that the others skip (pg_try_advisory_xact_lock never waits),
+# so they take different next-free values. The unique and exclusion constraints still decide; a
+# value committed by another allocation after it was read is retried with the next one.
+MAX_SKIPPED = 256  # candidates claimed by concurrent allocations that one allocation passes over
+ATTEMPTS = 4  # allocations retried after losing a value to a concurrent commit
+
+
+class _Claims:
+    """The candidates this allocation claimed or lost; a lost one is never chosen again."""
+
+    def __init__(self):
+        self.lost: set = set()
+
+    def take(self, *key) -> bool:
+        """Claim the candidate for this transaction, unless another allocation holds it."""
+        if key in self.lost:
+            return False
+        digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)])
+            return cursor.fetchone()[0]
+
+
+def _claim_first(claims: _Claims, pool: Pool, what: str, candidates, taken):
+    """The lowest free candidate no concurrent allocation holds; None if the pool is exhausted.
+
+    The candidates were read before the claim: one whose claimant committed since is taken(),
+    which is checked again once claimed (a claim only succeeds after its last holder's commit)."""
+    for candidate in islice(candidates, MAX_SKIPPED):
+        key = (pool.pk, what, str(candidate))
+        if claims.take(*key):
+            if not taken(candidate):
+                return candidate
+            claims.lost.add(key)
+    return None
+
+
+def _choose_id(tenant: Tenant, kind: str, data: dict, claims: _Claims) -> tuple[Pool, int]:
     """The id pool and the id: explicit (validated) or next-free over the candidate pools."""
     column = ID_COLUMN[kind]
     pools = [data["id_pool"]] if data.get("id_pool") else _candidate_pools(POOL_FOR[kind], tenant)
@@ -59,13 +104,14 @@ def _choose_id(tenant: Tenant, kind: str, data: dict) -> tuple[Pool, int]:
     errors = []
     for pool in pools:
         _check_pool_use(pool, tenant, POOL_FOR[kind])
-        pool = Pool.objects.select_for_update().get(pk=pool.pk)  # serializes allocations
         if wanted is None:
-            try:
-                return pool, next_free_id(pool, column)
-            except PoolExhausted as exc:
-                errors.append(exc.detail)
-                continue
+            used = Segment.objects.filter(LIVE, id_pool=pool)
+            ident = _claim_first(claims, pool, column, free_ids(pool, column),
+                                 lambda value, used=used: used.filter(**{column: value}).exists())  # fmt: skip
+            if ident is not None:
+                return pool, ident
+            errors.append(f"Pool {pool.name} is exhausted: all {pool.size} ids are in use.")
+            continue
         if pool.first <= wanted <= pool.last:
             if Segment.objects.filter(LIVE, id_pool=pool, **{column: wanted}).exists():
                 raise InvalidRequest(f"{column} {wanted} is already in use in pool {pool.name}.",
@@ -90,7 +136,7 @@ def _check_block(pool: Pool, prefix_length: int, admin: bool) -> None:
                              f"/{prefix_length} is larger. Ask a site admin for a larger block.", "prefix_length")
 
 
-def _choose_subnet(tenant: Tenant, data: dict, admin: bool = False) -> tuple[Pool, ipaddress._BaseNetwork]:
+def _choose_subnet(tenant: Tenant, data: dict, claims: _Claims, admin: bool) -> tuple[Pool, ipaddress._BaseNetwork]:
     """The prefix pool and subnet: explicit (inside a pool, not overlapping) or next-free."""
     if data.get("subnet"):
         net = _parse_subnet(data["subnet"])
@@ -101,7 +147,6 @@ def _choose_subnet(tenant: Tenant, data: dict, admin: bool = False) -> tuple[Poo
             if net.version == supernet.version and net.subnet_of(supernet):
                 _check_pool_use(pool, tenant, pool.kind)
                 _check_block(pool, net.prefixlen, admin)
-                Pool.objects.select_for_update().get(pk=pool.pk)
                 _check_overlap(net, pool)
                 return pool, net
         raise InvalidRequest(f"Subnet {net} is outside every usable address pool.", "subnet")
@@ -110,8 +155,13 @@ def _choose_subnet(tenant: Tenant, data: dict, admin: bool = False) -> tuple[Poo
         raise InvalidRequest("No IPv4 pool is defined.", "prefix_pool")
     _check_pool_use(pool, tenant, pool.kind)
     _check_block(pool, data.get("prefix_length") or pool.prefix_length, admin)
-    pool = Pool.objects.select_for_update().get(pk=pool.pk)
-    return pool, next_free_subnet(pool, data.get("prefix_length"))
+    used = Segment.objects.filter(LIVE, routing_domain=pool.routing_domain)
+    net = _claim_first(claims, pool, "subnet", free_subnets(pool, data.get("prefix_length")),
+                       lambda value: used.filter(subnet__net_overlaps=str(value)).exists())  # fmt: skip
+    if net is None:
+        next_free_subnet(pool, data.get("prefix_length"))  # raises the pool's exhaustion
+        raise Conflict("Every free subnet is being taken by concurrent requests; try again.")
+    return pool, net
 
 
 def _check_overlap(net, pool: Pool) -> None:
@@ -137,7 +187,7 @@ def _gateway(net, wanted: str | None) -> str:
 
 def _check_quota(tenant: Tenant, admin: bool) -> None:
     """Requested segments count like approved ones, and only a few may await approval at once."""
-    quota = Quota.objects.select_for_update().get(tenant=tenant)
+    quota = locked_quota(tenant.pk)  # a tenant without a quota row gets zero limits, not a 500
     live = Segment.objects.filter(LIVE, tenant=tenant).count()
     if live >= quota.max_segments:
         raise QuotaExceeded([f"segments: {live} of {quota.max_segments} in use (requests included)"])
@@ -152,22 +202,45 @@ def create_segment(tenant: Tenant, user, data: dict) -> Segment:
     with transaction.atomic(), compiling(tenant.pk):  # the tenant's groups name its segments
         admin = is_site_admin(user)
         _check_quota(tenant, admin)
-        id_pool, ident = _choose_id(tenant, data["kind"], data)
-        prefix_pool, net = _choose_subnet(tenant, data, admin)
-        segment = Segment(
-            tenant=tenant, id_pool=id_pool, prefix_pool=prefix_pool, subnet=str(net),
-            gateway=_gateway(net, data.get("gateway")), routing_domain=prefix_pool.routing_domain,
-            state=S.APPROVED if admin else S.REQUESTED, requested_by=user,
-            **{ID_COLUMN[data["kind"]]: ident},
-            **{k: data[k] for k in SEGMENT_FIELDS if k in data},
-        )
-        try:
-            with transaction.atomic():
-                segment.save()
-        except IntegrityError as exc:
-            raise Conflict(f"Segment collides with another one: {_constraint(exc)}.") from None
+        claims = _Claims()
+        for attempt in range(ATTEMPTS):
+            segment = _new_segment(tenant, user, data, claims, admin)
+            try:
+                with transaction.atomic():
+                    segment.save()
+                break
+            except IntegrityError as exc:
+                lost = _lost_to_a_concurrent_commit(exc, segment, data)
+                if lost is None or attempt == ATTEMPTS - 1:
+                    raise Conflict(f"Segment collides with another one: {_constraint(exc)}.") from None
+                claims.lost.add(lost)
         record("segment.create", segment, after=snapshot(segment), tenant=tenant)
+        if segment.node_pool_id:
+            network_changed([tenant])  # an admin's overlay segment is approved at once
     return segment
+
+
+def _new_segment(tenant: Tenant, user, data: dict, claims: _Claims, admin: bool) -> Segment:
+    id_pool, ident = _choose_id(tenant, data["kind"], data, claims)
+    prefix_pool, net = _choose_subnet(tenant, data, claims, admin)
+    return Segment(
+        tenant=tenant, id_pool=id_pool, prefix_pool=prefix_pool, subnet=str(net),
+        gateway=_gateway(net, data.get("gateway")), routing_domain=prefix_pool.routing_domain,
+        state=S.APPROVED if admin else S.REQUESTED, requested_by=user,
+        **{ID_COLUMN[data["kind"]]: ident},
+        **{k: data[k] for k in SEGMENT_FIELDS if k in data},
+    )
+
+
+def _lost_to_a_concurrent_commit(exc: IntegrityError, segment: Segment, data: dict):
+    """The claim key of a next-free value another allocation committed first (None: not that)."""
+    column = ID_COLUMN[segment.kind]
+    constraint = _constraint(exc)
+    if constraint in ("segment_vlan_unique_in_pool", "segment_vni_unique_in_pool") and data.get(column) is None:
+        return (segment.id_pool_id, column, str(getattr(segment, column)))
+    if constraint == "segment_subnets_no_overlap" and not data.get("subnet"):
+        return (segment.prefix_pool_id, "subnet", str(segment.subnet))
+    return None
 
 
 def _constraint(exc: IntegrityError) -> str:
@@ -194,4 +267,6 @@ def transition_segment(segment: Segment, user, action: str, to_state: str,
         current.save(update_fields=["state", "generation", "updated"])
         record(f"segment.{action}", current, before=before, after=snapshot(current),
                tenant=current.tenant_id, message=reason)
+        if current.node_pool_id:
+            network_changed([current.tenant_id])
     return current

@@ -1,5 +1,7 @@
 """htmx pages: segments (request, live checks, decisions), pools, firewall rules with lint, what-if."""
 
+from dataclasses import replace
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -12,11 +14,10 @@ from django.views.decorators.http import require_POST
 from audit.models import AuditEvent
 from frontend.admin_views import staff_member_required
 from frontend.views import render_page
-from netpolicy import allocation, findings, policy, segments, whatif
+from netpolicy import allocation, findings, firewall_page, policy, segments, whatif
 from netpolicy import rules as rule_service
 from netpolicy.allocation import PoolExhausted, pool_usage
 from netpolicy.choices import SegmentKind, SegmentState
-from netpolicy.compiler.model import Category
 from netpolicy.forms import (
     GroupAddressForm,
     PoolForm,
@@ -29,6 +30,7 @@ from netpolicy.ir import Builder
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from netpolicy.serializers import WhatIfSerializer
 from portal.errors import Forbidden, NotFound, ServiceError
+from portal.paging import paginate
 from tenants.access import is_owner, is_site_admin, scope, tenant_ids
 
 S = SegmentState
@@ -65,12 +67,19 @@ def _attach(form, exc: ServiceError, aliases: dict | None = None) -> None:
 def segment_list(request):
     """Segments of the user's tenants, with effective MTU and IPoIB warnings; pools' usage."""
     segments_ = scope(Segment.objects.select_related("tenant", "id_pool"), request.user)
-    pools = [(p, pool_usage(p)) for p in _own_or_site(Pool.objects.all(), request.user)]
-    pending = segments_.filter(state=S.REQUESTED) if is_site_admin(request.user) else []
-    context = {"segments": segments_.order_by("tenant__slug", "name")[:500], "pools": pools,
-               "pending": pending}
+    pending = segments_.filter(state=S.REQUESTED) if is_site_admin(request.user) else segments_.none()
+    pager = paginate(request, segments_.order_by("tenant__slug", "name"))
+    context = {"segments": pager.rows, "pager": pager, "pools": _pools_page(request, request.user),
+               "pending": paginate(request, pending.order_by("pk"), param="pending")}
     return render_page(request, "netpolicy/segment_list.html", context,
                        "netpolicy/partials/segment_table.html")
+
+
+def _pools_page(request, user):
+    """One page of the pools the user may use, with their usage (counted in the same query)."""
+    pools = _own_or_site(allocation.with_usage(Pool.objects.select_related("tenant")), user)
+    pager = paginate(request, pools.order_by("kind", "name"), param="pools")
+    return replace(pager, rows=[(p, pool_usage(p)) for p in pager.rows])
 
 
 class _DryRun(Exception):
@@ -209,20 +218,10 @@ def pool_create(request):
         else:
             messages.success(request, f"Pool {pool} created.")
             return redirect("netpolicy:pool-create")
-    pools = [(p, pool_usage(p)) for p in Pool.objects.select_related("tenant")]
-    return render(request, "netpolicy/pool_form.html", {"form": form, "pools": pools})
+    return render(request, "netpolicy/pool_form.html", {"form": form, "pools": _pools_page(request, request.user)})
 
 
 # ---------------------------------------------------------------- firewall
-
-
-def _policies(user):
-    """Visible policies in evaluation order: category, then sequence."""
-    policies = _own_or_site(FirewallPolicy.objects.select_related("tenant")
-                            .prefetch_related("rules__sources", "rules__destinations",
-                                              "rules__services"), user)
-    order = {c.value: c.rank for c in Category}
-    return sorted(policies, key=lambda p: (order[p.category], p.sequence, p.pk))
 
 
 def _findings(tenant_ids_) -> findings.Findings:
@@ -230,25 +229,10 @@ def _findings(tenant_ids_) -> findings.Findings:
     return findings.findings(set(tenant_ids_))
 
 
-def _can_edit(user, tenant_id) -> bool:
-    return is_site_admin(user) or (tenant_id is not None and is_owner(user, tenant_id))
-
-
-def _firewall_context(user) -> dict:
-    policies = _policies(user)
-    found = _findings({p.tenant_id for p in policies})
-    rows = [(p, _can_edit(user, p.tenant_id), [(r, found.for_rule(r.pk, p.tenant_id)) for r in p.rules.all()])
-            for p in policies]
-    groups = _own_or_site(Group.objects.select_related("tenant", "segment"), user)
-    groups = [(g, _can_edit(user, g.tenant_id)) for g in groups]
-    return {"rows": rows, "groups": groups, "form": {}, "is_admin": is_site_admin(user),
-            "broken": sorted(set(found.broken.values()))}
-
-
 @login_required
 def firewall(request):
-    """Every visible policy and rule, with the analysis findings next to each rule."""
-    return render(request, "netpolicy/firewall.html", _firewall_context(request.user))
+    """One tenant's policies and rules (or the site's) with lint; admins search tenants and filter."""
+    return render(request, "netpolicy/firewall.html", firewall_page.context(request))
 
 
 @login_required
@@ -258,7 +242,7 @@ def what_if(request):
     answer, status = _what_if_answer(request.user, request.POST)
     context = {"form": request.POST, **answer}
     if not request.htmx:
-        context = {**_firewall_context(request.user), **context}
+        context = {**firewall_page.context(request), **context}
     response = render_page(request, "netpolicy/firewall.html", context, "netpolicy/partials/what_if.html")
     response.status_code = status
     return response
@@ -282,7 +266,12 @@ def _rule_saved(request, rule: FirewallRule):
     found = _findings([rule.policy.tenant_id]).for_rule(rule.pk, rule.policy.tenant_id)
     lint = "; ".join(f"{f['kind']}: {f['message']}" for f in found) or "no findings"
     (messages.warning if found else messages.success)(request, f"Saved rule '{rule.name}' — lint: {lint}")
-    return redirect(reverse("netpolicy:rule-list") + f"#rule-{rule.pk}")
+    return redirect(_rule_url(request.user, rule))
+
+
+def _rule_url(user, rule: FirewallRule) -> str:
+    """The firewall page of the rule's tenant, at the rule."""
+    return reverse("netpolicy:rule-list") + firewall_page.url_for(user, rule.policy.tenant_id) + f"#rule-{rule.pk}"
 
 
 def _rule_form_page(request, policy_obj: FirewallPolicy, instance: FirewallRule | None):
@@ -338,7 +327,7 @@ def rule_move(request, pk):
         return _refused(request, exc)
     except ServiceError as exc:
         messages.error(request, _text(exc))
-    return redirect(reverse("netpolicy:rule-list") + f"#rule-{rule.pk}")
+    return redirect(_rule_url(request.user, rule))
 
 
 @login_required
@@ -376,5 +365,5 @@ def service_create(request):
         else:
             messages.success(request, f"Service {service} added.")
             return redirect("netpolicy:service-create")
-    return render(request, "netpolicy/service_form.html",
-                  {"form": form, "services": Service.objects.all()})
+    pager = paginate(request, Service.objects.all())
+    return render(request, "netpolicy/service_form.html", {"form": form, "services": pager.rows, "pager": pager})

@@ -124,6 +124,11 @@ DATABASES = {
         "TEST": {"NAME": env_str("ENCLAVE_TEST_DB_NAME", "test_enclave")},
     }
 }
+# A connection pool per web process (gunicorn threads borrow and return connections): thousands
+# of node long-polls in hundreds of threads must not mean hundreds of PostgreSQL connections.
+if env_int("ENCLAVE_DB_POOL_SIZE", 0):
+    DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": env_int("ENCLAVE_DB_POOL_SIZE", 0),
+                                                "timeout": env_int("ENCLAVE_DB_POOL_TIMEOUT", 30)}}  # fmt: skip
 # The schema owner: only `manage.py migrate` and `flush` connect as it (portal/dbroles.py). Give its
 # password to the migration job alone; web, worker and beat then cannot rewrite the audit log.
 DB_OWNER_USER = env_str("ENCLAVE_DB_OWNER_USER")
@@ -222,12 +227,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ENCLAVE_TASK_VISIBILITY", 600)}
+# Seconds a queued or running task keeps its objects from the lost-work sweeps (portal.leases).
+LEASE_SECONDS = env_int("ENCLAVE_LEASE_SECONDS", 60)
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
     "worker-heartbeat": {"task": "portal.tasks.heartbeat", "schedule": 30.0},
     "silent-nodes": {"task": "agents.tasks.mark_silent_nodes", "schedule": 30.0},
-    "refresh-nodes": {"task": "agents.tasks.refresh_nodes", "schedule": 300.0},
+    "sweep-nodes": {"task": "agents.tasks.sweep", "schedule": 30.0},  # portal.leases.SWEEP_INTERVAL
+    "sweep-clusters": {"task": "tenants.tasks.sweep_clusters", "schedule": 30.0},
+    "refresh-desired-state": {"task": "agents.tasks.refresh_everything", "schedule": 3600.0},
     "vsphere-discovery": {"task": "vsphere.tasks.discover_all", "schedule": 900.0},
     "vsphere-drift": {"task": "vsphere.tasks.check_drift", "schedule": 300.0},
     "audit-chain": {"task": "audit.tasks.verify_chain", "schedule": 3600.0},

@@ -72,6 +72,10 @@ COMMITTED_STATES = {
     ClusterState.DECOMMISSIONING,
 }
 LIVE_STATES = COMMITTED_STATES - {ClusterState.DECOMMISSIONING}
+# States in which a site reconciler owes work while generation and observed_generation differ
+# (error waits for a person or a new generation: sweeping it would hammer the site).
+RECONCILED_STATES = COMMITTED_STATES - {ClusterState.ERROR}
+
 # Requests not yet decided: they can be edited (drafts) or withdrawn.
 REQUEST_STATES = {ClusterState.DRAFT, ClusterState.SUBMITTED, ClusterState.ENDORSED}
 

@@ -29,6 +29,10 @@ class Tenant(models.Model):
     name = models.CharField(max_length=100)
     description = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    # Bumped with every change that reaches Linux nodes (segments, firewall, members); nodes'
+    # desired state is compiled up to network_observed_generation (tenants.network).
+    network_generation = models.PositiveBigIntegerField(default=1, editable=False)
+    network_observed_generation = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["slug"]

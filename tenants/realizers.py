@@ -15,8 +15,11 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from portal import leases
 from portal.errors import InvalidRequest
 from tenants.choices import SiteKind
+
+LEASE = "cluster"  # portal.leases: a cluster's reconcile is queued or running (the sweep leaves it alone)
 
 
 @dataclass
@@ -129,13 +132,16 @@ def place(cluster, site=None) -> tuple[Realizer, object]:
 def queue(cluster) -> None:
     """The one way work for a cluster is queued: its realizer's reconciler, after the commit."""
     cluster_id = cluster.pk
-    transaction.on_commit(lambda: realize(cluster_id))
+    transaction.on_commit(lambda: realize(cluster_id), robust=True)
 
 
-def realize(cluster_id: int) -> None:
+def realize(cluster_id: int) -> bool:
     """Queue the cluster's reconciler now (for callers outside a transaction, e.g. a periodic sweep)."""
     from tenants.models import VirtualCluster
 
     kind = VirtualCluster.objects.filter(pk=cluster_id).values_list("site_kind", flat=True).first()
-    if kind is not None:
-        get(kind).queue(cluster_id)
+    if kind is None:
+        return False
+    get(kind).queue(cluster_id)
+    leases.take(LEASE, [cluster_id])  # after the publish: a failed one leaves no lease, so the sweep retries
+    return True

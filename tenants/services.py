@@ -11,6 +11,7 @@ from tenants import notifications, quotas, realizers, signals
 from tenants.access import can_decide, is_owner, is_site_admin, require_member
 from tenants.choices import MOVES, REQUEST_STATES, ClusterState, Role
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
+from tenants.network import network_changed
 
 S = ClusterState
 EDITABLE_FIELDS = (
@@ -74,6 +75,7 @@ def set_membership(tenant: Tenant, user, role: str) -> Membership:
         if membership is None:
             signals.membership_pre_create.send(sender=Membership, tenant=tenant, user=user)
             membership = Membership.objects.create(tenant=tenant, user=user, role=role)
+            network_changed([tenant])  # the member's UID on the tenant's nodes
         else:
             membership.role = role
             membership.save(update_fields=["role"])
@@ -90,6 +92,7 @@ def remove_membership(membership: Membership) -> None:
             raise Conflict("A tenant must keep at least one owner.")
         record("membership.delete", membership, before=snapshot(membership), tenant=membership.tenant_id)
         membership.delete()
+        network_changed([membership.tenant_id])
 
 
 def create_cluster(tenant: Tenant, user, data: dict, submit: bool = False) -> VirtualCluster:

@@ -137,26 +137,53 @@ def redis_client():
     return client
 
 
-@pytest.fixture(scope="session")
+TEST_LEASE_SECONDS = 4  # portal.leases in the worker: lost work is swept again after this
+
+
+class Worker:
+    """A real `celery worker` process on the real Redis broker and the test database; tests may
+    SIGKILL it mid-task and start another."""
+
+    def __init__(self, log):
+        self.log_path, self.proc = log, None
+
+    def start(self) -> None:
+        env = dict(os.environ, ENCLAVE_DB_NAME=settings.DATABASES["default"]["NAME"], PYTHONUNBUFFERED="1",
+                   ENCLAVE_LEASE_SECONDS=str(TEST_LEASE_SECONDS))  # fmt: skip
+        cmd = [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool=solo", "--loglevel=INFO",
+               "--without-gossip", "--without-mingle", "-n", f"pytest-{os.getpid()}@%h"]  # fmt: skip
+        start = self.log_path.stat().st_size if self.log_path.exists() else 0
+        with open(self.log_path, "ab") as out:
+            self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        ready = lambda: b" ready." in self.log_path.read_bytes()[start:] or self.proc.poll() is not None  # noqa: E731
+        _wait_for(ready, 60)
+        if self.proc.poll() is not None:
+            pytest.fail(f"celery worker exited: {self.log_path.read_text()[-2000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup, no ack, its leases lapse."""
+        self.proc.kill()
+        self.proc.wait(timeout=20)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+@pytest.fixture
 def celery_worker(django_db_setup, django_db_blocker, redis_client, tmp_path_factory):
-    """A real `celery worker` process on the real Redis broker and the test database."""
+    """A real `celery worker` process on the real Redis broker and the test database.
+
+    One per test that asks for it, stopped (warm: its running task finishes) before the test's
+    database is flushed, so no task queued by this or another test reads tables being truncated."""
     redis_client.flushdb()
-    log = tmp_path_factory.mktemp("worker") / "worker.log"
-    env = dict(os.environ, ENCLAVE_DB_NAME=settings.DATABASES["default"]["NAME"], PYTHONUNBUFFERED="1")
-    cmd = [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool=solo", "--loglevel=INFO",
-           "--without-gossip", "--without-mingle", "-n", f"pytest-{os.getpid()}@%h"]  # fmt: skip
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    _wait_for(lambda: b" ready." in log.read_bytes() or proc.poll() is not None, 60)
-    if proc.poll() is not None:
-        pytest.fail(f"celery worker exited: {log.read_text()[-2000:]}")
-    proc.log_path = log
-    yield proc
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    worker = Worker(tmp_path_factory.mktemp("worker") / "worker.log")
+    worker.start()
+    yield worker
+    worker.stop()
 
 
 def _wait_for(predicate, timeout: float, interval: float = 0.2):

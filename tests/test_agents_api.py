@@ -5,10 +5,11 @@ import ipaddress
 import threading
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from agents import services, tasks
+from agents import refresh, services, tasks
 from agents.choices import NodeStatus
 from agents.models import JoinToken, Node
 from audit.context import ActorKind
@@ -84,8 +85,10 @@ def test_desired_state_has_the_agents_wire_format_and_an_etag(pool):
     node, cred = enrol(pool)
     response = agent(cred).get("/api/v1/agents/node-1/desired-state")
     doc = response.json()
-    assert doc["node"] == {"name": "node-1", "address": "10.10.0.5", "interfaces": [IFACES[0] | {"gateway": None}]}
-    assert doc["tenants"] == [] and "generation" in doc
+    underlay = {"underlay": "em1", "dstport": 4790, "address": "10.10.0.5/24", "group": "239.1.1.1", "ttl": 5}
+    assert doc["node"] == {"name": "node-1", "address": "10.10.0.5", "interfaces": [IFACES[0] | {"gateway": None}],
+                           "vxlans": [underlay]}  # fmt: skip
+    assert doc["tenants"] == [] and doc["schema"] == 2 and "generation" in doc
     again = agent(cred).get("/api/v1/agents/node-1/desired-state", HTTP_IF_NONE_MATCH=response["ETag"])
     assert again.status_code == 304
 
@@ -97,14 +100,16 @@ def test_a_long_poll_returns_as_soon_as_intent_changes(pool):
     result = {}
 
     def poll():
-        result["response"] = agent(cred).get("/api/v1/agents/node-1/desired-state?wait=30",
-                                             HTTP_IF_NONE_MATCH=first["ETag"])  # fmt: skip
+        try:
+            result["response"] = agent(cred).get("/api/v1/agents/node-1/desired-state?wait=30",
+                                                 HTTP_IF_NONE_MATCH=first["ETag"])  # fmt: skip
+        finally:
+            connection.close()  # the thread's own connection, or the test database cannot be dropped
 
     thread = threading.Thread(target=poll)
     thread.start()
     thread.join(timeout=1.0)  # let the poll subscribe; correctness does not depend on it
     services.update_node(node, interfaces=IFACES + [{"name": "em2", "address": "10.10.0.6/24"}])
-    tasks.refresh_nodes([pool.pk])
     thread.join(timeout=40)
     response = result["response"]
     assert response.status_code == 200
@@ -163,10 +168,13 @@ def overlay_site(world, pool):
 
 
 def test_an_overlay_segment_on_the_pool_puts_its_tenant_on_every_node(pool, world):
+    from enclave_agent.wire import expand
+
     segment = overlay_site(world, pool)
     _, cred = enrol(pool)
+    refresh.refresh([world.tenant_a.pk, world.tenant_b.pk])  # what the worker does after commit
     doc = agent(cred).get("/api/v1/agents/node-1/desired-state").json()
-    (tenant,) = doc["tenants"]
+    (tenant,) = expand(doc)["tenants"]
     tid = world.tenant_a.pk
     assert tenant["id"] == tid and tenant["vni"] == segment.vni and tenant["uids"] == [20001]
     assert tenant["vrf"] == {"name": f"vrf{tid}", "table": 0x01000000 + tid}
@@ -180,6 +188,7 @@ def test_the_desired_state_parses_with_the_agents_own_validator(pool, world):
 
     overlay_site(world, pool)
     _, cred = enrol(pool)
+    refresh.refresh()
     state = parse(agent(cred).get("/api/v1/agents/node-1/desired-state").json())
     assert state.tenant_for_uid(20001).id == world.tenant_a.pk and state.tenant_for_uid(20002) is None
 
@@ -190,5 +199,6 @@ def test_cgnat_addresses_come_from_the_sites_cgnat_pool(pool, world):
     overlay_site(world, pool)
     allocation.create_pool(world.admin, {"name": "cgnat", "kind": "cgnat", "cidr": "100.100.0.0/16"})
     _, cred = enrol(pool)
+    refresh.refresh()
     (tenant,) = agent(cred).get("/api/v1/agents/node-1/desired-state").json()["tenants"]
     assert tenant["cgnat"] == f"{ipaddress.ip_address('100.100.0.0') + world.tenant_a.pk + 1}/32"

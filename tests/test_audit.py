@@ -69,7 +69,8 @@ def _draft(world):
 def test_tenant_members_see_only_their_tenants_events(world, api):
     a_events = api(world.member_a).get("/api/v1/audit-events/?limit=1000").json()["results"]
     assert a_events and {e["tenant"] for e in a_events} <= {world.tenant_a.pk, None}
-    assert api(world.admin).get("/api/v1/audit-events/").json()["count"] == AuditEvent.objects.count()
+    everything = api(world.admin).get("/api/v1/audit-events/?limit=1000").json()["results"]
+    assert len(everything) == AuditEvent.objects.count()
 
 
 def test_events_export_as_csv_and_json_with_filters(world, api):

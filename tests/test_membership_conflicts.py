@@ -6,6 +6,7 @@ from types import SimpleNamespace
 import pytest
 from django.db import connection
 
+from agents import refresh
 from agents import services as agent_services
 from audit.context import Actor, ActorKind, acting_as
 from audit.models import AuditEvent
@@ -66,6 +67,7 @@ def test_the_admin_tenant_page_shows_the_conflict_instead_of_failing(site, clien
 def test_the_users_sessions_keep_entering_their_one_tenant(site, api):
     _add(api, site.admin, site, site.member_b)
     _, cred = enrol(site.rack1)
+    refresh.refresh()  # what the worker does after the segments' commits
     tenants = agent(cred).get("/api/v1/agents/node-1/desired-state").json()["tenants"]
     assert {t["id"]: t["uids"] for t in tenants}[site.tenant_b.pk] == [20002]
 

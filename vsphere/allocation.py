@@ -3,12 +3,13 @@
 from collections import Counter
 
 from django.db import transaction
+from django.db.models import Count
 
 from portal.errors import Conflict
 from tenants.choices import Interconnect
 from tenants.models import VirtualCluster
 from vsphere.choices import LinkType
-from vsphere.models import PhysicalFunction, VCenter, VFAssignment
+from vsphere.models import Host, PhysicalFunction, VCenter, VFAssignment
 
 LINK_OF = {Interconnect.SRIOV_IB: LinkType.INFINIBAND, Interconnect.SRIOV_ROCE: LinkType.ETHERNET}
 
@@ -94,28 +95,38 @@ def release(cluster: VirtualCluster) -> int:
     return deleted
 
 
+def with_used(pfs):
+    """PFs annotated with their VFs in use, so a list of them costs one query."""
+    return pfs.annotate(used_vfs=Count("assignments"))
+
+
+def _row(pf) -> dict:
+    return {"id": pf.pk, "host": pf.host.name, "pf": pf.pci_id, "pnic": pf.pnic, "link_type": pf.link_type,
+            "total": pf.max_vfs, "used": pf.used_vfs, "free": pf.max_vfs - pf.used_vfs}  # fmt: skip
+
+
 def capacity(vcenter: VCenter) -> list[dict]:
     """Used and free VFs per PF, for the capacity page."""
-    rows = []
     pfs = PhysicalFunction.objects.filter(host__vcenter=vcenter).select_related("host").order_by("host__name", "pci_id")
-    used = Counter(VFAssignment.objects.filter(pf__in=pfs).values_list("pf_id", flat=True))
-    for pf in pfs:
-        taken = used[pf.pk]
-        rows.append({
-            "id": pf.pk, "host": pf.host.name, "pf": pf.pci_id, "pnic": pf.pnic, "link_type": pf.link_type,
-            "total": pf.max_vfs, "used": taken, "free": pf.max_vfs - taken,
-        })  # fmt: skip
-    return rows
+    return [_row(pf) for pf in with_used(pfs)]
 
 
 def capacity_by_host(vcenter: VCenter) -> list[dict]:
     """capacity() grouped by host, with per-host totals (for the capacity page, chart and API)."""
-    hosts: dict[str, dict] = {}
-    for name in vcenter.hosts.order_by("name").values_list("name", flat=True):
-        hosts[name] = {"host": name, "total": 0, "used": 0, "free": 0, "pfs": []}
-    for row in capacity(vcenter):
-        host = hosts[row["host"]]
+    return capacity_by_vcenter([vcenter])[vcenter.pk]
+
+
+def capacity_by_vcenter(vcenters) -> dict[int, list[dict]]:
+    """{vCenter id: capacity_by_host} for several vCenters, in two queries."""
+    report: dict[int, dict[str, dict]] = {vc.pk: {} for vc in vcenters}
+    hosts = Host.objects.filter(vcenter__in=list(report)).order_by("name")
+    for vcenter_id, name in hosts.values_list("vcenter_id", "name"):
+        report[vcenter_id][name] = {"host": name, "total": 0, "used": 0, "free": 0, "pfs": []}
+    pfs = PhysicalFunction.objects.filter(host__vcenter__in=list(report)).select_related("host")
+    for pf in with_used(pfs.order_by("host__name", "pci_id")):
+        host = report[pf.host.vcenter_id][pf.host.name]
+        row = _row(pf)
         host["pfs"].append(row)
         for key in ("total", "used", "free"):
             host[key] += row[key]
-    return list(hosts.values())
+    return {vcenter_id: list(hosts.values()) for vcenter_id, hosts in report.items()}

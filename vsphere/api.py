@@ -1,5 +1,6 @@
 """REST API of the vsphere app: inventory for site admins, VF assignments and plans per tenant."""
 
+from django.db.models import Count
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, mixins, viewsets
@@ -40,7 +41,7 @@ ADMIN_ONLY = SITE_ADMIN_ONLY
 
 class VCenterViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                      mixins.UpdateModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):  # fmt: skip
-    queryset = VCenter.objects.order_by("name")
+    queryset = VCenter.objects.annotate(host_total=Count("hosts")).order_by("name")
     serializer_class = VCenterSerializer
     filterset_class = VCenterFilterSet
     permission_classes = ADMIN_ONLY
@@ -66,7 +67,7 @@ class VCenterViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
 class HostViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """ESXi hosts as discovery found them (read-only)."""
 
-    queryset = Host.objects.select_related("vcenter").order_by("vcenter__name", "name")
+    queryset = Host.objects.select_related("vcenter").annotate(pf_total=Count("pfs")).order_by("vcenter__name", "name")
     serializer_class = HostSerializer
     filterset_class = HostFilterSet
     permission_classes = ADMIN_ONLY
@@ -77,7 +78,7 @@ class PhysicalFunctionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, 
                               viewsets.GenericViewSet):  # fmt: skip
     """SR-IOV PFs: discovered, or entered by hand where vCenter does not report them."""
 
-    queryset = PhysicalFunction.objects.select_related("host").order_by("host__name", "pci_id")
+    queryset = allocation.with_used(PhysicalFunction.objects.select_related("host").order_by("host__name", "pci_id"))
     serializer_class = PhysicalFunctionSerializer
     filterset_class = PhysicalFunctionFilterSet
     permission_classes = ADMIN_ONLY
@@ -123,10 +124,12 @@ class CapacityView(APIView):
 
 
 def capacity_report(vcenters) -> list[dict]:
-    """Per-vCenter capacity with totals (shared by the API and the capacity page)."""
+    """Per-vCenter capacity with totals (shared by the API and the capacity page); three queries."""
+    vcenters = list(vcenters)
+    by_vcenter = allocation.capacity_by_vcenter(vcenters)
     report = []
     for vcenter in vcenters:
-        hosts = allocation.capacity_by_host(vcenter)
+        hosts = by_vcenter[vcenter.pk]
         totals = {key: sum(h[key] for h in hosts) for key in ("total", "used", "free")}
         report.append({"id": vcenter.pk, "name": vcenter.name, "vcenter": vcenter, "hosts": hosts, **totals})
     return report

@@ -7,6 +7,12 @@ from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssi
 from vsphere.plan import ChangeKind
 
 
+def _counted(obj, annotation: str, relation: str) -> int:
+    """A list's count comes annotated by its queryset (one query for the page); a single object counts."""
+    value = obj.__dict__.get(annotation)
+    return getattr(obj, relation).count() if value is None else value
+
+
 class VCenterSerializer(serializers.ModelSerializer):
     """A vCenter endpoint; the password is write-only and stored encrypted."""
 
@@ -16,7 +22,7 @@ class VCenterSerializer(serializers.ModelSerializer):
     )  # fmt: skip
     has_password = serializers.SerializerMethodField()
     skips_tls_verification = serializers.BooleanField(read_only=True)
-    host_count = serializers.IntegerField(source="hosts.count", read_only=True)
+    host_count = serializers.SerializerMethodField()
 
     class Meta:
         model = VCenter
@@ -35,15 +41,21 @@ class VCenterSerializer(serializers.ModelSerializer):
     def get_has_password(self, vcenter) -> bool:
         return bool(vcenter.password)
 
+    def get_host_count(self, vcenter) -> int:
+        return _counted(vcenter, "host_total", "hosts")
+
 
 class HostSerializer(serializers.ModelSerializer):
     vcenter_name = serializers.CharField(source="vcenter.name", read_only=True)
-    pf_count = serializers.IntegerField(source="pfs.count", read_only=True)
+    pf_count = serializers.SerializerMethodField()
 
     class Meta:
         model = Host
         fields = ["id", "vcenter", "vcenter_name", "name", "compute_cluster", "discovered", "pf_count"]
         read_only_fields = fields
+
+    def get_pf_count(self, host) -> int:
+        return _counted(host, "pf_total", "pfs")
 
 
 class PhysicalFunctionSerializer(serializers.ModelSerializer):
@@ -51,7 +63,7 @@ class PhysicalFunctionSerializer(serializers.ModelSerializer):
 
     host_name = serializers.CharField(source="host.name", read_only=True)
     card = serializers.CharField(read_only=True)
-    used_vfs = serializers.IntegerField(source="assignments.count", read_only=True)
+    used_vfs = serializers.SerializerMethodField()
 
     class Meta:
         model = PhysicalFunction
@@ -62,6 +74,9 @@ class PhysicalFunctionSerializer(serializers.ModelSerializer):
         read_only_fields = ["source"]
         # Uniqueness per host is checked by the service, with a message naming the host and PCI id.
         validators = []
+
+    def get_used_vfs(self, pf) -> int:
+        return _counted(pf, "used_vfs", "assignments")
 
 
 class PhysicalFunctionUpdateSerializer(PhysicalFunctionSerializer):

@@ -10,8 +10,10 @@ from django.db import transaction
 
 from audit.services import record
 from netpolicy import ipam
+from portal import leases
 from portal.errors import ServiceError
 from tenants import choices as tenant_choices
+from tenants import realizers
 from tenants import services as tenant_services
 from tenants.choices import ClusterState, SiteKind
 from tenants.models import VirtualCluster
@@ -70,7 +72,8 @@ def reconcile_cluster(self, cluster_id: int) -> str:
     if not lock.acquire():
         raise self.retry(countdown=5, max_retries=None)  # another worker is converging this cluster
     try:
-        return _reconcile(self, cluster_id)
+        with leases.holding(realizers.LEASE, [cluster_id]):  # the sweep leaves a live run alone
+            return _reconcile(self, cluster_id)
     finally:
         lock.release()
 
@@ -138,6 +141,7 @@ def _retry(task, cluster: VirtualCluster, steps, exc: TransientError) -> str:
     countdown = min(BACKOFF_BASE * 2**retries, BACKOFF_CAP)
     steps.note(f"transient error, retrying in {countdown}s: {exc}", StepStatus.INFO)
     _set_message(cluster, f"Retrying in {countdown}s: {exc}")
+    leases.take(realizers.LEASE, [cluster.pk], countdown + leases.grace())  # the backoff is not lost work
     raise task.retry(countdown=countdown, exc=exc)
 
 

@@ -4,12 +4,14 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from frontend.admin_views import staff_member_required
 from frontend.views import get_cluster, render_page
 from portal.errors import ServiceError
+from portal.paging import paginate
 from vsphere import allocation, previews, services
 from vsphere.api import capacity_report
 from vsphere.filtersets import PhysicalFunctionFilterSet
@@ -43,12 +45,14 @@ PhysicalFunctionForm = type(
 @staff_member_required
 def capacity(request):
     """Used and free VFs per PF, grouped by host, as a chart and a table."""
-    return render(request, "vsphere/capacity.html", {"report": capacity_report(VCenter.objects.order_by("name"))})
+    pager = paginate(request, VCenter.objects.order_by("name"), 10)
+    return render(request, "vsphere/capacity.html", {"report": capacity_report(pager.rows), "pager": pager})
 
 
 @staff_member_required
 def vcenter_list(request):
-    return render(request, "vsphere/vcenter_list.html", {"vcenters": VCenter.objects.order_by("name")})
+    pager = paginate(request, VCenter.objects.annotate(host_total=Count("hosts")).order_by("name"))
+    return render(request, "vsphere/vcenter_list.html", {"vcenters": pager.rows, "pager": pager})
 
 
 @staff_member_required
@@ -87,10 +91,10 @@ def pf_list(request):
             messages.success(request, f"Physical function {pf} added.")
             return redirect("vsphere:pf-list")
     queryset = PhysicalFunction.objects.select_related("host__vcenter").order_by("host__name", "pci_id")
-    filterset = PhysicalFunctionFilterSet(request.GET, queryset=queryset)
-    used = {row["id"]: row for vc in VCenter.objects.all() for row in allocation.capacity(vc)}
-    rows = [(pf, used.get(pf.pk, {})) for pf in filterset.qs]
-    return render(request, "vsphere/pf_list.html", {"form": form, "rows": rows, "filter": filterset})
+    filterset = PhysicalFunctionFilterSet(request.GET, queryset=allocation.with_used(queryset))
+    pager = paginate(request, filterset.qs)
+    rows = [(pf, {"used": pf.used_vfs}) for pf in pager.rows]
+    return render(request, "vsphere/pf_list.html", {"form": form, "rows": rows, "filter": filterset, "pager": pager})
 
 
 @login_required

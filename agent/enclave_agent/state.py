@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 import ipaddress
 import json
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
 from . import grammar
+from .wire import CGNAT, IFNAMSIZ, TABLE_BASE, SchemaError, expand, vxlan_name  # noqa: F401 (re-exported)
 
-IFNAMSIZ = grammar.IFNAMSIZ  # usable characters of a Linux interface name
-CGNAT = ipaddress.ip_network("100.64.0.0/10")
-TABLE_BASE = 0x0100_0000  # VRF tables live above every 24-bit VNI-derived id, below 2^32
 RESERVED_TABLES = {0, 253, 254, 255}
 
 
@@ -115,15 +112,6 @@ def cgnat_for(tenant_id: int) -> str:
     return f"{CGNAT.network_address + tenant_id + 1}/32"
 
 
-def vxlan_name(dev: str, tenant_id: int) -> str:
-    """`<dev>u<id>` as in the paper, shortened with a hash suffix when over IFNAMSIZ."""
-    name = f"{dev}u{tenant_id}"
-    if len(name) <= IFNAMSIZ:
-        return name
-    digest = hashlib.sha256(name.encode()).hexdigest()[:6]
-    return f"{dev[: IFNAMSIZ - 8]}u{digest}"
-
-
 @functools.lru_cache(maxsize=65536)
 def _multicast(text: str) -> bool:
     # Cached, like the grammar: every new document re-validates thousands of the same strings.
@@ -213,6 +201,7 @@ def parse(data: dict) -> DesiredState:
     try:
         if not isinstance(data, dict):
             raise StateError("malformed desired state: not an object")
+        data = expand(data)  # schema 2: VXLAN underlays are sent once, per node
         tenants = data.get("tenants", ())
         if not isinstance(tenants, list | tuple):
             raise grammar.GrammarError("tenants: expected a list")
@@ -227,6 +216,8 @@ def parse(data: dict) -> DesiredState:
     except grammar.GrammarError as exc:
         raise StateError(f"desired state refused: {exc}") from exc
     except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, SchemaError):  # a newer portal: keep running on the last state
+            raise StateError(str(exc)) from exc
         if isinstance(exc, StateError):
             raise
         raise StateError(f"malformed desired state: {exc!r}") from exc

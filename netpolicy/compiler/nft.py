@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import ipaddress
+import socket
 from collections.abc import Iterable
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 from .model import (
     Action,
@@ -57,9 +61,53 @@ def selector(direction: str) -> str:
     return "iifname" if direction == "in" else "oifname"
 
 
+def _memo(obj, key: str, compute):
+    """Derived text of a frozen IR object, computed once per object (IR objects are shared)."""
+    cache = obj.__dict__
+    if key not in cache:
+        cache[key] = compute()  # frozen dataclasses still have a writable __dict__
+    return cache[key]
+
+
 def family_nets(group: Group, family: int) -> list:
     """The group's networks of one family, merged so interval sets never overlap."""
-    return list(ipaddress.collapse_addresses(n for n in group.cidrs if n.version == family))
+    return _families(group)[family][0]
+
+
+def family_texts(group: Group, family: int) -> tuple[str, ...]:
+    """family_nets as text."""
+    return _families(group)[family][1]
+
+
+def _families(group: Group) -> dict:
+    """{family: (merged networks, their text)}, computed once per group object."""
+    try:
+        return group.__dict__["_nft_families"]
+    except KeyError:
+        pass
+    by_family: dict[int, list] = {4: [], 6: []}
+    for net in group.cidrs:
+        by_family[net.version].append(net)
+    found = {}
+    for family, nets in by_family.items():
+        if len(nets) > 1:  # collapsing is slow even for one network, and most hold one
+            nets = list(ipaddress.collapse_addresses(nets))
+        found[family] = (nets, tuple(map(net_text, nets)))
+    group.__dict__["_nft_families"] = found
+    return found
+
+
+_MAPPED = bytes(10)  # the first bytes of IPv4-mapped and -compatible IPv6 addresses
+
+
+def net_text(net) -> str:
+    """str(net), with the C library formatting the address (ipaddress's IPv6 str is slow)."""
+    packed = net.network_address.packed
+    if net.version == 4:
+        return f"{socket.inet_ntoa(packed)}/{net.prefixlen}"
+    if packed.startswith(_MAPPED):  # inet_ntop writes these as ::ffff:a.b.c.d, Python does not
+        return str(net)
+    return f"{socket.inet_ntop(socket.AF_INET6, packed)}/{net.prefixlen}"
 
 
 def merged_ports(ports: Iterable[PortRange]) -> list[PortRange]:
@@ -96,7 +144,7 @@ def site_group_decls(group: Group, decls: SetDecls) -> None:
     for family, _, key_type in FAMILIES:
         nets = family_nets(group, family)
         if nets:
-            _add(decls, group_set(group, family), key_type, [str(n) for n in nets])
+            _add(decls, group_set(group, family), key_type, list(family_texts(group, family)))
 
 
 def tenant_groups(tenant: Tenant) -> list[Group]:
@@ -108,13 +156,19 @@ def tenant_groups(tenant: Tenant) -> list[Group]:
 
 def tenant_set_decls(tenant: Tenant, decls: SetDecls | None = None) -> SetDecls:
     """The tenant's elements ("<interface>" . <network>) in the shared group sets."""
+    return _tenant_elements(tenant.interface, tenant_groups(tenant), decls)
+
+
+def _tenant_elements(interface: str, groups: list[Group], decls: SetDecls | None = None) -> SetDecls:
     decls = {} if decls is None else decls
-    for group in tenant_groups(tenant):
+    key = f'"{interface}" . '
+    for group in groups:
+        families = _families(group)
         for family, _, key_type in FAMILIES:
-            nets = family_nets(group, family)
-            if nets:
+            texts = families[family][1]
+            if texts:
                 _add(decls, group_set(group, family), f"ifname . {key_type}",
-                     [f'"{tenant.interface}" . {n}' for n in nets])
+                     [key + text for text in texts])
     return decls
 
 
@@ -123,18 +177,6 @@ def service_set_decl(service: Service, decls: SetDecls) -> None:
     if service.ports:
         _add(decls, service_set(service), "inet_service",
              [str(p) for p in merged_ports(service.ports)])
-
-
-def all_set_decls(site: Site) -> SetDecls:
-    """Every named set of the ruleset, in a stable order."""
-    decls: SetDecls = {}
-    for group in site.groups:
-        site_group_decls(group, decls)
-    for service in site.services:
-        service_set_decl(service, decls)
-    for tenant in site.tenants:
-        tenant_set_decls(tenant, decls)
-    return decls
 
 
 # ---------------------------------------------------------------- rule statements
@@ -187,33 +229,102 @@ def service_matches(service: Service, expand: bool = False) -> list[str]:
     return [f"{text}th dport @{service_set(service)} "]
 
 
+_ENFORCED = {"in": {Direction.IN, Direction.IN_OUT}, "out": {Direction.OUT, Direction.IN_OUT}}
+
+
 def applies(rule: Rule, direction: str) -> bool:
     """Whether a rule is enforced at this side of the tenant interface."""
-    return rule.enabled and rule.direction in (Direction(direction), Direction.IN_OUT)
+    return rule.enabled and rule.direction in _ENFORCED[direction]
+
+
+def _group_shape(group: Group) -> tuple:
+    """What a group contributes to a statement's text: its set names, not its addresses."""
+    try:
+        return group.__dict__["_nft_shape"]
+    except KeyError:
+        families = _families(group)
+        shape = (group.scope is Scope.TENANT, group.name, bool(families[4][0]),
+                 bool(families[6][0]))
+        group.__dict__["_nft_shape"] = shape
+        return shape
+
+
+def _service_shape(service: Service) -> tuple:
+    try:
+        return service.__dict__["_nft_shape"]
+    except KeyError:
+        shape = service.__dict__["_nft_shape"] = (service.protocol, service.name,
+                                                   bool(service.ports))
+        return shape
+
+
+# rule shape -> {direction: statement texts before the verdict}; keys are plain values, so
+# tenants whose rules look alike (the default policy) share the work. Bounded.
+_MATCHES: dict[tuple, dict[str, tuple[str, ...]]] = {}
+
+
+def _rule_matches(rule: Rule) -> dict[str, tuple[str, ...]]:
+    """Match parts of a rule's statements per direction, computed once per shape."""
+    shape = (tuple(map(_group_shape, rule.sources)), tuple(map(_group_shape, rule.destinations)),
+             tuple(map(_service_shape, rule.services)))
+    found = _MATCHES.get(shape)
+    if found is None:
+        services = [m for s in rule.services for m in service_matches(s)] or [""]
+        found = {d: tuple((addr + svc).replace("  ", " ").lstrip()
+                          for addr in address_matches(rule, d) for svc in services)
+                 for d in _ENFORCED}
+        if len(_MATCHES) >= 4096:
+            _MATCHES.clear()
+        _MATCHES[shape] = found
+    return found
+
+
+def _tail(policy: Policy, rule: Rule) -> str:
+    """Log, verdict and the comment naming the rule."""
+    tag = f"{policy.id}/{rule.id}"
+    if rule.logged:
+        return f'log prefix "enclave {tag} " {VERDICT[rule.action]} comment "{tag}"'
+    return f'{VERDICT[rule.action]} comment "{tag}"'
 
 
 def rule_statements(policy: Policy, rule: Rule, direction: str, prefix: str = "",
                     expand: bool = False) -> list[str]:
     """The nft statements of one rule; several when it spans families, groups or services."""
-    tag = f"{policy.id}/{rule.id}"
-    tail = f'log prefix "enclave {tag} " ' if rule.logged else ""
-    tail += f'{VERDICT[rule.action]} comment "{tag}"'
+    tail = _tail(policy, rule)
+    if not prefix and not expand:
+        return [match + tail for match in _rule_matches(rule)[direction]]
     services = [m for s in rule.services for m in service_matches(s, expand)] or [""]
     return [f"{prefix}{addr}{svc}{tail}".replace("  ", " ").lstrip()
             for addr in address_matches(rule, direction, expand) for svc in services]
 
 
+def _order(policy: Policy) -> tuple:
+    cache = policy.__dict__
+    order = cache.get("_nft_order")
+    if order is None:
+        order = cache["_nft_order"] = policy.order
+    return order
+
+
+def _jumps(policy: Policy, direction: str) -> bool:
+    """Whether tenant chains jump to this site policy's chain (some rule of it applies)."""
+    return _memo(policy, f"_nft_jump{direction}",
+                 lambda: any(applies(r, direction) for r in policy.rules))
+
+
 def tenant_chain_body(site: Site, tenant: Tenant, direction: str) -> list[str]:
     """Statements of one tenant chain: site policies by jump, own policies inline, in order."""
-    lines = []
-    for policy in sorted(site.policies + tenant.policies, key=lambda p: p.order):
+    lines: list[str] = []
+    enforced = _ENFORCED[direction]
+    for policy in sorted(site.policies + tenant.policies, key=_order):
         if policy.scope is Scope.SITE:
-            if any(applies(r, direction) for r in policy.rules):
+            if _jumps(policy, direction):
                 lines.append(f"jump {policy_chain(policy, direction)}")
             continue
         for rule in policy.rules:
-            if applies(rule, direction):
-                lines.extend(rule_statements(policy, rule, direction))
+            if rule.enabled and rule.direction in enforced:
+                tail = _tail(policy, rule)
+                lines += [match + tail for match in _rule_matches(rule)[direction]]
     return lines
 
 
@@ -246,11 +357,11 @@ def _base_chains(maps: bool = True) -> list[str]:
     return out
 
 
-def _dispatch_maps(site: Site) -> list[str]:
+def _dispatch_maps(tenants) -> list[str]:
     out = []
     for direction, _, _, _, vmap in HOOKS:
         elems = [f'"{t.interface}" : jump {tenant_chain(t.name, direction)}'
-                 for t in sorted(site.tenants, key=lambda t: t.interface)]
+                 for t in sorted(tenants, key=lambda t: t.interface)]
         body = "type ifname : verdict;"
         if elems:
             body += f" elements = {{ {', '.join(elems)} }};"
@@ -263,22 +374,119 @@ def _preamble() -> list[str]:
     return [f"table {TABLE} {{", "}", f"delete table {TABLE}", f"table {TABLE} {{"]
 
 
-def compile_ruleset(site: Site) -> str:
-    """The complete, deterministic ruleset for one node, replacing only our table."""
-    lines = _preamble()
-    lines += [set_decl(name, *decl) for name, decl in all_set_decls(site).items()]
-    lines += _dispatch_maps(site)
+# A compiled set: (name, key type, elements)
+SetPart = tuple[str, str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class TenantPart:
+    """One tenant's share of a ruleset: its elements of the shared sets and its two chains."""
+
+    name: str
+    interface: str
+    sets: tuple[SetPart, ...]
+    chains: str
+
+    def to_dict(self) -> dict:
+        """JSON-ready form, for storing compiled parts."""
+        return {"name": self.name, "interface": self.interface, "chains": self.chains,
+                "sets": [[n, k, list(e)] for n, k, e in self.sets]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TenantPart:
+        return cls(data["name"], data["interface"],
+                   tuple((n, k, tuple(e)) for n, k, e in data["sets"]), data["chains"])
+
+
+@dataclass(frozen=True)
+class SitePart:
+    """The tenant-independent share: site group and service sets, the site policies' chains."""
+
+    sets: tuple[SetPart, ...]
+    chains: str
+
+
+def _set_parts(decls: SetDecls) -> tuple[SetPart, ...]:
+    return tuple((name, key_type, tuple(elements)) for name, (key_type, elements) in decls.items())
+
+
+def tenant_part(site: Site, tenant: Tenant) -> TenantPart:
+    """Compile one tenant against the site's policies (its chains jump to theirs)."""
+    # The hot loop of a full compile (10,000 tenants): one pass over the rules builds both
+    # chains (as tenant_chain_body would) and finds the groups for the set elements.
+    chains = {direction: [f"\tchain {tenant_chain(tenant.name, direction)} {{"]
+              for direction in _ENFORCED}
+    groups: dict[str, Group] = {}
+    for policy in sorted(site.policies + tenant.policies, key=_order):
+        if policy.scope is Scope.SITE:
+            for direction, lines in chains.items():
+                if _jumps(policy, direction):
+                    lines.append(f"\t\tjump {policy_chain(policy, direction)}")
+            continue
+        for rule in policy.rules:
+            for group in rule.sources + rule.destinations:
+                if group.scope is Scope.TENANT:
+                    groups[group.name] = group
+            if not rule.enabled:
+                continue
+            tail = _tail(policy, rule)
+            for direction, matches in _rule_matches(rule).items():
+                if rule.direction in _ENFORCED[direction]:
+                    chains[direction] += ["\t\t" + match + tail for match in matches]
+    text = "\n".join("\n".join(lines) + "\n\t}" for lines in chains.values())
+    decls = _tenant_elements(tenant.interface, [groups[name] for name in sorted(groups)])
+    return TenantPart(tenant.name, tenant.interface, _set_parts(decls), text)
+
+
+def site_part(site: Site) -> SitePart:
+    """Compile what every tenant of the site shares."""
+    decls: SetDecls = {}
+    for group in site.groups:
+        site_group_decls(group, decls)
+    for service in site.services:
+        service_set_decl(service, decls)
+    lines: list[str] = []
     for policy in site.policies:
         for direction, *_ in HOOKS:
             lines += _chain_block(policy_chain(policy, direction),
                                   policy_chain_body(policy, direction))
-    for tenant in site.tenants:
-        for direction, *_ in HOOKS:
-            lines += _chain_block(tenant_chain(tenant.name, direction),
-                                  tenant_chain_body(site, tenant, direction))
+    return SitePart(_set_parts(decls), "\n".join(lines))
+
+
+def assemble(site: SitePart, tenants: Iterable[TenantPart]) -> str:
+    """The complete ruleset from compiled parts: only string joins, no compiling."""
+    parts = sorted(tenants, key=lambda t: t.name)
+    decls: SetDecls = {name: (key_type, list(elements)) for name, key_type, elements in site.sets}
+    for part in parts:
+        for name, key_type, elements in part.sets:
+            _add(decls, name, key_type, elements)
+    lines = _preamble()
+    lines += [set_decl(name, *decl) for name, decl in decls.items()]
+    lines += _dispatch_maps(parts)
+    lines += [text for text in [site.chains, *(p.chains for p in parts)] if text]
     lines += _base_chains()
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+@contextmanager
+def _collector_paused():
+    """Pause the cycle collector: compiling creates no cycles, but at 10,000 tenants the IR holds
+    millions of objects, and the full collections that its allocations trigger cost more than
+    the compile itself."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def compile_ruleset(site: Site) -> str:
+    """The complete, deterministic ruleset for one node, replacing only our table."""
+    with _collector_paused():
+        return assemble(site_part(site), [tenant_part(site, t) for t in site.tenants])
 
 
 # ---------------------------------------------------------------- incremental update
@@ -334,7 +542,9 @@ def compile_tenant_update(site: Site, name: str, previous: Tenant | None = None)
     `previous` is the tenant as last applied (None for a tenant new to the node): its
     elements are removed from the shared sets, since nft cannot flush one tenant's part.
     """
-    tenant = site.tenant(name)
+    tenant = _memo(site, "_nft_tenants", lambda: {t.name: t for t in site.tenants}).get(name)
+    if tenant is None:
+        tenant = site.tenant(name)  # raises the IR's error for an unknown tenant
     lines = _shared_sets(tenant)
     for direction, *_ in HOOKS:
         chain = tenant_chain(name, direction)

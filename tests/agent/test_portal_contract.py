@@ -4,7 +4,7 @@ import pytest
 from enclave_agent.client import PortalClient, PortalError, join
 from enclave_agent.state import vxlan_name
 
-from agents import services
+from agents import refresh, services
 from agents.choices import NodeStatus
 from agents.models import Node
 
@@ -28,6 +28,7 @@ def enrolled(live_server, world):
     PosixAccount.objects.create(user=world.member_a, uid=5002)
     _, raw = services.create_join_token(pool)
     data = join(live_server.url, raw, "node-c", {"vrf": True}, interfaces=IFACES)
+    refresh.refresh([world.tenant_a.pk])  # the worker's compile after commit
     return live_server.url, data, raw, world.tenant_a.pk
 
 

@@ -90,7 +90,7 @@ def test_a_write_to_a_broken_tenant_is_not_refused_for_what_it_did_not_break(wor
     response = api(world.owner_a).patch(f"/api/v1/groups/{group.pk}/", {"description": "step 1"}, format="json")
     assert response.status_code == 200
     login = Group.objects.get(tenant=world.tenant_a, name="login")
-    response = api(world.owner_a).patch(f"/api/v1/groups/{login.pk}/", {"cidrs": ["fe80::1/128"]}, format="json")
+    response = api(world.owner_a).patch(f"/api/v1/groups/{login.pk}/", {"cidrs": []}, format="json")  # derived
     assert response.status_code == 200
     assert_site_compiles()
 

@@ -179,6 +179,48 @@ def test_fifty_concurrent_allocations_never_collide(world):
     assert Segment.objects.count() == 60
 
 
+@pytest.mark.django_db(transaction=True)
+def test_sixteen_tenants_allocating_at_once_take_the_lowest_free_ids_without_waiting(world):
+    make_pools(world.admin, vlans=(1, 4094), supernet="10.128.0.0/12", plen=26)
+    tenants = [services.create_tenant(f"t{i}", f"T{i}") for i in range(16)]
+    for tenant in tenants:
+        raise_quota(tenant, 20)
+    results, errors = [], []
+
+    def allocate(tenant):
+        try:
+            for n in range(4):
+                seg = segments.create_segment(tenant, world.admin, {"name": f"s{n}", "kind": "vlan"})
+                results.append((seg.vlan_id, seg.subnet))
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(str(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=allocate, args=(t,)) for t in tenants]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sorted(v for v, _ in results) == list(range(1, 65))  # distinct, and no gaps left behind
+    assert len({s for _, s in results}) == 64
+
+
+def test_a_next_free_value_committed_by_another_allocation_is_retried_with_the_next(world, monkeypatch):
+    make_pools(world.admin, vlans=(1, 4094), supernet="10.128.0.0/12", plen=26)
+    first = segments.create_segment(world.tenant_a, world.admin, {"name": "one", "kind": "vlan"})
+    real = segments.free_ids
+
+    def read_before_that_commit(pool, column):  # a read taken before `first` committed
+        yield first.vlan_id
+        yield from real(pool, column)
+
+    monkeypatch.setattr(segments, "free_ids", read_before_that_commit)
+    second = segments.create_segment(world.tenant_a, world.admin, {"name": "two", "kind": "vlan"})
+    assert second.vlan_id == first.vlan_id + 1
+
+
 def test_tenants_without_a_policy_get_the_default_one_once(world):
     from django.core.management import call_command
 

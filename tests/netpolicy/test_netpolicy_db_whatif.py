@@ -2,7 +2,10 @@
 
 import pytest
 
-from netpolicy.models import Group, Segment
+from netpolicy import ipam
+from netpolicy.models import Segment
+from tenants import services
+from tests.conftest import service_data
 from tests.netpolicy.test_netpolicy_db_segments import make_pools
 
 pytestmark = pytest.mark.django_db
@@ -10,13 +13,14 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def two_segments(world, api):
-    """A's segment 10.64.0.0/24 with its login node at .10, B's segment 10.64.1.0/24."""
+    """A's segment 10.64.0.0/24 with its login VM at .2 (the login group derives it), B's 10.64.1.0/24."""
     make_pools(world.admin)
     admin = api(world.admin)
     for tenant in (world.tenant_a, world.tenant_b):
         admin.post("/api/v1/segments/", {"tenant": tenant.pk, "name": "s", "kind": "vlan"}, format="json")
-    login = Group.objects.get(tenant=world.tenant_a, name="login")
-    admin.patch(f"/api/v1/groups/{login.pk}/", {"cidrs": ["10.64.0.10/32"]}, format="json")
+    cluster = services.create_cluster(world.tenant_a, world.owner_a, service_data())
+    segment = Segment.objects.get(tenant=world.tenant_a)
+    assert [a.address for a in ipam.reserve(cluster, segment, [("a-login", "login", "primary")])] == ["10.64.0.2"]
     assert sorted(Segment.objects.values_list("subnet", flat=True)) == ["10.64.0.0/24", "10.64.1.0/24"]
 
 
@@ -27,7 +31,7 @@ def ask(client, source, destination, port=22):
 
 def test_a_member_of_b_asking_about_traffic_into_a_is_refused_without_naming_a(world, api, two_segments):
     """Issue 8's reproduction: gus (genomics) asked about astro's login node and got astro's verdict."""
-    response = ask(api(world.member_b), "192.0.2.7", "10.64.0.10")
+    response = ask(api(world.member_b), "192.0.2.7", "10.64.0.2")
     assert response.status_code == 403
     text = response.content.decode()
     assert "tenant-a" not in text and "Tenant A" not in text and "ssh_to_login" not in text
@@ -35,12 +39,12 @@ def test_a_member_of_b_asking_about_traffic_into_a_is_refused_without_naming_a(w
 
 def test_the_refusal_is_the_same_for_another_tenants_address_and_an_unused_one(world, api, two_segments):
     client = api(world.member_b)
-    assert ask(client, "192.0.2.7", "10.64.0.10").json() == ask(client, "192.0.2.7", "10.64.200.10").json()
+    assert ask(client, "192.0.2.7", "10.64.0.2").json() == ask(client, "192.0.2.7", "10.64.200.10").json()
 
 
 def test_from_his_own_tenant_he_learns_only_his_side(world, api, two_segments):
     client = api(world.member_b)
-    into_a = ask(client, "10.64.1.5", "10.64.0.10")
+    into_a = ask(client, "10.64.1.5", "10.64.0.2")
     nowhere = ask(client, "10.64.1.5", "10.64.200.10")
     assert into_a.status_code == 200
     assert into_a.json() == nowhere.json()  # A's existence, rules and verdict make no difference
@@ -50,20 +54,20 @@ def test_from_his_own_tenant_he_learns_only_his_side(world, api, two_segments):
 
 
 def test_traffic_into_his_own_tenant_is_answered_at_his_ingress(world, api, two_segments):
-    body = ask(api(world.member_b), "10.64.0.10", "10.64.1.5").json()
+    body = ask(api(world.member_b), "10.64.0.2", "10.64.1.5").json()
     assert body["where"] == "ingress to tenant tenant-b" and "source" in body["note"]
     assert "tenant-a" not in str(body)
 
 
 def test_a_site_admin_gets_the_whole_answer(world, api, two_segments):
-    body = ask(api(world.admin), "192.0.2.7", "10.64.0.10").json()
+    body = ask(api(world.admin), "192.0.2.7", "10.64.0.2").json()
     assert (body["action"], body["where"], body["rule_name"]) == ("allow", "ingress to tenant tenant-a", "ssh_to_login")
     assert body["note"] == ""
 
 
 def test_the_page_refuses_the_same_question_with_a_403(world, client, two_segments):
     client.force_login(world.member_b)
-    response = client.post("/network/firewall/what-if/", {"source": "192.0.2.7", "destination": "10.64.0.10",
+    response = client.post("/network/firewall/what-if/", {"source": "192.0.2.7", "destination": "10.64.0.2",
                                                           "protocol": "tcp", "port": "22"})  # fmt: skip
     assert response.status_code == 403 and "your own tenants" in response.content.decode()
     assert "tenant-a" not in response.content.decode()

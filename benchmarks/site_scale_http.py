@@ -1,0 +1,262 @@
+"""HTTP side of benchmarks/site_scale.py: logins, the agent fleet, timed lists, propagation, report."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import platform
+import random
+import re
+import statistics
+import threading
+import time
+import urllib.parse
+
+from enclave_agent.client import PortalClient, PortalError
+from site_scale_seed import PASSWORD, api_token, node_credential
+
+API_LISTS = ["tenants", "memberships", "quotas", "clusters", "audit-events", "tokens", "node-pools", "pool-subnets",
+             "nodes", "join-tokens", "vcenters", "hosts", "physical-functions", "vf-assignments", "vsphere/capacity",
+             "pools", "segments", "services", "groups", "firewall-policies", "firewall-rules"]  # fmt: skip
+ADMIN_ONLY = {"node-pools", "pool-subnets", "nodes", "join-tokens", "vcenters", "hosts", "physical-functions",
+              "vsphere/capacity", "/tenants/", "/nodes/", "/vsphere/", "/vsphere/vcenters/", "/vsphere/pfs/",
+              "/network/pools/", "/network/firewall/services/"}  # fmt: skip
+PAGES = ["/", "/clusters/", "/approvals/", "/audit/", "/audit/?q=lab-42", "/tokens/", "/tenants/", "/nodes/",
+         "/vsphere/", "/vsphere/vcenters/", "/vsphere/pfs/", "/network/segments/", "/network/firewall/",
+         "/network/pools/", "/network/firewall/services/"]  # fmt: skip
+
+
+def machine() -> str:
+    cpus = os.cpu_count()
+    with open("/proc/cpuinfo") as info:
+        model = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), "?")
+    load = os.getloadavg()
+    return f"{cpus} cores ({model}), {platform.platform()}, load average at start {load[0]:.1f}"
+
+
+def wait_until_up(port: int, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            status, _, _ = request(port, "GET", "/login/", timeout=5)
+            if status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"web on {port} did not come up")
+
+
+def request(port, method, path, headers=None, body=None, timeout=60.0) -> tuple[int, dict, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
+class Login:
+    """A session (pages) and an API token (REST) of one seeded user."""
+
+    def __init__(self, port: int, username: str):
+        _, headers, body = request(port, "GET", "/login/")
+        csrf = _cookie(headers, "csrftoken")
+        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1).decode()
+        form = urllib.parse.urlencode({"username": username, "password": PASSWORD, "csrfmiddlewaretoken": token})
+        status, headers, _ = request(port, "POST", "/login/", {"Cookie": f"csrftoken={csrf}", "Referer": "http://127.0.0.1/",
+                                     "Content-Type": "application/x-www-form-urlencoded"}, form)  # fmt: skip
+        session = _cookie(headers, "sessionid")
+        if status != 302 or not session:
+            raise RuntimeError(f"login of {username} failed: {status}")
+        self.username = username
+        self.page_headers = {"Cookie": f"sessionid={session}; csrftoken={csrf}"}
+        self.api_headers = {"Authorization": f"Bearer {api_token(username)}", "Accept": "application/json"}
+
+
+def _cookie(headers: dict, name: str) -> str:
+    for key, value in headers.items():
+        if key.lower() == "set-cookie" and value.startswith(f"{name}="):
+            return value.split(";", 1)[0].split("=", 1)[1]
+    return ""
+
+
+def percentiles(samples: list[float]) -> dict:
+    if not samples:
+        return {}
+    ordered = sorted(samples)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
+    return {"n": len(ordered), "p50": statistics.median(ordered), "p95": pick(0.95), "p99": pick(0.99),
+            "max": ordered[-1]}  # fmt: skip
+
+
+def timed(port, path, headers, count, bounded) -> dict:
+    """count requests after two warm-ups; a request over `bounded` seconds ends the series."""
+    samples, status = [], None
+    for n in range(count + 2):
+        start = time.perf_counter()
+        try:
+            status, _, _ = request(port, "GET", path, headers, timeout=bounded)
+        except TimeoutError:
+            return {"timeout": bounded, "done": max(0, n - 2)}
+        if n >= 2:
+            samples.append(time.perf_counter() - start)
+    return percentiles(samples) | {"status": status}
+
+
+def measure_lists(port, admin: Login, owner: Login, count: int, bounded: float) -> dict:
+    """Every list endpoint (API, first page) and main page, as the site admin and as a tenant owner."""
+    results = {}
+    for name in API_LISTS:
+        for who in (admin, owner):
+            if who is owner and name in ADMIN_ONLY:
+                continue
+            results[f"GET /api/v1/{name}/ as {who.username}"] = timed(port, f"/api/v1/{name}/", who.api_headers,
+                                                                       count, bounded)  # fmt: skip
+    for path in PAGES:
+        for who in (admin, owner):
+            if who is owner and path in ADMIN_ONLY:
+                continue
+            results[f"page {path} as {who.username}"] = timed(port, path, who.page_headers, count, bounded)
+    return results
+
+
+def measure_desired(ports, nodes: int, count: int, bounded: float) -> dict:
+    """Full-document GETs (no ETag) and unchanged GETs (ETag, no wait), to the end of the body."""
+    full, same = [], []
+    for n in range(count):
+        name = f"n{random.randrange(nodes):05d}"
+        headers = {"Authorization": f"Bearer {node_credential(name)}"}
+        port = ports[n % len(ports)]
+        start = time.perf_counter()
+        try:
+            status, response, body = request(port, "GET", f"/api/v1/agents/{name}/desired-state", headers,
+                                              timeout=bounded)  # fmt: skip
+        except TimeoutError:
+            return {"full": {"timeout": bounded, "done": len(full)}}
+        full.append(time.perf_counter() - start)
+        if status != 200:
+            return {"full": {"status": status, "body": body[:200].decode(errors="replace")}}
+        start = time.perf_counter()
+        status, _, _ = request(port, "GET", f"/api/v1/agents/{name}/desired-state?wait=0",
+                               headers | {"If-None-Match": response.get("ETag", "")}, timeout=bounded)  # fmt: skip
+        same.append(time.perf_counter() - start)
+    return {"full": percentiles(full), "unchanged": percentiles(same), "bytes": len(body)}
+
+
+class Fleet:
+    """One agent per node, long-polling with the agent's own client (no kernel), over the replicas."""
+
+    def __init__(self, ports, nodes: int, count: int):
+        self.ports, self.names = ports, [f"n{k:05d}" for k in range(count)]
+        self.stopping, self.lock = threading.Event(), threading.Lock()
+        self.generations: dict[str, tuple[int, float]] = {}  # node -> (generation, when received)
+        self.first: dict[str, float] = {}
+        self.parked: set[str] = set()
+        self.errors: list[str] = []
+
+    def start(self, ramp_s: float) -> None:
+        for index, name in enumerate(self.names):
+            delay = ramp_s * index / max(1, len(self.names))
+            threading.Thread(target=self._agent, args=(name, index, delay), daemon=True).start()
+
+    def _agent(self, name: str, index: int, delay: float) -> None:
+        time.sleep(delay)
+        client = PortalClient(f"http://127.0.0.1:{self.ports[index % len(self.ports)]}", name,
+                              node_credential(name), timeout=90)  # fmt: skip
+        etag = None
+        while not self.stopping.is_set():
+            start = time.perf_counter()
+            try:
+                fetched = client.desired_state(etag, wait=0 if etag is None else 30)
+            except (PortalError, OSError) as exc:
+                with self.lock:
+                    self.errors.append(f"{name}: {exc}")
+                time.sleep(2)
+                continue
+            if fetched.state is not None:
+                with self.lock:
+                    self.generations[name] = (fetched.state.generation, time.monotonic())
+                    self.first.setdefault(name, time.perf_counter() - start)
+            etag = fetched.etag
+            with self.lock:
+                self.parked.add(name)
+
+    def wait_parked(self, timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and len(self.parked) < len(self.names):
+            time.sleep(1)
+        time.sleep(3)  # the last ones are in their long-poll now
+        return {"agents": len(self.names), "parked": len(self.parked), "errors": len(self.errors),
+                "first_errors": self.errors[:3]}  # fmt: skip
+
+    def initial_latencies(self) -> dict:
+        with self.lock:
+            return percentiles(list(self.first.values()))
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+
+def propagation(site, admin: Login, fleet: Fleet, pools: int, bounded: float) -> dict:
+    """Disable one rule of tenant lab-0 over the API; time until its pool's nodes are bumped and woken."""
+    info = json.loads(site.python(
+        "import json; from netpolicy.models import FirewallRule; from agents.models import Node\n"
+        "r = FirewallRule.objects.get(policy__tenant__slug='lab-0', name='mpi')\n"
+        "pool = r.policy.tenant.segments.get(name='uvn').node_pool_id\n"
+        "nodes = list(Node.objects.filter(pool_id=pool).values_list('name', 'desired_generation'))\n"
+        "print(json.dumps({'rule': r.pk, 'pool': pool, 'nodes': nodes}))").splitlines()[-1])  # fmt: skip
+    before = dict(info["nodes"])
+    body = json.dumps({"enabled": False})
+    start = time.monotonic()
+    status, _, _ = request(site.ports[0], "PATCH", f"/api/v1/firewall-rules/{info['rule']}/",
+                           admin.api_headers | {"Content-Type": "application/json"}, body)  # fmt: skip
+    api_s = time.monotonic() - start
+    stored_s = woken_s = None
+    watched = [n for n in before if n in set(fleet.names)]
+    while time.monotonic() - start < bounded and (stored_s is None or woken_s is None):
+        if stored_s is None and _all_bumped(site, info["pool"], before):
+            stored_s = time.monotonic() - start
+        with fleet.lock:
+            done = [n for n in watched if fleet.generations.get(n, (0, 0))[0] > before[n]]
+        if woken_s is None and watched and len(done) == len(watched):
+            woken_s = max(fleet.generations[n][1] for n in watched) - start
+        time.sleep(0.05)
+    return {"status": status, "api_s": api_s, "nodes": len(before), "agents_watched": len(watched),
+            "stored_s": stored_s, "woken_s": woken_s, "bounded_s": bounded}  # fmt: skip
+
+
+def _all_bumped(site, pool: int, before: dict) -> bool:
+    out = site.python(f"from agents.models import Node; print(list(Node.objects.filter(pool_id={pool})"
+                      ".values_list('name', 'desired_generation')))")  # fmt: skip
+    rows = eval(out.strip().splitlines()[-1])  # noqa: S307 - our own printout of (str, int) pairs
+    return all(generation > before[name] for name, generation in rows)
+
+
+def report(results: dict) -> None:
+    """Markdown tables for docs/benchmarks.md."""
+    print(f"machine: {results['machine']}")
+    cur, base = results["current"], results.get("baseline", {})
+    print("seed:", json.dumps(cur["seed"]), "\nbaseline seed:", json.dumps(base.get("seed", {})))
+    print("\n| request | as | p50 ms | p95 ms | p99 ms | baseline p95 |\n|---|---|---:|---:|---:|---:|")
+    for key, value in cur["lists"].items():
+        what, who = key.rsplit(" as ", 1)
+        print(f"| {what} | {who} | {_ms(value, 'p50')} | {_ms(value, 'p95')} | {_ms(value, 'p99')} | "
+              f"{_ms(base.get('lists', {}).get(key, {}), 'p95')} |")  # fmt: skip
+    for label in ("full", "unchanged"):
+        print(f"desired-state GET {label}: {cur['desired'].get(label)}; baseline {base.get('desired', {}).get(label)}")
+    print("document bytes:", cur["desired"].get("bytes"), "; fleet:", cur["parked"], "; initial GETs:",
+          cur["initial_get"])  # fmt: skip
+    print("propagation:", cur["propagation"], "\nbaseline propagation:", base.get("propagation"))
+    print("peak memory MB:", cur["memory_mb"], "baseline:", base.get("memory_mb"))
+    print("database MB:", cur["db_mb"], "baseline:", base.get("db_mb"))
+
+
+def _ms(value: dict, key: str) -> str:
+    if not value:
+        return "—"
+    if "timeout" in value:
+        return f"> {value['timeout'] * 1000:.0f}"
+    return f"{value[key] * 1000:.0f}" if key in value else "—"

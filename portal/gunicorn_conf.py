@@ -1,0 +1,21 @@
+"""Production gunicorn settings (docker-compose.yml and benchmarks/site_scale.py use this file).
+
+Node agents hold a long-poll open for up to a minute (agents.api.MAX_WAIT), each on a thread of
+the gthread worker; a parked poll holds no database connection (agents.api), only its socket and
+a Redis subscription. So a web process needs a thread per node it serves plus headroom for
+browsers and REST clients: ENCLAVE_WEB_THREADS >= nodes / (replicas * workers) + 100. Measured
+in docs/benchmarks.md (site scale): 2 processes x 1,100 threads hold 2,000 polling nodes.
+"""
+
+import os
+
+bind = os.environ.get("ENCLAVE_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("ENCLAVE_WEB_WORKERS", "2"))
+worker_class = "gthread"
+threads = int(os.environ.get("ENCLAVE_WEB_THREADS", "1100"))
+worker_connections = threads + 200  # gthread keeps (connections - threads) idle keep-alive sockets
+timeout = 90  # above the longest long-poll (60 s): a parked poll is not a hung worker
+graceful_timeout = 70
+keepalive = 75
+backlog = 4096  # a wake-up of a whole pool reconnects hundreds of agents at once
+accesslog = os.environ.get("ENCLAVE_ACCESS_LOG") or None

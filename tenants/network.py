@@ -1,0 +1,37 @@
+"""Tell the nodes' side that tenants' network intent changed: called explicitly by the services.
+
+The agents app compiles each node's desired state from segments, firewall policy and members;
+the services that change those call `network_changed` in their transaction. It bumps the
+tenants' network generation at once and queues the compile after commit, by task name, so the
+apps below `agents` keep pointing down. A publish lost after commit leaves the generation ahead
+of the observed one, and the agents app's sweep queues it again.
+"""
+
+from celery import current_app
+from django.db import transaction
+from django.db.models import F
+
+from portal import leases
+from tenants.models import Tenant
+
+REFRESH_TASK = "agents.tasks.refresh_desired"
+LEASE = "network"  # leases: tenant ids, or "all" for a site-wide compile
+
+
+def network_changed(tenant_ids=None) -> None:
+    """Tenants whose node-facing intent changed in this transaction (None: every tenant)."""
+    tenants = Tenant.objects.all()
+    ids = None
+    if tenant_ids is not None:
+        ids = sorted({int(getattr(t, "pk", t)) for t in tenant_ids if t is not None})
+        if not ids:
+            return
+        tenants = tenants.filter(pk__in=ids)
+    tenants.update(network_generation=F("network_generation") + 1)
+    transaction.on_commit(lambda: queue_refresh(ids), robust=True)
+
+
+def queue_refresh(tenant_ids=None) -> None:
+    """Queue the compile of these tenants' share of node desired state (None: all)."""
+    current_app.send_task(REFRESH_TASK, kwargs={"tenant_ids": tenant_ids})
+    leases.take(LEASE, ["all"] if tenant_ids is None else tenant_ids)  # after: a failed publish leaves none

@@ -1,0 +1,113 @@
+"""Bulk rows for the query-count tests: N objects of a kind in a few INSERTs (tenant A's, visible to
+its owner and to site admins), so 1,000 rows cost milliseconds, not the services' audited path."""
+
+import datetime
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from agents.models import JoinToken, Node, NodePool, PoolSubnet
+from audit.models import AuditEvent
+from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
+from tenants.models import Membership, Quota, Tenant, VirtualCluster
+from users.models import APIToken
+from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
+
+
+def tenants(world, n):
+    made = Tenant.objects.bulk_create([Tenant(slug=f"bulk-{i}", name=f"Bulk {i}") for i in range(n)])
+    Quota.objects.bulk_create([Quota(tenant=t) for t in made])
+    Membership.objects.bulk_create([Membership(tenant=t, user=world.owner_a, role="owner") for t in made])
+    return made
+
+
+def users(world, n):
+    return get_user_model().objects.bulk_create([get_user_model()(username=f"bulk-user-{i}") for i in range(n)])
+
+
+def memberships(world, n):
+    Membership.objects.bulk_create([Membership(tenant=world.tenant_a, user=u) for u in users(world, n)])
+
+
+def clusters(world, n):
+    lease = timezone.localdate() + datetime.timedelta(days=30)
+    VirtualCluster.objects.bulk_create([
+        VirtualCluster(tenant=world.tenant_a, name=f"c{i}", workload_class="parallel-distributed", worker_count=2,
+                       vcpus_per_node=4, memory_gb_per_node=8, lease_end=lease, justification="bulk",
+                       requested_by=world.member_a, state=state)
+        for i in range(n) for state in ["submitted" if i % 2 else "endorsed"]
+    ])  # fmt: skip
+    return VirtualCluster.objects.filter(tenant=world.tenant_a)
+
+
+def events(world, n):
+    AuditEvent.objects.bulk_create([
+        AuditEvent(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant=world.tenant_a,
+                   action="bulk.create", object_type="tests.bulk", object_id=str(i), object_repr=f"bulk {i}",
+                   after={"i": i})
+        for i in range(n)
+    ])  # fmt: skip
+
+
+def tokens(world, n):
+    APIToken.objects.bulk_create([APIToken(user=world.owner_a, name=f"t{i}", token_hash=f"{i:064x}", hint=f"enc_{i}")
+                                  for i in range(n)])  # fmt: skip
+
+
+def node_pools(world, n):
+    pools = NodePool.objects.bulk_create([NodePool(name=f"p{i}") for i in range(n)])
+    PoolSubnet.objects.bulk_create([PoolSubnet(pool=p, cidr="10.0.0.0/24", dstport=4789) for p in pools])
+    return pools
+
+
+def nodes(world, n):
+    pool = NodePool.objects.create(name="bulk-rack")
+    Node.objects.bulk_create([Node(name=f"n{i}", pool=pool, interfaces=[{"name": "em1", "address": "10.0.0.5/24"}])
+                              for i in range(n)])  # fmt: skip
+    expires = timezone.now() + datetime.timedelta(hours=1)
+    JoinToken.objects.bulk_create([JoinToken(pool=pool, token_hash=f"{i:064x}", hint=f"encj_{i}", expires_at=expires)
+                                   for i in range(n)])  # fmt: skip
+
+
+def vsphere(world, n):
+    vcenters = VCenter.objects.bulk_create([
+        VCenter(name=f"vc{i}", host="127.0.0.1", username="u", password="p", datacenter="DC0",
+                compute_cluster="C0", template="t") for i in range(n)])  # fmt: skip
+    hosts = Host.objects.bulk_create([Host(vcenter=vcenters[0], name=f"esx-{i}", compute_cluster="C0")
+                                      for i in range(n)])  # fmt: skip
+    pfs = PhysicalFunction.objects.bulk_create([
+        PhysicalFunction(host=h, pci_id="0000:3b:00.0", pnic="vmnic2", firmware_num_vfs=16, max_vfs=8) for h in hosts
+    ])  # fmt: skip
+    cluster = clusters(world, 1).first()
+    VFAssignment.objects.bulk_create([VFAssignment(pf=pf, slot=0, cluster=cluster, node_name=f"vm{i}")
+                                      for i, pf in enumerate(pfs)])  # fmt: skip
+    OperationLog.objects.bulk_create([OperationLog(cluster=cluster, generation=1, key=f"k{i}", step="s",
+                                                   status="done") for i in range(n)])  # fmt: skip
+
+
+def netpolicy(world, n):
+    """Pools, segments (half requested), services; groups, policies and rules spread over tenants of
+    tenant A's owner, fifty each (one tenant's lint compares every pair of its rules)."""
+    vlans = Pool.objects.create(name="bulk-vlans", kind="vlan", first=1, last=4094)
+    v4 = Pool.objects.create(name="bulk-v4", kind="ipv4", cidr="10.0.0.0/8", default_prefix_length=26)
+    Pool.objects.bulk_create([Pool(name=f"bulk-vni-{i}", kind="vni", first=100 + 10 * i, last=109 + 10 * i)
+                              for i in range(n)])  # fmt: skip
+    Segment.objects.bulk_create([
+        Segment(tenant=world.tenant_a, name=f"s{i}", kind="vlan", id_pool=vlans, vlan_id=1 + i, prefix_pool=v4,
+                subnet=f"10.{i >> 10}.{(i >> 2) & 255}.{(i & 3) * 64}/26", gateway="10.0.0.1",
+                state="requested" if i % 2 else "approved")
+        for i in range(n)
+    ])  # fmt: skip
+    Service.objects.bulk_create([Service(name=f"svc{i}", protocol="tcp", ports=str(1000 + i)) for i in range(n)])
+    owned = tenants(world, max(1, n // 50))
+    groups = Group.objects.bulk_create([
+        Group(tenant=owned[i % len(owned)], name=f"g{i}", cidrs=[f"10.{9 + (i >> 8)}.{i & 255}.0/24"]) for i in range(n)
+    ])  # fmt: skip
+    policies = FirewallPolicy.objects.bulk_create([FirewallPolicy(tenant=t, name="bulk", category="environment",
+                                                                  sequence=50) for t in owned])  # fmt: skip
+    FirewallPolicy.objects.bulk_create([FirewallPolicy(tenant=world.tenant_a, name=f"bulk{i}", category="application",
+                                                       sequence=200 + i) for i in range(n)])  # fmt: skip
+    made = FirewallRule.objects.bulk_create([FirewallRule(policy=policies[i % len(owned)], name=f"r{i}", sequence=i,
+                                                          action="drop") for i in range(n)])  # fmt: skip
+    through = FirewallRule.sources.through
+    through.objects.bulk_create([through(firewallrule=r, group=g) for r, g in zip(made, groups, strict=True)])

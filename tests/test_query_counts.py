@@ -1,0 +1,101 @@
+"""Every list endpoint and page costs the same few queries whether it has 10 rows or 1,000."""
+
+import pytest
+from django.urls import reverse
+
+from tests import bulk
+
+pytestmark = pytest.mark.django_db
+
+BUDGET = 20  # queries per request, at any row count (session, user, memberships, the page, counts...)
+# The firewall's lint (netpolicy.findings.findings) reads each shown tenant's policy: about ten
+# queries per tenant on the page (the page shows one tenant and the site; an API page up to its
+# page size). Constant in the number of rows, but above the plain budget.
+BUDGETS = {"firewallrule-list": 70, "netpolicy:rule-list": 60}
+
+# route -> (seed rows, who asks, the route's arguments from the world)
+LISTS = {
+    # API
+    "tenant-list": (bulk.tenants, ("admin", "owner_a"), None),
+    "membership-list": (bulk.memberships, ("admin", "owner_a"), None),
+    "quota-list": (bulk.tenants, ("admin", "owner_a"), None),
+    "virtualcluster-list": (bulk.clusters, ("admin", "owner_a"), None),
+    "auditevent-list": (bulk.events, ("admin", "owner_a"), None),
+    "apitoken-list": (bulk.tokens, ("owner_a",), None),
+    "nodepool-list": (bulk.node_pools, ("admin",), None),
+    "poolsubnet-list": (bulk.node_pools, ("admin",), None),
+    "node-list": (bulk.nodes, ("admin",), None),
+    "jointoken-list": (bulk.nodes, ("admin",), None),
+    "vcenter-list": (bulk.vsphere, ("admin",), None),
+    "vsphere-host-list": (bulk.vsphere, ("admin",), None),
+    "physicalfunction-list": (bulk.vsphere, ("admin",), None),
+    "vfassignment-list": (bulk.vsphere, ("admin", "owner_a"), None),
+    "vsphere-capacity": (bulk.vsphere, ("admin",), None),
+    "pool-list": (bulk.netpolicy, ("admin", "owner_a"), None),
+    "segment-list": (bulk.netpolicy, ("admin", "owner_a"), None),
+    "service-list": (bulk.netpolicy, ("admin", "owner_a"), None),
+    "group-list": (bulk.netpolicy, ("admin", "owner_a"), None),
+    "firewallpolicy-list": (bulk.netpolicy, ("admin", "owner_a"), None),
+    "firewallrule-list": (bulk.netpolicy, ("admin", "owner_a"), None),
+    # Pages
+    "frontend:home": (bulk.clusters, ("admin", "owner_a"), None),
+    "frontend:cluster-list": (bulk.clusters, ("admin", "owner_a"), None),
+    "frontend:approvals": (bulk.clusters, ("admin", "owner_a"), None),
+    "frontend:audit": (bulk.events, ("admin", "owner_a"), None),
+    "frontend:tokens": (bulk.tokens, ("owner_a",), None),
+    "frontend:tenant-list": (bulk.tenants, ("admin",), None),
+    "frontend:tenant-detail": (bulk.memberships, ("admin",), lambda w: {"pk": w.tenant_a.pk}),
+    "agents:node-list": (bulk.nodes, ("admin",), None),
+    "vsphere:capacity": (bulk.vsphere, ("admin",), None),
+    "vsphere:vcenter-list": (bulk.vsphere, ("admin",), None),
+    "vsphere:pf-list": (bulk.vsphere, ("admin",), None),
+    "vsphere:cluster-operations": (bulk.vsphere, ("admin", "owner_a"), "cluster"),
+    "netpolicy:segment-list": (bulk.netpolicy, ("admin", "owner_a"), None),
+    "netpolicy:rule-list": (bulk.netpolicy, ("admin", "owner_a"), None),
+    "netpolicy:pool-create": (bulk.netpolicy, ("admin",), None),
+    "netpolicy:service-create": (bulk.netpolicy, ("admin",), None),
+}
+SEEDS = sorted({seed for seed, _, _ in LISTS.values()}, key=lambda seed: seed.__name__)
+
+
+def url_of(route, world, args):
+    if args == "cluster":
+        from tenants.models import VirtualCluster
+
+        return reverse(route, kwargs={"pk": VirtualCluster.objects.filter(tenant=world.tenant_a).first().pk})
+    return reverse(route, kwargs=args(world) if args else None)
+
+
+@pytest.mark.parametrize("rows", [10, 1000])
+@pytest.mark.parametrize("seed", SEEDS, ids=[seed.__name__ for seed in SEEDS])
+def test_every_list_costs_the_same_queries_at_10_and_1000_rows(seed, rows, world, client,
+                                                               django_assert_max_num_queries):  # fmt: skip
+    seed(world, rows)  # once for every route that lists these rows, as every role that sees them
+    failures = []
+    for route, (route_seed, roles, args) in LISTS.items():
+        if route_seed is not seed:
+            continue
+        url = url_of(route, world, args)
+        for who in roles:
+            client.force_login(getattr(world, who))
+            client.get(url)  # warm per-process caches (content types, the session) out of the count
+            try:
+                with django_assert_max_num_queries(BUDGETS.get(route, BUDGET)):
+                    response = client.get(url)
+            except pytest.fail.Exception as exc:
+                failures.append(f"{route} as {who}: {str(exc).splitlines()[0]}")
+                continue
+            if response.status_code != 200:
+                failures.append(f"{route} as {who}: HTTP {response.status_code}")
+    assert not failures, "\n".join(failures)
+
+
+def test_every_list_route_of_the_access_matrix_is_counted():
+    from tests.access import MATRIX
+
+    lists = {name for name, (method, kind, _) in MATRIX.items() if method == "get" and kind in ("list", "admin")}
+    skipped = {"frontend:cluster-create", "netpolicy:segment-create",  # forms, not lists
+               "site-settings", "netpolicy:site-settings",  # one row, the site's settings
+               "auditevent-export", "netpolicy-export-nft", "netpolicy-export-nsx"}  # downloads of everything
+    details = {name for name in lists if name.endswith("-detail") or name.startswith("vsphere:vcenter-detail")}
+    assert lists - skipped - details - set(LISTS) == set()
