@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import os
 import re
 import shutil
@@ -20,9 +21,9 @@ KREL = "6.1.0-50-amd64"
 PROJECT = Path(__file__).resolve().parents[2]  # the checkout, wherever it was cloned
 CACHE = Path(os.environ.get("ENCLAVE_GUEST_CACHE", "/var/cache/enclave-vrf-guest"))
 MODULES = [
-    "crc32c_generic", "vrf", "vxlan", "veth", "bridge", "dummy", "9p", "9pnet_virtio", "virtio_pci",
+    "crc32c_generic", "vrf", "vxlan", "veth", "bridge", "dummy", "9p", "9pnet_virtio", "virtio_pci", "virtio_net",
     "nf_tables", "nft_nat", "nft_chain_nat", "nft_ct", "nft_masq", "nft_reject_inet",
-    "nft_fib_inet", "nft_limit", "nfnetlink", "nf_conntrack", "nf_nat",
+    "nft_fib_inet", "nft_limit", "nft_log", "nf_log_syslog", "nfnetlink", "nf_conntrack", "nf_nat",
 ]
 INIT = r"""#!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -114,8 +115,10 @@ def build() -> tuple[Path, Path]:
     """Build (or reuse) the initramfs; return (vmlinuz, initramfs)."""
     kdir = kernel_dir()
     vmlinuz = kdir / "boot" / f"vmlinuz-{KREL}"
-    initrd = CACHE / f"initramfs-{KREL}.gz"
-    if initrd.exists() and initrd.stat().st_mtime > Path(__file__).stat().st_mtime:
+    # Named by what goes into it: checkouts with other modules or another init share the cache.
+    recipe = hashlib.sha256(("\n".join(MODULES) + INIT).encode()).hexdigest()[:12]
+    initrd = CACHE / f"initramfs-{KREL}-{recipe}.gz"
+    if initrd.exists():
         return vmlinuz, initrd
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -135,23 +138,30 @@ def build() -> tuple[Path, Path]:
     return vmlinuz, initrd
 
 
+def qemu_argv(job: Path, mem: int, net: bool) -> list[str]:
+    """The QEMU command line: host root read-only, job dir writable, optionally a user-mode NIC."""
+    vmlinuz, initrd = build()
+    cmd = [
+        "qemu-system-x86_64", "-accel", "tcg", "-m", str(mem), "-smp", "1",
+        "-nographic", "-no-reboot", "-kernel", str(vmlinuz), "-initrd", str(initrd),
+        # no_timer_check: under a loaded host, TCG misses the IO-APIC timer check and panics.
+        "-append", f"console=ttyS0 quiet panic=-1 no_timer_check rdinit=/init enclave_project={PROJECT}",
+        "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
+        "-virtfs", f"local,path={job},mount_tag=job,security_model=none",
+        "-virtfs", f"local,path={PROJECT},mount_tag=project,security_model=none,readonly=on,multidevs=remap",
+    ]
+    if net:  # eth0 10.0.2.15/24; 10.0.2.2 is this host's loopback (QEMU user networking)
+        cmd += ["-netdev", "user,id=n0", "-device", "virtio-net-pci,netdev=n0"]
+    return cmd
+
+
 def run(script: str, timeout: float = 900, mem: int = 1536) -> tuple[int, str]:
     """Boot the guest, run script (sh) with the host root as /, return (rc, console log)."""
-    vmlinuz, initrd = build()
     with tempfile.TemporaryDirectory(prefix="vrfguest-") as job:
         Path(job, "cmd.sh").write_text(script)
-        cmd = [
-            "qemu-system-x86_64", "-accel", "tcg", "-m", str(mem), "-smp", "1",
-            "-nographic", "-no-reboot", "-kernel", str(vmlinuz), "-initrd", str(initrd),
-            # no_timer_check: under a loaded host, TCG misses the IO-APIC timer check and panics.
-            "-append", f"console=ttyS0 quiet panic=-1 no_timer_check rdinit=/init enclave_project={PROJECT}",
-            "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
-            "-virtfs", f"local,path={job},mount_tag=job,security_model=none",
-            "-virtfs", f"local,path={PROJECT},mount_tag=project,security_model=none,readonly=on,multidevs=remap",
-        ]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
-                                  timeout=timeout, stdin=subprocess.DEVNULL)
+            proc = subprocess.run(qemu_argv(Path(job), mem, net=False), capture_output=True, text=True,
+                                  errors="replace", timeout=timeout, stdin=subprocess.DEVNULL)  # fmt: skip
             log = proc.stdout + proc.stderr
         except subprocess.TimeoutExpired as exc:
             out = exc.stdout or b""
@@ -161,16 +171,29 @@ def run(script: str, timeout: float = 900, mem: int = 1536) -> tuple[int, str]:
     return (int(marks[-1]) if marks else 125), log
 
 
+NET_UP = "ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2\n"
+
+
+def serve(script: str, job: Path, mem: int = 768) -> int:
+    """Boot a networked guest that runs script until it ends (the demo node); console to stdout."""
+    job.mkdir(parents=True, exist_ok=True)
+    (job / "cmd.sh").write_text(NET_UP + script)
+    os.execvp("qemu-system-x86_64", qemu_argv(job, mem, net=True))  # noqa: S606 - our own fixed argv
+
+
 def main() -> int:
-    """CLI: build | run -c 'commands'."""
+    """CLI: build | run -c 'commands' | serve --job-dir DIR -c 'commands' (networked, no timeout)."""
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("action", choices=["build", "run"])
+    ap.add_argument("action", choices=["build", "run", "serve"])
     ap.add_argument("-c", "--command", default="uname -a; ip link add t type vrf table 10")
     ap.add_argument("--timeout", type=float, default=900)
+    ap.add_argument("--job-dir", type=Path, help="serve: the guest's writable /tmp/job (kept)")
     args = ap.parse_args()
     if args.action == "build":
         print(*build())
         return 0
+    if args.action == "serve":
+        return serve(args.command, args.job_dir or Path(tempfile.mkdtemp(prefix="vrfguest-")))
     rc, log = run(args.command, timeout=args.timeout)
     sys.stdout.write(log)
     return rc

@@ -3,8 +3,9 @@
  *
  * Passes a token around the ring and checks an allreduce, then prints, from rank 0, one line per
  * rank: "RANK <r> <host> <device its sockets are bound to>" (the VRF, as the kernel sees it).
- *   --probe host:port,...  every rank tries to connect to each target: "PROBE <rank> <t> <result>"
- *   --hold FILE            after the ring, wait (sleeping, not spinning) until FILE exists
+ *   --hold FILE  after the ring, wait (sleeping, not spinning) until FILE exists, then every rank
+ *                tries to connect to each host:port listed in it (comma-separated, may be empty):
+ *                "PROBE <rank> <target> connected|refused|timeout|error"
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,13 +22,15 @@
 
 #define LINE 160
 
-static void bound_device(char *dev, socklen_t len)
+/* The device a new socket of ours is bound to ("-": none, the default VRF). */
+static void bound_device(char *dev, socklen_t size)
 {
 	int s = socket(AF_INET, SOCK_STREAM, 0);
+	socklen_t len = size;
 
-	dev[0] = '\0';
+	memset(dev, 0, size);
 	if (s < 0 || getsockopt(s, SOL_SOCKET, SO_BINDTODEVICE, dev, &len) < 0 || !dev[0])
-		snprintf(dev, len, "-");
+		snprintf(dev, size, "-");
 	if (s >= 0)
 		close(s);
 }
@@ -79,28 +82,37 @@ static void probe_all(int rank, char *targets)
 	fflush(stdout);
 }
 
-static void hold(const char *file)
+/* Wait for FILE (the test renames it into place whole), then return its contents. */
+static char *hold(const char *file)
 {
+	static char targets[4096];
 	struct stat st;
+	size_t n = 0;
+	FILE *f;
 
 	while (stat(file, &st) != 0)
 		usleep(200000);
+	f = fopen(file, "r");
+	if (f) {
+		n = fread(targets, 1, sizeof(targets) - 1, f);
+		fclose(f);
+	}
+	targets[n] = '\0';
+	targets[strcspn(targets, "\n")] = '\0';
+	return targets;
 }
 
 int main(int argc, char **argv)
 {
 	int rank, size, token = 0, sum = 0, one;
-	char me[LINE], host[64], dev[32], *all = NULL, *targets = NULL, *hold_file = NULL;
+	char me[LINE], host[64], dev[32], *all = NULL, *hold_file = NULL;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--probe") == 0)
-			targets = argv[i + 1];
-		else if (strcmp(argv[i], "--hold") == 0)
+	for (int i = 1; i + 1 < argc; i += 2)
+		if (strcmp(argv[i], "--hold") == 0)
 			hold_file = argv[i + 1];
-	}
 	gethostname(host, sizeof(host));
 	host[sizeof(host) - 1] = '\0';
 	bound_device(dev, sizeof(dev));
@@ -132,10 +144,8 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		free(all);
 	}
-	if (targets)
-		probe_all(rank, targets);
 	if (hold_file)
-		hold(hold_file);
+		probe_all(rank, hold(hold_file));
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 0) {
 		printf("DONE\n");

@@ -56,6 +56,10 @@ SlurmctldLogFile={d}/slurmctld.log
 SlurmdLogFile={d}/slurmd-%n.log
 PlugStackConfig={d}/plugstack.conf
 SlurmdParameters=config_overrides
+# Slurm 22.05's default select/linear hands out whole nodes: jobs of two tenants could never
+# share one, as they do on real clusters and in the MPI isolation test.
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
@@ -250,9 +254,14 @@ class Site:
 
     # -- jobs ------------------------------------------------------------------------------
 
-    def wait_file(self, path: Path, text: str, timeout: float = 600) -> str:
+    def wait_file(self, path: Path, text: str, timeout: float = 900) -> str:
         """Wait until path contains text (a job's output); return the contents."""
-        wait_for(lambda: path.exists() and text in path.read_text(), f"{text!r} in {path}", timeout=timeout)
+        try:
+            wait_for(lambda: path.exists() and text in path.read_text(), f"{text!r} in {path}", timeout=timeout)
+        except AssertionError as exc:
+            queue = self.run("n1", "squeue -o '%i %u %T %M %R'", timeout=120).stdout
+            have = path.read_text() if path.exists() else "(no output yet)"
+            raise AssertionError(f"{exc}\n{have}\n{queue}\n{self.daemon_logs()}") from None
         return path.read_text()
 
     def listeners(self, role: str, user: str) -> list[int]:

@@ -25,10 +25,11 @@ PORTAL_RULESET = f"""table inet enclave {{
     type filter hook input priority 0; policy accept;
     ct state established,related accept
     iifname "eth0" ip saddr != {SUBNET}.0/24 tcp dport 22 accept
+    iifname "eth0" ip saddr != {SUBNET}.0/24 limit rate 10/second log prefix "enclave drop " drop
     iifname "eth0" ip saddr != {SUBNET}.0/24 drop
   }}
 }}
-"""
+"""  # with a `log` and a `limit` statement, as the portal's compiled rulesets have
 
 
 def sh(*args: str, check: bool = True, input: str | None = None) -> subprocess.CompletedProcess:

@@ -116,17 +116,17 @@ def test_a_job_of_a_user_in_no_tenant_is_refused_on_every_node(site):
 
 
 # -- Open MPI ----------------------------------------------------------------------------------
-# Three batch jobs of mpi_ring (mpirun over Slurm, TCP between ranks), run once for the tests below:
-# B's job across both nodes holds after its ring; then A's job and a second job of B (at the same
-# time) try to connect to every port B's job listens on; then B's job is released and finishes.
-# The probing jobs keep their own TCP listeners off B's ports, so only B's job can answer there.
-PROBE_FLAGS = "--mca btl_tcp_port_min_v4 30000 --mca btl_tcp_port_range_v4 100"
+# Two batch jobs of mpi_ring (mpirun over Slurm, TCP between ranks) at once, one per tenant, both
+# across both nodes: once both have run their ring and hold, each rank of each job tries to
+# connect to every port B's job listens on (B's own ranks are the negative control), then both end.
+# A's job keeps its own TCP listeners off B's ports, so only B's job can answer there.
+A_FLAGS = "--mca btl_tcp_port_min_v4 30000 --mca btl_tcp_port_range_v4 100"
 
 
-def _mpi_job(site, user: str, login: str, args: str, ranks_per_node: int, flags: str = "") -> Path:
+def _mpi_job(site, user: str, login: str, hold: Path, ranks_per_node: int, flags: str = "") -> Path:
     """sbatch an mpirun of mpi_ring across both nodes from a login; return its output file."""
     job = site.base / "jobs" / f"mpi-{user}-{uuid.uuid4().hex[:6]}"
-    script = f"mpirun {MPI_FLAGS} {flags} {site.base}/bin/mpi_ring {args}; echo EXIT=$?"
+    script = f"mpirun {MPI_FLAGS} {flags} {site.base}/bin/mpi_ring --hold {hold}; echo EXIT=$?"
     out = site.ssh(user, login, f"sbatch -N2 --ntasks-per-node={ranks_per_node} -o {job} --wrap {quote(script)}")
     assert out.returncode == 0, out.stderr
     return job
@@ -134,21 +134,23 @@ def _mpi_job(site, user: str, login: str, args: str, ranks_per_node: int, flags:
 
 @pytest.fixture(scope="module")
 def mpi(site):
-    """Outputs of B's held job ("held"), A's probes ("attack"), B's own probes ("control")."""
-    hold = site.base / "jobs" / f"hold-{uuid.uuid4().hex[:6]}"
-    held = _mpi_job(site, "enclb", "n2", f"--hold {hold}", 2)
+    """Output of B's job ("B") and A's job ("A"), and the ports B's job listened on ("ports")."""
+    holds = {t: site.base / "jobs" / f"hold-{t}-{uuid.uuid4().hex[:6]}" for t in "AB"}
+    jobs = {
+        "B": _mpi_job(site, "enclb", "n2", holds["B"], 2),
+        "A": _mpi_job(site, "encla", "n1", holds["A"], 1, A_FLAGS),
+    }
+    ports, targets = {}, ""
     try:
-        site.wait_file(held, "RING ")
+        for job in jobs.values():
+            site.wait_file(job, "RING ")
         ports = {r: site.listeners(r, "enclb") for r in NODES}
         targets = ",".join(f"{NODES[r]}:{p}" for r in NODES for p in ports[r])
-        jobs = {name: _mpi_job(site, user, login, f"--probe {targets}", 1, PROBE_FLAGS)
-                for name, user, login in (("attack", "encla", "n1"), ("control", "enclb", "n1"))}  # fmt: skip
-        out = {name: site.wait_file(job, "EXIT=") for name, job in jobs.items()}
-    finally:
-        hold.touch()
-    out["held"] = site.wait_file(held, "EXIT=")
-    out["ports"] = ports
-    return out
+    finally:  # written whole, then renamed: the ranks read it as soon as it exists
+        for hold in holds.values():
+            hold.with_suffix(".tmp").write_text(targets)
+            hold.with_suffix(".tmp").rename(hold)
+    return {**{t: site.wait_file(job, "EXIT=") for t, job in jobs.items()}, "ports": ports}
 
 
 def _ranks(text: str) -> list[list[str]]:
@@ -161,18 +163,17 @@ def _probes(text: str) -> set[str]:
 
 
 def test_an_mpi_job_across_both_nodes_of_one_tenant_completes_inside_its_vrf(mpi):
-    held = mpi["held"]
-    assert "RING ok size=4" in held and "EXIT=0" in held, held
-    assert _ranks(held) == [["n1", VRF_B]] * 2 + [["n2", VRF_B]] * 2, held
-    assert "RING ok size=2" in mpi["attack"] and "EXIT=0" in mpi["attack"], mpi["attack"]
-    assert _ranks(mpi["attack"]) == [["n1", VRF_A], ["n2", VRF_A]], mpi["attack"]
+    assert "RING ok size=4" in mpi["B"] and "EXIT=0" in mpi["B"], mpi["B"]
+    assert _ranks(mpi["B"]) == [["n1", VRF_B]] * 2 + [["n2", VRF_B]] * 2, mpi["B"]
+    assert "RING ok size=2" in mpi["A"] and "EXIT=0" in mpi["A"], mpi["A"]
+    assert _ranks(mpi["A"]) == [["n1", VRF_A], ["n2", VRF_A]], mpi["A"]
 
 
 def test_an_mpi_rank_cannot_connect_to_another_tenants_job(mpi):
     assert all(len(p) >= 3 for p in mpi["ports"].values()), mpi["ports"]  # 2 ranks + orted/mpirun
-    results = _probes(mpi["attack"])  # every port of B's job, from both nodes
-    assert results and "connected" not in results, mpi["attack"]
+    results = _probes(mpi["A"])  # every port of B's job, from both nodes
+    assert results and "connected" not in results, mpi["A"]
 
 
 def test_the_same_probes_from_the_tenants_own_job_connect_so_the_test_can_fail(mpi):
-    assert _probes(mpi["control"]) == {"connected"}, mpi["control"]
+    assert _probes(mpi["B"]) == {"connected"}, mpi["B"]
