@@ -38,8 +38,9 @@ if ! why="$(probe 2>&1)"; then
     >"$work/containers.conf"
   export CONTAINERS_CONF="$work/containers.conf"
   why="$(probe 2>&1)" || { log "podman cannot run containers here either: $why"; exit 1; }
-  # The same limit for web, whose 65536 open files the stack asks for cannot be set either.
-  printf 'services:\n  web:\n    ulimits: {nofile: {soft: 4096, hard: 4096}}\n' >"$work/limits.compose.yml"
+  # The same for web, whose 65536 open files cannot be set either (and an explicit --ulimit makes
+  # podman drop the default nproc limit above, so name that too).
+  printf 'services:\n  web:\n    ulimits: {nofile: {soft: 4096, hard: 4096}, nproc: 4096}\n' >"$work/limits.compose.yml"
   limits=(-f "$work/limits.compose.yml")
   log "using $CONTAINERS_CONF (runc, nofile/nproc 4096) and $work/limits.compose.yml"
 fi
