@@ -1,8 +1,8 @@
 # Sourced by scripts/run.sh: enrol one demo node (scripts/demo-node.sh: enclave-agent in a network
 # namespace) into the pool "demo-rack". Where this machine's kernel has VRF the node runs here;
 # where it lacks VRF (the agent would report the node NotReady) it runs inside the VRF guest (QEMU
-# with the pinned Debian kernel, scripts/vrf-guest/guest.py serve), which reaches the portal through
-# QEMU's user network (10.0.2.2 is this machine's loopback). Needs root and socat; skipped otherwise.
+# with the pinned Debian kernel, scripts/vrf-guest/guest.py serve), whose user-mode network reaches
+# nothing but the portal's port (at 10.0.2.100 in the guest). Needs root and socat; skipped otherwise.
 demo_agent="$(command -v enclave-agent)"
 demo_portal="http://127.0.0.1:$PORT"
 if [ "$(id -u)" -ne 0 ] || ! command -v socat >/dev/null; then
@@ -26,8 +26,8 @@ else
     $demo_cmd 127.0.0.1 "$PORT" "$demo_state" $demo_token >>"$ENCLAVE_DATA_DIR/logs/demo-node.log" 2>&1 &
   else
     mkdir -p "$demo_job" && chmod 700 "$demo_job"
-    python scripts/vrf-guest/guest.py serve --job-dir "$demo_job" \
-      -c "$demo_cmd 10.0.2.2 $PORT $demo_state $demo_token" >>"$ENCLAVE_DATA_DIR/logs/demo-node.log" 2>&1 &
+    python scripts/vrf-guest/guest.py serve --forward "$PORT" --job-dir "$demo_job" \
+      -c "$demo_cmd 10.0.2.100 $PORT $demo_state $demo_token" >>"$ENCLAVE_DATA_DIR/logs/demo-node.log" 2>&1 &
   fi
   pids+=($!)
   echo "demo node: demo-node-1 (namespace enc-demo-n1) joins pool demo-rack $demo_where; see /nodes/"
