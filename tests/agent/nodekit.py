@@ -13,7 +13,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -317,6 +316,7 @@ def have_tools() -> str:
         "unshare",
         "gcc",
         "make",
+        "socat",
     )
     missing = [t for t in tools if not shutil.which(t)]
     if not Path("/usr/include/slurm/spank.h").exists():
@@ -327,8 +327,3 @@ def have_tools() -> str:
 def quote(cmd: str) -> str:
     """Shell-quote one command line for ssh."""
     return shlex.quote(cmd)
-
-
-def sleep(seconds: float) -> None:
-    """A pause that is not a timing assertion (letting a daemon log settle)."""
-    time.sleep(seconds)
