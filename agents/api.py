@@ -12,6 +12,7 @@ from agents import documents, longpoll, services
 from agents.authentication import IsNode, NodeCredentialAuthentication
 from agents.models import JoinToken, Node, NodePool, PoolSubnet
 from agents.serializers import (
+    CreatedJoinTokenSerializer,
     CredentialAnswerSerializer,
     JoinAnswerSerializer,
     JoinSerializer,
@@ -76,6 +77,7 @@ class JoinTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.
     permission_classes = SITE_ADMIN_ONLY
     filterset_fields = ["pool"]
 
+    @extend_schema(request=JoinTokenSerializer, responses={201: CreatedJoinTokenSerializer})
     def create(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)

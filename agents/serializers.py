@@ -1,5 +1,6 @@
 """API serializers of the agents app; every value that reaches a node goes through the agent's grammar."""
 
+from django.core.validators import RegexValidator
 from enclave_agent import grammar
 from rest_framework import serializers
 
@@ -26,6 +27,8 @@ def _ipv4_multicast(value: str) -> str:
 
 class StrictObjectMixin:
     """Refuse keys a serializer does not know instead of dropping them silently."""
+
+    refuses_unknown_fields = True  # the schema says so (portal.openapi: additionalProperties false)
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -75,6 +78,8 @@ class InterfaceListSerializer(serializers.ListSerializer):
 class InterfaceSerializer(serializers.Serializer):
     """One underlay interface; enclave_agent.grammar.interface is the one definition of valid."""
 
+    refuses_unknown_fields = True  # the grammar refuses other keys; the schema says so
+
     name = serializers.CharField(max_length=grammar.IFNAMSIZ, help_text="Linux interface name, e.g. em1")
     address = serializers.CharField(max_length=49, help_text="Address with prefix length, e.g. 10.0.0.5/24")
     gateway = serializers.CharField(max_length=15, required=False, allow_null=True, help_text="IPv4 next hop")
@@ -121,18 +126,29 @@ class NodeSerializer(serializers.ModelSerializer):
 
 
 class JoinTokenSerializer(serializers.ModelSerializer):
-    token = serializers.CharField(read_only=True, help_text="Plaintext, returned only on creation")
     hours = serializers.IntegerField(write_only=True, default=24, min_value=1, max_value=24 * 30)
 
     class Meta:
         model = JoinToken
-        fields = ["id", "pool", "node_name", "hint", "expires_at", "used_at", "used_by", "created", "hours", "token"]
+        fields = ["id", "pool", "node_name", "hint", "expires_at", "used_at", "used_by", "created", "hours"]
         read_only_fields = ["hint", "expires_at", "used_at", "used_by", "created"]
+
+
+class CreatedJoinTokenSerializer(JoinTokenSerializer):
+    """The answer to a join token's creation: the only time its plaintext is shown."""
+
+    token = serializers.CharField(read_only=True, help_text="Plaintext, returned only on creation")
+
+    class Meta(JoinTokenSerializer.Meta):
+        fields = [*JoinTokenSerializer.Meta.fields, "token"]
 
 
 class JoinSerializer(StrictObjectMixin, serializers.Serializer):
     token = serializers.CharField(max_length=200)
-    hostname = serializers.CharField(max_length=63, trim_whitespace=False, help_text="The node's name (DNS label)")
+    hostname = serializers.CharField(
+        max_length=63, trim_whitespace=False, help_text="The node's name (DNS label)",
+        validators=[RegexValidator(rf"\A{grammar.NODE_NAME_RE.pattern}\Z", "Use a DNS label.")],  # the schema's pattern
+    )  # fmt: skip
     capabilities = CapabilitiesSerializer(required=False, default=dict)
     interfaces = InterfaceSerializer(many=True, required=False, default=list)
 

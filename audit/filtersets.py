@@ -5,9 +5,10 @@ from django.db.models import Q
 
 from audit.context import ActorKind
 from audit.models import AuditEvent
+from portal import filters
 
 
-class AuditEventFilterSet(django_filters.FilterSet):
+class AuditEventFilterSet(filters.FilterSet):
     q = django_filters.CharFilter(method="search", label="Search")
     actor = django_filters.CharFilter(field_name="actor_label", lookup_expr="icontains")
     actor_kind = django_filters.ChoiceFilter(choices=ActorKind.choices)

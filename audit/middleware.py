@@ -10,7 +10,7 @@ from audit.context import Actor, ActorKind, acting_as, new_request_id
 
 REQUEST_ID_HEADER = "X-Request-ID"
 CLIENT_ID_HEADER = "X-Client-Request-ID"
-_VALID_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+_VALID_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 
 
 def client_ip(request) -> str | None:
@@ -27,7 +27,7 @@ class RequestContextMiddleware:
     def __call__(self, request):
         supplied = request.headers.get(REQUEST_ID_HEADER, "")
         request.id = new_request_id()
-        request.client_request_id = supplied if _VALID_ID.match(supplied) else ""
+        request.client_request_id = supplied if _VALID_ID.fullmatch(supplied) else ""
         actor = Actor(
             kind=ActorKind.USER,
             label="anonymous",

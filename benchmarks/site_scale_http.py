@@ -180,7 +180,9 @@ class Fleet:
                 with self.lock:
                     self.generations[name] = (fetched.state.generation, time.monotonic())
                     self.first.setdefault(name, time.perf_counter() - start)
-            etag = fetched.etag
+            # Keep only the ETag while parked: 2,000 parsed documents held across the next long-poll
+            # made the harness itself the memory hog (17 GB), not the site.
+            etag, fetched = fetched.etag, None
             with self.lock:
                 self.parked.add(name)
 

@@ -3,7 +3,7 @@
 from django.db.models import Q
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -219,6 +219,7 @@ class ExportViewSet(viewsets.GenericViewSet):
     """Compiled policy downloads (site admins): the node's nftables ruleset and the NSX body."""
 
     serializer_class = None
+    error_statuses = ("404", "409")  # 404 for everyone but site admins; 409 while the site does not compile
 
     def initial(self, request, *args, **kwargs):
         """Like other admin-only routes, the exports do not exist for anyone else (404)."""
@@ -236,7 +237,11 @@ class ExportViewSet(viewsets.GenericViewSet):
         response = _download(notes + text, "text/plain; charset=utf-8", "enclave.nft", built)
         return response
 
-    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT})
+    @extend_schema(
+        parameters=[OpenApiParameter("domain", str, default="default", pattern=r"^[A-Za-z0-9_-]{1,64}$",
+                                     description="The NSX domain id the groups and policies go under")],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT},
+    )  # fmt: skip
     @action(detail=False, methods=["get"])
     def nsx(self, request):
         """The hierarchical body for `PATCH /policy/api/v1/infra`."""

@@ -4,9 +4,10 @@ import django_filters
 
 from netpolicy.choices import Action, Category, PoolKind, SegmentKind, SegmentState
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
+from portal import filters
 
 
-class PoolFilterSet(django_filters.FilterSet):
+class PoolFilterSet(filters.FilterSet):
     kind = django_filters.ChoiceFilter(choices=PoolKind.choices)
 
     class Meta:
@@ -14,7 +15,7 @@ class PoolFilterSet(django_filters.FilterSet):
         fields = ["kind", "tenant", "routing_domain"]
 
 
-class SegmentFilterSet(django_filters.FilterSet):
+class SegmentFilterSet(filters.FilterSet):
     kind = django_filters.ChoiceFilter(choices=SegmentKind.choices)
     state = django_filters.MultipleChoiceFilter(choices=SegmentState.choices)
     q = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
@@ -24,32 +25,32 @@ class SegmentFilterSet(django_filters.FilterSet):
         fields = ["tenant", "kind", "state", "vlan_id", "vni", "id_pool", "prefix_pool"]
 
 
-class ServiceFilterSet(django_filters.FilterSet):
+class ServiceFilterSet(filters.FilterSet):
     class Meta:
         model = Service
         fields = ["name", "protocol"]
 
 
-class GroupFilterSet(django_filters.FilterSet):
-    site = django_filters.BooleanFilter(field_name="tenant", lookup_expr="isnull")
+class GroupFilterSet(filters.FilterSet):
+    site = filters.BooleanFilter(field_name="tenant", lookup_expr="isnull")
 
     class Meta:
         model = Group
         fields = ["tenant", "name", "role"]
 
 
-class FirewallPolicyFilterSet(django_filters.FilterSet):
+class FirewallPolicyFilterSet(filters.FilterSet):
     category = django_filters.ChoiceFilter(choices=Category.choices)
-    site = django_filters.BooleanFilter(field_name="tenant", lookup_expr="isnull")
+    site = filters.BooleanFilter(field_name="tenant", lookup_expr="isnull")
 
     class Meta:
         model = FirewallPolicy
         fields = ["tenant", "category"]
 
 
-class FirewallRuleFilterSet(django_filters.FilterSet):
+class FirewallRuleFilterSet(filters.FilterSet):
     action = django_filters.ChoiceFilter(choices=Action.choices)
-    tenant = django_filters.NumberFilter(field_name="policy__tenant")
+    tenant = filters.IntegerFilter(field_name="policy__tenant")
 
     class Meta:
         model = FirewallRule

@@ -7,7 +7,7 @@ from netpolicy.allocation import pool_usage
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Protocol
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from portal.addresses import AddressError, parse_network
-from portal.fields import AddressField, NetworkField
+from portal.fields import AddressField, NetworkField, NetworkListField
 from tenants.access import tenant_ids
 from tenants.models import Tenant
 
@@ -103,8 +103,7 @@ class ServiceSerializer(serializers.ModelSerializer):
 class GroupSerializer(serializers.ModelSerializer):
     tenant = TenantField(required=False, allow_null=True)
     segment = VisibleField(Segment, site=False, required=False, allow_null=True)
-    cidrs = serializers.ListField(child=serializers.CharField(trim_whitespace=False, max_length=64),
-                                  required=False, max_length=256, help_text="Canonical networks, e.g. 10.0.0.0/24")
+    cidrs = NetworkListField(required=False, max_length=256, help_text="Canonical networks, e.g. 10.0.0.0/24")
 
     class Meta:
         model = Group

@@ -13,7 +13,7 @@ from tenants.access import is_site_admin
 
 MAX_SERVERS = 16
 MAX_COOLDOWN_MINUTES = 7 * 24 * 60
-DOMAIN_RE = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$")
+DOMAIN_RE = re.compile(r"(?=.{1,253}\Z)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*")
 FIELDS = ("dns_servers", "dns_domain", "ntp_servers", "nfs_servers", "address_cooldown_minutes")
 
 
@@ -51,7 +51,7 @@ def clean(data: dict) -> dict:
         cleaned["nfs_servers"] = _addresses("nfs_servers", data["nfs_servers"], networks=True)
     if "dns_domain" in data:
         domain = str(data["dns_domain"] or "").strip().lower().rstrip(".")
-        if domain and not DOMAIN_RE.match(domain):
+        if domain and not DOMAIN_RE.fullmatch(domain):
             raise InvalidRequest(f"{data['dns_domain']!r} is not a DNS domain.", "dns_domain")
         cleaned["dns_domain"] = domain
     if "address_cooldown_minutes" in data:

@@ -16,6 +16,7 @@ class SiteSettingsSerializer(serializers.ModelSerializer):
     dns_servers = serializers.ListField(child=serializers.CharField(max_length=45), required=False, max_length=16)
     ntp_servers = serializers.ListField(child=serializers.CharField(max_length=45), required=False, max_length=16)
     nfs_servers = serializers.ListField(child=serializers.CharField(max_length=49), required=False, max_length=16)
+    updated = serializers.DateTimeField(read_only=True, allow_null=True, help_text="Null until first changed")
 
     class Meta:
         model = SiteSettings

@@ -44,6 +44,14 @@ class AddressField(serializers.CharField):
             raise serializers.ValidationError(str(exc)) from None
 
 
+class NetworkListField(serializers.ListField):
+    """Networks the serializer checks itself (one message per bad value); the schema states their grammar."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("child", serializers.CharField(trim_whitespace=False, max_length=64))
+        super().__init__(**kwargs)
+
+
 def clean_network(text: str) -> str:
     """Form helper: a canonical network, or a ValidationError with the grammar's message."""
     try:

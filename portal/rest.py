@@ -2,7 +2,8 @@
 
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, pagination, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -11,10 +12,38 @@ from portal.errors import ServiceError
 
 
 class Pagination(pagination.LimitOffsetPagination):
-    """Limit/offset pagination with a bounded page size."""
+    """Limit/offset pagination with a bounded page size; a limit or offset the schema does not allow is a 400."""
 
     default_limit = 50
     max_limit = 1000
+
+    def get_limit(self, request):
+        return self.param(request, self.limit_query_param, self.default_limit, 1, self.max_limit)
+
+    def get_offset(self, request):
+        return self.param(request, self.offset_query_param, 0, 0, None)
+
+    @staticmethod
+    def param(request, name: str, default: int, low: int, high: int | None) -> int:
+        values = request.query_params.getlist(name)
+        if not values:
+            return default
+        raw = values[0]
+        if len(values) > 1:
+            raise exceptions.ValidationError({name: ["Give it once."]})
+        if not (raw.isascii() and raw.isdigit()) or int(raw) < low or (high is not None and int(raw) > high):
+            bounds = f"from {low} to {high}" if high is not None else f"{low} or more"
+            raise exceptions.ValidationError({name: [f"Use a whole number {bounds}."]})
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.limit_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_limit)
+            elif parameter["name"] == self.offset_query_param:
+                parameter["schema"].update(minimum=0)
+        return parameters
 
 
 def exception_handler(exc, context):
@@ -34,3 +63,10 @@ def exception_handler(exc, context):
     if isinstance(response.data, list):
         response.data = {"detail": response.data}
     return response
+
+
+def not_found(request, exception=None):
+    """A path no route matches: JSON under /api/ (every API error is JSON), the HTML page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
+    return defaults.page_not_found(request, exception)

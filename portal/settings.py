@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "netpolicy",
     "vsphere",
     "agents",
+    "catalog",
     "frontend",
 ]
 
@@ -196,10 +197,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "portal.rest.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
+        "portal.filters.FilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "portal.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "portal.rest.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -213,7 +214,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {},
+    "ENUM_NAME_OVERRIDES": {
+        "SiteKindEnum": "tenants.choices.SiteKind",
+        "ApprovableSiteKindEnum": "tenants.choices.APPROVABLE_SITE_KINDS",
+    },
     # Swagger UI and ReDoc are served from static files: portals often run air-gapped.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -2,11 +2,12 @@
 
 import django_filters
 
+from portal import filters
 from tenants.choices import ClusterState, Interconnect, NetworkMode, Role, WorkloadClass
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
 
-class TenantFilterSet(django_filters.FilterSet):
+class TenantFilterSet(filters.FilterSet):
     q = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
 
     class Meta:
@@ -14,7 +15,7 @@ class TenantFilterSet(django_filters.FilterSet):
         fields = ["slug"]
 
 
-class MembershipFilterSet(django_filters.FilterSet):
+class MembershipFilterSet(filters.FilterSet):
     role = django_filters.ChoiceFilter(choices=Role.choices)
 
     class Meta:
@@ -22,13 +23,13 @@ class MembershipFilterSet(django_filters.FilterSet):
         fields = ["tenant", "role"]
 
 
-class QuotaFilterSet(django_filters.FilterSet):
+class QuotaFilterSet(filters.FilterSet):
     class Meta:
         model = Quota
         fields = ["tenant"]
 
 
-class ClusterFilterSet(django_filters.FilterSet):
+class ClusterFilterSet(filters.FilterSet):
     state = django_filters.MultipleChoiceFilter(choices=ClusterState.choices)
     workload_class = django_filters.ChoiceFilter(choices=WorkloadClass.choices)
     interconnect = django_filters.ChoiceFilter(choices=Interconnect.choices)

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(request, django_test_environment, django_db_blocker):
+def django_db_setup(request, django_test_environment, django_db_modify_db_settings, django_db_blocker):
     """Create and migrate the test database as the schema owner; every test then runs as the app role.
 
     So the whole suite proves the product works with the restricted role web and worker use

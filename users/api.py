@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from users import services
 from users.filtersets import TokenFilterSet
 from users.models import APIToken
-from users.serializers import TokenSerializer
+from users.serializers import CreatedTokenSerializer, TokenSerializer
 
 
 class TokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
@@ -22,6 +22,7 @@ class TokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
     def get_queryset(self):
         return APIToken.objects.filter(user=self.request.user).select_related("user")
 
+    @extend_schema(request=TokenSerializer, responses={201: CreatedTokenSerializer})
     def create(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)

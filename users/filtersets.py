@@ -2,12 +2,13 @@
 
 import django_filters
 
+from portal import filters
 from users.models import APIToken
 
 
-class TokenFilterSet(django_filters.FilterSet):
+class TokenFilterSet(filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
-    revoked = django_filters.BooleanFilter(field_name="revoked_at", lookup_expr="isnull", exclude=True)
+    revoked = filters.BooleanFilter(field_name="revoked_at", lookup_expr="isnull", exclude=True)
 
     class Meta:
         model = APIToken

@@ -6,7 +6,6 @@ from users.models import APIToken
 
 
 class TokenSerializer(serializers.ModelSerializer):
-    token = serializers.CharField(read_only=True, help_text="Plaintext, returned only on creation")
     is_active = serializers.BooleanField(read_only=True)
     expires_at = serializers.DateTimeField(
         required=False, allow_null=True,
@@ -15,8 +14,7 @@ class TokenSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = APIToken
-        fields = ["id", "name", "scope", "hint", "created", "expires_at", "revoked_at", "last_used_at", "is_active",
-                  "token"]  # fmt: skip
+        fields = ["id", "name", "scope", "hint", "created", "expires_at", "revoked_at", "last_used_at", "is_active"]
         read_only_fields = ["hint", "created", "revoked_at", "last_used_at"]
         validators = []
 
@@ -25,3 +23,12 @@ class TokenSerializer(serializers.ModelSerializer):
         if APIToken.objects.filter(user=user, name=value).exists():
             raise serializers.ValidationError("You already have a token with this name.")
         return value
+
+
+class CreatedTokenSerializer(TokenSerializer):
+    """The answer to a token's creation: the only time its plaintext is shown."""
+
+    token = serializers.CharField(read_only=True, help_text="Plaintext, returned only on creation")
+
+    class Meta(TokenSerializer.Meta):
+        fields = [*TokenSerializer.Meta.fields, "token"]

@@ -2,11 +2,21 @@
 
 import django_filters
 
+from portal import filters
 from vsphere.choices import LinkType, PFSource, StepStatus
-from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
+from vsphere.models import (
+    DeviceAssignment,
+    Host,
+    OperationLog,
+    PCIDevice,
+    PhysicalFunction,
+    VCenter,
+    VFAssignment,
+    VGPUProfile,
+)
 
 
-class VCenterFilterSet(django_filters.FilterSet):
+class VCenterFilterSet(filters.FilterSet):
     q = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
 
     class Meta:
@@ -14,7 +24,7 @@ class VCenterFilterSet(django_filters.FilterSet):
         fields = ["name", "insecure"]
 
 
-class HostFilterSet(django_filters.FilterSet):
+class HostFilterSet(filters.FilterSet):
     q = django_filters.CharFilter(field_name="name", lookup_expr="icontains")
 
     class Meta:
@@ -22,29 +32,52 @@ class HostFilterSet(django_filters.FilterSet):
         fields = ["vcenter", "compute_cluster"]
 
 
-class PhysicalFunctionFilterSet(django_filters.FilterSet):
+class PhysicalFunctionFilterSet(filters.FilterSet):
     link_type = django_filters.ChoiceFilter(choices=LinkType.choices)
     source = django_filters.ChoiceFilter(choices=PFSource.choices)
-    vcenter = django_filters.NumberFilter(field_name="host__vcenter")
+    vcenter = filters.IntegerFilter(field_name="host__vcenter")
 
     class Meta:
         model = PhysicalFunction
         fields = ["host", "vcenter", "link_type", "source", "pci_id"]
 
 
-class VFAssignmentFilterSet(django_filters.FilterSet):
-    host = django_filters.NumberFilter(field_name="pf__host")
-    tenant = django_filters.NumberFilter(field_name="cluster__tenant")
+class VFAssignmentFilterSet(filters.FilterSet):
+    host = filters.IntegerFilter(field_name="pf__host")
+    tenant = filters.IntegerFilter(field_name="cluster__tenant")
 
     class Meta:
         model = VFAssignment
         fields = ["cluster", "pf", "host", "tenant"]
 
 
-class OperationLogFilterSet(django_filters.FilterSet):
+class OperationLogFilterSet(filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=StepStatus.choices)
-    after = django_filters.NumberFilter(field_name="id", lookup_expr="gt", help_text="Only entries after this id")
+    after = filters.IntegerFilter(field_name="id", lookup_expr="gt", help_text="Only entries after this id")
 
     class Meta:
         model = OperationLog
         fields = ["generation", "status", "after"]
+
+
+class PCIDeviceFilterSet(django_filters.FilterSet):
+    vcenter = django_filters.NumberFilter(field_name="host__vcenter")
+
+    class Meta:
+        model = PCIDevice
+        fields = ["host", "vcenter", "kind", "mode", "pci_id"]
+
+
+class VGPUProfileFilterSet(django_filters.FilterSet):
+    class Meta:
+        model = VGPUProfile
+        fields = ["vcenter", "name"]
+
+
+class DeviceAssignmentFilterSet(django_filters.FilterSet):
+    host = django_filters.NumberFilter(field_name="device__host")
+    tenant = django_filters.NumberFilter(field_name="cluster__tenant")
+
+    class Meta:
+        model = DeviceAssignment
+        fields = ["cluster", "device", "host", "tenant"]

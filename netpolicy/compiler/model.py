@@ -12,8 +12,10 @@ from portal import addresses
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 # No "__" so compilers can use it as an unambiguous separator in derived names.
-NAME_RE = re.compile(r"^(?=.{1,40}$)[a-z](?:_?[a-z0-9])*$")
-IFNAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
+# \A...\Z, never ^...$: `$` also matches before a trailing newline.
+NAME_MAX = 40
+NAME_RE = re.compile(r"\A[a-z](?:_?[a-z0-9])*\Z")  # at most NAME_MAX characters, checked apart
+IFNAME_RE = re.compile(r"\A[A-Za-z0-9_.-]{1,15}\Z")
 MAX_PORT = 65535
 PORT_RE = re.compile(r"([0-9]{1,5})(?:-([0-9]{1,5}))?")
 
@@ -60,7 +62,7 @@ class Category(StrEnum):
 
 def check_name(kind: str, name: str) -> None:
     """Names become nft identifiers and NSX ids, so keep them to a safe alphabet."""
-    if not isinstance(name, str) or not NAME_RE.match(name):
+    if not isinstance(name, str) or len(name) > NAME_MAX or not NAME_RE.fullmatch(name):
         raise PolicyError(
             f"{kind} name {name!r} is invalid: use a-z, 0-9 and single underscores,"
             " start with a letter, at most 40 chars"
@@ -231,7 +233,7 @@ class Tenant:
 
     def __post_init__(self) -> None:
         check_name("tenant", self.name)
-        if not IFNAME_RE.match(self.interface or ""):
+        if not IFNAME_RE.fullmatch(self.interface or ""):
             raise PolicyError(f"tenant {self.name}: interface {self.interface!r} is not a valid "
                               "Linux interface name (1-15 chars)")
         nets = {parse_network(c, f"tenant {self.name}") for c in self.cidrs}
