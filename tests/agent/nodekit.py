@@ -188,7 +188,7 @@ class Site:
     def pam_line(self, enabled: bool) -> None:
         """Debian's /etc/pam.d/sshd plus the documented line, or without it (read per login)."""
         line = (
-            f"session required pam_exec.so quiet log={self.base}/run/pam_exec.log "
+            f"session required pam_exec.so quiet type=open_session log={self.base}/run/pam_exec.log "
             f"{self.base}/bin/enclave-pam-exec {AGENT} --state-dir {self.base}/state enter --pam\n"
         )
         text = Path("/etc/pam.d/sshd").read_text() + (line if enabled else "")
