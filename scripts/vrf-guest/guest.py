@@ -226,7 +226,7 @@ def main() -> int:
     """CLI: build | run -c 'commands' | serve --forward PORT --job-dir DIR -c 'commands' (no timeout)."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("action", choices=["build", "run", "serve"])
-    ap.add_argument("-c", "--command", default="uname -a; ip link add t type vrf table 10")
+    ap.add_argument("-c", "--command", default="uname -a; ip link add name t type vrf table 10 && echo VRF-OK")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--job-dir", type=Path, help="serve: the guest's writable /tmp/job (kept)")
     ap.add_argument("--forward", type=int, help=f"serve: this host's 127.0.0.1 port the guest reaches at {PORTAL}")

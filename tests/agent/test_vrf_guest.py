@@ -17,8 +17,9 @@ SUITE = f"""cd {ROOT} && {ROOT}/.venv/bin/python -m pytest -p no:django -p no:ca
 
 
 @pytest.mark.timeout(2700)
-@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("qemu-system-x86_64"),
-                    reason="needs root and qemu-system-x86_64")
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not shutil.which("qemu-system-x86_64"), reason="needs root and qemu-system-x86_64"
+)
 def test_the_vrf_suite_passes_inside_a_guest_with_a_vrf_kernel():
     rc, log = guest.run(SUITE, timeout=2400)  # one boot for the whole VRF suite (TCG: slow)
     tail = log[-6000:]
