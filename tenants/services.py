@@ -366,7 +366,7 @@ def _transition(cluster, action, to_state, *, from_states=None, quota_pending=No
         current.refresh_from_db()
         record(action, current, before=before, after=snapshot(current), tenant=current.tenant_id)
         if notify and to_state is not None and before["state"] != to_state:
-            notifications.state_changed(current, action)
+            notifications.state_changed(current, action, since=before["observed_generation"])
         if bump:
             realizers.queue(current)
     return current
