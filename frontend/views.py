@@ -246,6 +246,9 @@ def _done(result, before: VirtualCluster) -> str:
 
 def _resize_plan(request, cluster, changes: dict):
     """The resize's plan (what changes, sizes, quota effect) and a confirmation, before anything is submitted."""
+    if not can_decide(request.user, cluster) or cluster.state not in RESIZABLE_STATES:
+        messages.error(request, "Only a tenant owner or a site admin may resize a live cluster.")
+        return redirect("frontend:cluster-detail", pk=cluster.pk)
     context = {"cluster": cluster, "plan": resize.plan(cluster, changes), "changes": changes}
     return render(request, "frontend/cluster_resize.html", context)
 
