@@ -31,14 +31,17 @@ def test_a_resize_shows_its_plan_and_changes_nothing_until_confirmed(world, clie
     text = plan.content.decode()
     assert plan.status_code == 200 and "workers 2 → 4" in text and 'id="confirm-resize"' in text
     # sizes with the manager and login node counted, and the quota effect of this cluster
-    assert "<th scope=\"row\">VMs</th><td>4</td><td>6</td>" in text and "SR-IOV VFs" in text
+    assert '<th scope="row">VMs</th><td>4</td><td>6</td>' in text and "SR-IOV VFs" in text
     assert 'id="resize-quota"' in text and "nodes" in text
     unchanged = VirtualCluster.objects.get(pk=cluster.pk)
     assert (unchanged.worker_count, unchanged.generation) == (2, cluster.generation)
     assert not AuditEvent.objects.filter(action="cluster.resize").exists()
 
-    done = client.post(f"/clusters/{cluster.pk}/resize/", {"worker_count": 4, "interconnect": "sriov-ib",
-                                                           "confirm": "yes"}, follow=True)  # fmt: skip
+    done = client.post(
+        f"/clusters/{cluster.pk}/resize/",
+        {"worker_count": 4, "interconnect": "sriov-ib", "confirm": "yes"},
+        follow=True,
+    )
     text = done.content.decode()
     assert VirtualCluster.objects.get(pk=cluster.pk).worker_count == 4
     assert "Resize of tenant-a/mpi-1 submitted (workers 2 → 4)" in text and "is now ready" not in text
@@ -58,8 +61,9 @@ def test_an_over_quota_or_pointless_resize_plan_offers_no_confirmation(world, cl
 def test_a_member_gets_no_resize_plan(world, client):
     cluster = ready_cluster(world)
     client.force_login(world.member_a)
-    response = client.post(f"/clusters/{cluster.pk}/resize/", {"worker_count": 4, "interconnect": "sriov-ib"},
-                           follow=True)  # fmt: skip
+    response = client.post(
+        f"/clusters/{cluster.pk}/resize/", {"worker_count": 4, "interconnect": "sriov-ib"}, follow=True
+    )
     assert b"Only a tenant owner or a site admin" in response.content and b"confirm-resize" not in response.content
 
 
@@ -104,8 +108,9 @@ def test_the_resize_email_says_what_changed_instead_of_the_first_ready_text(worl
         cluster = services.set_observed(cluster, S.PROVISIONING, "Reconciling on vSphere")
         services.set_observed(cluster, S.READY, "Realized on vSphere", observed_generation=cluster.generation)
     (resized,) = [m for m in mail.outbox if m.to == [world.owner_a.email]]
-    assert resized.subject.endswith("tenant-a/mpi-1 resized: workers 2 → 4, interconnect SR-IOV InfiniBand → None "
-                                    "(VMXNET3 only)")
+    assert resized.subject.endswith(
+        "tenant-a/mpi-1 resized: workers 2 → 4, interconnect SR-IOV InfiniBand → None (VMXNET3 only)"
+    )
     assert "What changed:\n    workers 2 → 4\n    interconnect SR-IOV InfiniBand → None (VMXNET3 only)" in resized.body
     assert "Now: 4 workers + manager + login = 6 VMs" in resized.body
     assert "Your cluster request" not in resized.body and "is ready" not in resized.subject

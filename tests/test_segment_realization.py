@@ -15,8 +15,9 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def rack(world):
     """A VNI and an IPv4 pool, and a node pool of two enrolled nodes."""
     allocation.create_pool(world.admin, {"name": "vnis", "kind": "vni", "first": 5000, "last": 5999})
-    allocation.create_pool(world.admin, {"name": "v4", "kind": "ipv4", "cidr": "10.200.0.0/16",
-                                         "default_prefix_length": 24})  # fmt: skip
+    allocation.create_pool(
+        world.admin, {"name": "v4", "kind": "ipv4", "cidr": "10.200.0.0/16", "default_prefix_length": 24}
+    )
     pool = agents.create_pool("rack-1")
     agents.add_subnet(pool, "10.10.0.0/24", 4790)
     for n in range(2):
@@ -26,8 +27,9 @@ def rack(world):
 
 
 def test_each_node_shows_how_far_it_realized_the_segment_and_why(world, client, rack):
-    segment = segments.create_segment(world.tenant_a, world.admin, {"name": "uvn", "kind": "overlay",
-                                                                    "node_pool": rack})  # fmt: skip
+    segment = segments.create_segment(
+        world.tenant_a, world.admin, {"name": "uvn", "kind": "overlay", "node_pool": rack}
+    )
     client.force_login(world.member_a)
     page = client.get(f"/network/segments/{segment.pk}/").content.decode()
     assert "waits for the worker to compile it into the desired state of node pool rack-1" in page
@@ -43,10 +45,18 @@ def test_each_node_shows_how_far_it_realized_the_segment_and_why(world, client, 
     assert f"Applying generation {n0.desired_generation} (applied {n0.desired_generation - 1})" in partial
 
     tid = str(world.tenant_a.pk)
-    agents.record_observed(n0, {"generation": n0.desired_generation, "node_errors": [],
-                                "tenants": {tid: {"status": "ready", "errors": []}}})  # fmt: skip
-    agents.record_observed(n1, {"generation": n1.desired_generation, "node_errors": [],
-                                "tenants": {tid: {"status": "failed", "errors": ["vxlan add: File exists"]}}})  # fmt: skip
+    agents.record_observed(
+        n0,
+        {"generation": n0.desired_generation, "node_errors": [], "tenants": {tid: {"status": "ready", "errors": []}}},
+    )
+    agents.record_observed(
+        n1,
+        {
+            "generation": n1.desired_generation,
+            "node_errors": [],
+            "tenants": {tid: {"status": "failed", "errors": ["vxlan add: File exists"]}},
+        },
+    )
     rows = client.get(f"/network/segments/{segment.pk}/", **HTMX).content.decode().split('id="segment-nodes"')[1]
     n0_row, n1_row = rows.split("<tr>")[2], rows.split("<tr>")[3]
     assert "n0" in n0_row and "Realized" in n0_row
@@ -56,8 +66,9 @@ def test_each_node_shows_how_far_it_realized_the_segment_and_why(world, client, 
 
 def test_a_requested_or_unplaced_segment_says_why_nothing_is_realized(world, client, rack):
     allocation.create_pool(world.admin, {"name": "vlans", "kind": "vlan", "first": 100, "last": 199})
-    requested = segments.create_segment(world.tenant_a, world.member_a, {"name": "asked", "kind": "overlay",
-                                                                         "node_pool": rack})  # fmt: skip
+    requested = segments.create_segment(
+        world.tenant_a, world.member_a, {"name": "asked", "kind": "overlay", "node_pool": rack}
+    )
     unplaced = segments.create_segment(world.tenant_a, world.admin, {"name": "bare", "kind": "vlan"})
     client.force_login(world.owner_a)
     assert b"Waits for a site admin&#x27;s approval" in client.get(f"/network/segments/{requested.pk}/").content

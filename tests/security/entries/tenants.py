@@ -36,7 +36,8 @@ def add_objects(world) -> None:
         world.tenant_a, world.member_a, service_data(name="extending"), submit=True
     )
     services.change_lease(world.cluster_extending, world.member_a, datetime.date.fromisoformat(PAST_MAXIMUM), "runs")
-    live = services.create_cluster(world.tenant_a, world.owner_a, service_data(name="live", worker_count=1), submit=True)
+    live = services.create_cluster(world.tenant_a, world.owner_a, service_data(name="live", worker_count=1),
+                                   submit=True)  # fmt: skip
     world.cluster_live = services.approve_cluster(live, world.admin)
 
 
