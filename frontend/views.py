@@ -43,7 +43,8 @@ def home(request):
     clusters = paginate(request, visible_clusters(request.user).exclude(state=ClusterState.RETIRED), 20)
     tenants = paginate(request, visible_tenants(request.user).order_by("slug"), 20, param="tenants")
     context = {"tenants": tenants, "clusters": clusters.rows, "pager": clusters,
-               "notices": notice_services.recent(request.user)}  # fmt: skip
+               "notices": notice_services.recent(request.user),
+               "unread_notices": notice_services.unread_count(request.user)}  # fmt: skip
     return render(request, "frontend/home.html", context)
 
 
@@ -260,11 +261,7 @@ def approvals(request):
     # Segment requests (network intent) wait for site admins too.
     pending = Segment.objects.filter(state=SegmentState.REQUESTED).select_related("tenant", "requested_by")
     pending = pending.order_by("pk") if admin else Segment.objects.none()
-    extensions = (
-        LeaseExtension.objects.waiting()
-        .select_related("cluster__tenant", "requested_by")
-        .order_by("pk")
-    )
+    extensions = LeaseExtension.objects.waiting().select_related("cluster__tenant", "requested_by").order_by("pk")
     if not admin:
         extensions = extensions.filter(cluster__tenant__in=tenant_ids(user, Role.OWNER)).exclude(requested_by=user)
     context = {"to_endorse": paginate(request, to_endorse, param="endorse"),

@@ -237,11 +237,14 @@ LEASE_WARNING_DAYS = tuple(
 # NOTICE_DIGEST_SECONDS instead of one e-mail per request (in-app notices still appear).
 NOTICE_DIGEST_THRESHOLD = env_int("ENCLAVE_NOTICE_DIGEST_THRESHOLD", 10)
 NOTICE_DIGEST_SECONDS = float(env_int("ENCLAVE_NOTICE_DIGEST_SECONDS", 86400))
+# In-app notices older than this are deleted once a day, read or not (the audit log keeps the changes).
+NOTICE_RETENTION_DAYS = env_int("ENCLAVE_NOTICE_RETENTION_DAYS", 180)
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
     "lease-warnings": {"task": "tenants.tasks.warn_expiring_leases", "schedule": 3600.0},  # idempotent
     "admin-digest": {"task": "tenants.tasks.send_admin_digest", "schedule": NOTICE_DIGEST_SECONDS},
+    "prune-notices": {"task": "notices.tasks.prune_notices", "schedule": 86400.0},
     "worker-heartbeat": {"task": "portal.tasks.heartbeat", "schedule": 30.0},
     "silent-nodes": {"task": "agents.tasks.mark_silent_nodes", "schedule": 30.0},
     "sweep-nodes": {"task": "agents.tasks.sweep", "schedule": 30.0},  # portal.leases.SWEEP_INTERVAL
