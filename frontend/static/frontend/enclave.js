@@ -82,7 +82,7 @@
   function focusFirstError() {
     var field = document.querySelector("main [aria-invalid='true']");
     if (field) { field.focus(); return; }
-    var listed = document.querySelector("main .errorlist li, #messages .error");
+    var listed = document.querySelector("main form .errorlist li, #messages .error");
     if (listed) {
       var box = listed.closest(".errorlist, #messages");
       if (!box.hasAttribute("tabindex")) box.tabIndex = -1;
