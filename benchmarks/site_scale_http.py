@@ -151,8 +151,8 @@ def measure_desired(ports, nodes: int, count: int, bounded: float) -> dict:
 class Fleet:
     """One agent per node, long-polling with the agent's own client (no kernel), over the replicas."""
 
-    def __init__(self, ports, nodes: int, count: int):
-        self.ports, self.names = ports, [f"n{k:05d}" for k in range(count)]
+    def __init__(self, ports, nodes: int, count: int, wait: int = 30):
+        self.ports, self.names, self.wait = ports, [f"n{k:05d}" for k in range(count)], wait
         self.stopping, self.lock = threading.Event(), threading.Lock()
         self.generations: dict[str, tuple[int, float]] = {}  # node -> (generation, when received)
         self.first: dict[str, float] = {}
@@ -167,12 +167,12 @@ class Fleet:
     def _agent(self, name: str, index: int, delay: float) -> None:
         time.sleep(delay)
         client = PortalClient(f"http://127.0.0.1:{self.ports[index % len(self.ports)]}", name,
-                              node_credential(name), timeout=90)  # fmt: skip
+                              node_credential(name), timeout=self.wait + 60)  # fmt: skip
         etag = None
         while not self.stopping.is_set():
             start = time.perf_counter()
             try:
-                fetched = client.desired_state(etag, wait=0 if etag is None else 30)
+                fetched = client.desired_state(etag, wait=0 if etag is None else self.wait)
             except (PortalError, OSError) as exc:
                 with self.lock:
                     self.errors.append(f"{name}: {exc}")

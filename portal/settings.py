@@ -169,6 +169,15 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+if PRODUCTION:
+    # gunicorn serves the files collected at image build itself (hashed names, compressed, cached
+    # for a year), so the stack needs no separate file server; runserver serves them in development.
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "whitenoise.middleware.WhiteNoiseMiddleware")  # fmt: skip
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 
 # Bodies beyond this are refused with 400 before any parsing: requests are small JSON documents.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("ENCLAVE_MAX_BODY_BYTES", 256 * 1024)
@@ -264,6 +273,8 @@ if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("ENCLAVE_SSL_REDIRECT", True)
+    # Container and load-balancer health probes speak plain HTTP to the web process itself.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_HSTS_SECONDS = env_int("ENCLAVE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
