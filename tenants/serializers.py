@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from tenants.choices import Interconnect, SiteKind
+from tenants.choices import Interconnect, Role, SiteKind
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
 
@@ -18,6 +18,7 @@ class MembershipSerializer(serializers.ModelSerializer):
     username = serializers.SlugRelatedField(
         source="user", slug_field="username", queryset=get_user_model().objects.all()
     )
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 
     class Meta:
         model = Membership

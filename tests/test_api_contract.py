@@ -141,3 +141,34 @@ def test_the_schema_says_any_write_may_be_refused_as_invalid(schema):
 @pytest.mark.parametrize("query", ["limit=0", "limit=1001", "limit=x", "cursor=not-a-cursor", "tenant=0.5"])
 def test_the_audit_log_refuses_paging_values_the_schema_does_not_allow(world, api, query):
     assert api(world.admin).get(f"/api/v1/audit-events/?{query}").status_code == 400
+
+
+def test_a_membership_without_a_role_is_a_member(world, api, make_user):
+    newcomer = make_user("newcomer")
+    response = api(world.owner_a).post("/api/v1/memberships/", {"tenant": world.tenant_a.pk, "username": "newcomer"},
+                                       format="json")  # fmt: skip
+    assert response.status_code == 201 and response.json()["role"] == "member"
+    assert world.tenant_a.memberships.get(user=newcomer).role == "member"
+
+
+@pytest.mark.parametrize("until", ["0379-12-20T05:40:31.0+16:07", "2026-01-01T00:00:00-23:59"])
+def test_an_audit_time_with_any_offset_python_takes_is_no_server_error(world, api, until):
+    response = api(world.admin).get("/api/v1/audit-events/", {"until": until})
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("query", ["vcenter=Y", "vcenter=1&vcenter=2", "vcenter=0"])
+def test_the_capacity_report_refuses_a_vcenter_that_is_not_an_id(world, api, query):
+    assert api(world.admin).get(f"/api/v1/vsphere/capacity/?{query}").status_code == 400
+
+
+def test_a_site_server_of_whitespace_is_refused_by_the_grammar(world, api):
+    response = api(world.admin).patch("/api/v1/site-settings/", {"dns_servers": ["\x0b"]}, format="json")
+    assert response.status_code == 400 and "blank" not in str(response.json())
+
+
+@pytest.mark.parametrize("route", ["services", "groups"])
+def test_services_and_groups_offer_no_delete(world, api, route, schema):
+    response = api(world.admin).delete(f"/api/v1/{route}/1/")
+    assert response.status_code == 405
+    assert "delete" not in schema["paths"][f"/api/v1/{route}/{{id}}/"]
