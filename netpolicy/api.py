@@ -202,7 +202,7 @@ class WhatIfViewSet(viewsets.GenericViewSet):
 
     serializer_class = WhatIfSerializer
 
-    @extend_schema(request=WhatIfSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=WhatIfSerializer, responses={200: OpenApiTypes.OBJECT})  # an answer, nothing created
     def create(self, request):
         """Site admins ask about any traffic; everyone else about traffic to or from their own tenants (403)."""
         serializer = WhatIfSerializer(data=request.data)

@@ -172,3 +172,8 @@ def test_services_and_groups_offer_no_delete(world, api, route, schema):
     response = api(world.admin).delete(f"/api/v1/{route}/1/")
     assert response.status_code == 405
     assert "delete" not in schema["paths"][f"/api/v1/{route}/{{id}}/"]
+
+
+def test_what_if_is_documented_as_the_200_it_answers(schema):
+    assert set(schema["paths"]["/api/v1/what-if/"]["post"]["responses"]) >= {"200", "400"}
+    assert "201" not in schema["paths"]["/api/v1/what-if/"]["post"]["responses"]
