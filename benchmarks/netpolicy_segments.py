@@ -15,6 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+# It creates and drops its own database, which only the schema owner role may (portal.dbroles).
+for _key in ("USER", "PASSWORD"):
+    if os.environ.get(f"ENCLAVE_DB_OWNER_{_key}"):
+        os.environ[f"ENCLAVE_DB_{_key}"] = os.environ[f"ENCLAVE_DB_OWNER_{_key}"]
 
 import django  # noqa: E402
 

@@ -3,10 +3,27 @@
 from django import forms
 from django.utils import timezone
 
+from portal.widgets import OfferedSelect, unavailable_options
+from tenants import offers
 from tenants.access import visible_tenants
 from tenants.choices import Interconnect, Role
 from tenants.models import Quota, Tenant, VirtualCluster
 from users.models import TokenScope
+
+OFFERED_FIELDS = ("interconnect", "network_mode", "data_path", "gpu_mode")
+
+
+def offer_site_options(form, site_offers: list) -> None:
+    """Show what the site cannot realize as disabled options with the reason; vGPU profiles with what is free."""
+    for name in OFFERED_FIELDS:
+        if name in form.fields:
+            field = form.fields[name]
+            field.widget = OfferedSelect(choices=field.choices, unavailable=unavailable_options(site_offers, name))
+    profiles = [p for site in site_offers for p in site.vgpu_profiles]
+    if "vgpu_profile" in form.fields and profiles:
+        choices = [("", "—")] + [(p["name"], f"{p['name']} ({p['framebuffer_gib']} GB, {p['free']} free)")
+                                 for p in profiles]  # fmt: skip
+        form.fields["vgpu_profile"] = forms.ChoiceField(choices=choices, required=False, label="vGPU profile")
 
 
 class DateInput(forms.DateInput):
@@ -20,15 +37,18 @@ class ClusterForm(forms.ModelForm):
         model = VirtualCluster
         fields = [
             "tenant", "name", "workload_class", "worker_count", "vcpus_per_node", "memory_gb_per_node",
-            "login_node", "interconnect", "network_mode", "data_path", "nic_type", "lease_end", "justification",
+            "login_node", "interconnect", "network_mode", "data_path", "nic_type", "gpu_mode", "gpus_per_worker",
+            "vgpu_profile", "lease_end", "justification",
         ]  # fmt: skip
         widgets = {"lease_end": DateInput(), "justification": forms.Textarea(attrs={"rows": 3})}
         labels = {"worker_count": "Worker nodes", "memory_gb_per_node": "Memory per node (GB)",
-                  "nic_type": "Network adapter"}  # fmt: skip
+                  "nic_type": "Network adapter", "gpu_mode": "GPUs", "gpus_per_worker": "GPUs per worker"}  # fmt: skip
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args, user=None, site_offers=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["tenant"].queryset = visible_tenants(user)
+        self.site_offers = offers.site_offers() if site_offers is None else site_offers
+        offer_site_options(self, self.site_offers)
 
     def clean_lease_end(self):
         lease_end = self.cleaned_data["lease_end"]
@@ -51,6 +71,12 @@ class ExtendLeaseForm(forms.Form):
 class ResizeForm(forms.Form):
     worker_count = forms.IntegerField(min_value=1, max_value=1024, label="Workers")
     interconnect = forms.ChoiceField(choices=Interconnect.choices)
+
+    def __init__(self, *args, site_offers=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        offer_site_options(self, list(site_offers))  # interconnects the site cannot realize: disabled, with why
+        # The cluster's own interconnect stays selectable: a resize of the workers alone must still submit it.
+        self.fields["interconnect"].widget.unavailable.pop(str(self.initial.get("interconnect", "")), None)
 
 
 class TokenForm(forms.Form):
@@ -80,7 +106,8 @@ class TenantForm(forms.ModelForm):
 class QuotaForm(forms.ModelForm):
     class Meta:
         model = Quota
-        fields = ["max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments", "max_pending_segments"]
+        fields = ["max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments", "max_pending_segments",
+                  "max_gpus"]  # fmt: skip
 
 
 class MembershipForm(forms.Form):

@@ -12,7 +12,7 @@ from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from portal.errors import NotFound, ServiceError
 from portal.paging import paginate
-from tenants import advice, quotas, realizers, services
+from tenants import advice, offers, quotas, realizers, services
 from tenants.access import can_decide, is_owner, is_site_admin, scope, tenant_ids, visible_tenants
 from tenants.choices import ClusterState, Role
 from tenants.filtersets import ClusterFilterSet
@@ -56,11 +56,12 @@ def _advice_context(form) -> dict:
     return {
         "recommendation": advice.recommendation(wc),
         "notes": advice.notes(wc, data.get("interconnect", ""), data.get("network_mode", ""),
-                              data.get("data_path", "")),
+                              data.get("data_path", ""), data.get("gpu_mode", "")),
     }  # fmt: skip
 
 
-QUOTA_FIELDS = ("tenant", "worker_count", "vcpus_per_node", "memory_gb_per_node", "login_node", "interconnect")
+QUOTA_FIELDS = ("tenant", "worker_count", "vcpus_per_node", "memory_gb_per_node", "login_node", "interconnect",
+                "gpu_mode", "gpus_per_worker")  # fmt: skip
 
 
 def _quota_preview(form) -> list[str]:
@@ -72,6 +73,18 @@ def _quota_preview(form) -> list[str]:
     if len(sizing) < len(QUOTA_FIELDS):
         return []
     return quotas.shortfalls(VirtualCluster(**sizing), quotas.quota_of(sizing["tenant"].pk))
+
+
+SITE_FIELDS = ("tenant", "name", "workload_class", "worker_count", "login_node", "interconnect", "network_mode",
+               "data_path", "gpu_mode", "gpus_per_worker", "vgpu_profile")  # fmt: skip
+
+
+def _site_problems(form) -> list[str]:
+    """What the site could never realize of this request, shown while typing (submit refuses it the same way)."""
+    if not form.is_bound or not form.is_valid():
+        return []
+    values = {k: form.cleaned_data[k] for k in SITE_FIELDS if k in form.cleaned_data}
+    return offers.refusals(VirtualCluster(**values))
 
 
 @login_required
@@ -89,7 +102,10 @@ def cluster_create(request):
         else:
             messages.success(request, f"Cluster request {cluster} is {cluster.get_state_display().lower()}.")
             return redirect("frontend:cluster-detail", pk=cluster.pk)
-    context = {"form": form, "live": live_check, "quota_problems": _quota_preview(form), **_advice_context(form)}
+    context = {
+        "form": form, "live": live_check, "quota_problems": _quota_preview(form), "site_problems": _site_problems(form),
+        "site_offers": form.site_offers, **_advice_context(form),
+    }  # fmt: skip
     return render_page(request, "frontend/cluster_form.html", context, "frontend/partials/cluster_form_body.html")
 
 
@@ -97,6 +113,7 @@ def cluster_create(request):
 def cluster_detail(request, pk):
     cluster = get_cluster(request.user, pk)
     history = AuditEvent.objects.filter(object_type="tenants.virtualcluster", object_id=str(cluster.pk))
+    can_resize = can_decide(request.user, cluster) and cluster.state in RESIZABLE_STATES
     context = {
         "cluster": cluster,
         "history": history.order_by("created", "id"),
@@ -105,13 +122,22 @@ def cluster_detail(request, pk):
         "can_decide": can_decide(request.user, cluster),
         "reject_form": RejectForm(),
         "lease_form": ExtendLeaseForm(initial={"lease_end": cluster.lease_end}),
-        "resize_form": ResizeForm(initial={"worker_count": cluster.worker_count, "interconnect": cluster.interconnect}),
-        "can_resize": can_decide(request.user, cluster) and cluster.state in RESIZABLE_STATES,
+        "can_resize": can_resize,
+        "resize_form": ResizeForm(initial={"worker_count": cluster.worker_count, "interconnect": cluster.interconnect},
+                                  site_offers=offers.site_offers() if can_resize else ()),
         "notes": advice.notes(cluster.workload_class, cluster.interconnect, cluster.network_mode,
-                              cluster.data_path),
+                              cluster.data_path, cluster.gpu_mode),
+        "origin": catalog_origin(cluster),
         **_access_context(cluster, request.user),
     }  # fmt: skip
     return render_page(request, "frontend/cluster_detail.html", context, "frontend/partials/cluster_status.html")
+
+
+def catalog_origin(cluster):
+    """The catalog item version the request came from, if any."""
+    from catalog.models import ClusterOrigin
+
+    return ClusterOrigin.objects.select_related("version__item").filter(cluster=cluster).first()
 
 
 def _access_context(cluster, user) -> dict:

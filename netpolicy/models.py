@@ -377,6 +377,7 @@ class NicRole(models.TextChoices):
 
     PRIMARY = "primary", "Primary adapter"
     SRIOV = "sriov", "SR-IOV VF"
+    PVRDMA = "pvrdma", "PVRDMA adapter"
 
 
 class Address(models.Model):

@@ -14,6 +14,7 @@ from agents.api import (
     PoolSubnetViewSet,
 )
 from audit.api import AuditEventViewSet
+from catalog.api import CatalogItemViewSet, ClusterOriginViewSet
 from netpolicy.api_urls import register as register_netpolicy
 from netpolicy.site_api import SiteSettingsView
 from tenants.api import ClusterViewSet, MembershipViewSet, QuotaViewSet, TenantViewSet
@@ -27,6 +28,7 @@ from vsphere.api import (
     VCenterViewSet,
     VFAssignmentViewSet,
 )
+from vsphere.device_api import DeviceAssignmentViewSet, PCIDeviceViewSet, VGPUProfileViewSet
 
 router = DefaultRouter()
 router.register("tenants", TenantViewSet)
@@ -40,11 +42,16 @@ router.register("pool-subnets", PoolSubnetViewSet)
 router.register("nodes", NodeViewSet)
 router.register("join-tokens", JoinTokenViewSet)
 register_netpolicy(router)
+router.register("catalog-items", CatalogItemViewSet, basename="catalogitem")
+router.register("catalog-requests", ClusterOriginViewSet, basename="clusterorigin")
 # vsphere
 router.register("vcenters", VCenterViewSet, basename="vcenter")
 router.register("hosts", HostViewSet, basename="vsphere-host")
 router.register("physical-functions", PhysicalFunctionViewSet, basename="physicalfunction")
 router.register("vf-assignments", VFAssignmentViewSet, basename="vfassignment")
+router.register("pci-devices", PCIDeviceViewSet, basename="pcidevice")
+router.register("vgpu-profiles", VGPUProfileViewSet, basename="vgpuprofile")
+router.register("device-assignments", DeviceAssignmentViewSet, basename="deviceassignment")
 
 urlpatterns = [
     path("agents/join", JoinView.as_view(), name="agent-join"),

@@ -31,6 +31,16 @@ class QuotaExceeded(ServiceError):
         super().__init__(messages, field="quota")
 
 
+class NotOffered(ServiceError):
+    """The site cannot realize what was asked (an attachment, a data path, a GPU profile); says why."""
+
+    status_code = 400
+    code = "not_offered"
+
+    def __init__(self, reasons: list[str]):
+        super().__init__(reasons, field="site")
+
+
 class Forbidden(ServiceError):
     status_code = 403
     code = "permission_denied"

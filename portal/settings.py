@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "netpolicy",
     "vsphere",
     "agents",
+    "catalog",
     "frontend",
 ]
 
@@ -204,7 +205,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {},
+    "ENUM_NAME_OVERRIDES": {
+        "SiteKindEnum": "tenants.choices.SiteKind",
+        "ApprovableSiteKindEnum": "tenants.choices.APPROVABLE_SITE_KINDS",
+    },
     # Swagger UI and ReDoc are served from static files: portals often run air-gapped.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

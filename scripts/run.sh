@@ -23,6 +23,7 @@ trap stop_all INT TERM EXIT
 
 python manage.py seed_demo >"$ENCLAVE_DATA_DIR/logs/seed.log"
 python manage.py seed_network_demo >>"$ENCLAVE_DATA_DIR/logs/seed.log"
+python manage.py seed_demo_catalog >>"$ENCLAVE_DATA_DIR/logs/seed.log"
 
 celery -A portal worker --loglevel=INFO --concurrency=2 >"$ENCLAVE_DATA_DIR/logs/worker.log" 2>&1 & pids+=($!)
 celery -A portal beat --loglevel=INFO >"$ENCLAVE_DATA_DIR/logs/beat.log" 2>&1 & pids+=($!)

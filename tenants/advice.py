@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from tenants.choices import DataPath, Interconnect, NetworkMode, WorkloadClass
+from tenants.choices import DataPath, GpuMode, Interconnect, NetworkMode, WorkloadClass
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,12 @@ TRADE_OFFS = {
     Interconnect.SRIOV_ROCE: "SR-IOV RoCE: near bare-metal bandwidth; no vMotion and full memory "
     "reservation, as for every passthrough device. VF traffic bypasses the virtual switch: the tenant's "
     "firewall does not filter it; its isolation rests on the tenant's own VLAN.",
-    Interconnect.PVRDMA: "PVRDMA: between VMXNET3 and SR-IOV in speed, and keeps vMotion, DRS and HA.",
+    Interconnect.PVRDMA: "PVRDMA: between VMXNET3 and SR-IOV in speed (remote GPUs over 100 Gb/s PVRDMA land between "
+    "10 Gb/s VMXNET3's 4-20% and RoCE DirectPath I/O's 5% or less overhead) and keeps vMotion, DRS, HA and snapshots; "
+    "all guest memory is reserved; hosts need a VMkernel adapter tagged for PVRDMA and the pvrdma firewall rule.",
+    Interconnect.DIRECTPATH: "DirectPath I/O (a whole RoCE NIC per node): the fastest measured, remote GPUs over "
+    "100 Gb/s RoCE within 5% of a local GPU; but no vMotion, hot-add, snapshots, DRS or HA, one VM per NIC, and every "
+    "VM reserves all of its memory.",
     Interconnect.NONE: "VMXNET3 only: keeps vMotion and HA; 4-20% overhead for remote GPUs at 10 Gb/s.",
     NetworkMode.OVERLAY: "Overlay: spans L3 boundaries but costs 50 bytes per packet (MTU 9000 → "
     "8950; IPoIB 2044 → 1994) and CPU; the firewall costs ~8% bandwidth on GENEVE vs ~5% on VLAN. "
@@ -51,6 +56,14 @@ TRADE_OFFS = {
 }
 
 
+GPU_TRADE_OFFS = {
+    GpuMode.PASSTHROUGH: "Whole GPUs (DirectPath I/O): a passthrough GPU performs like bare metal for HPC and ML "
+    "(the baseline of the site's Bitfusion study); one VM per GPU, no vMotion or snapshots, all memory reserved.",
+    GpuMode.VGPU: "NVIDIA vGPU: a time-sliced share of a GPU (a profile, e.g. 20 GB of a 40 GB A100); one profile size "
+    "per GPU at a time, all memory reserved. The site's documents name vGPU but measure no vGPU figures.",
+}
+
+
 def recommendation(workload_class: str) -> Recommendation | None:
     """Return the recommended settings for a workload class."""
     try:
@@ -59,10 +72,12 @@ def recommendation(workload_class: str) -> Recommendation | None:
         return None
 
 
-def notes(workload_class: str, interconnect: str, network_mode: str, data_path: str) -> list[str]:
+def notes(workload_class: str, interconnect: str, network_mode: str, data_path: str, gpu_mode: str = "") -> list[str]:
     """Return the trade-offs of the chosen settings, and where they depart from the advice."""
     chosen = [interconnect, network_mode, data_path]
     result = [TRADE_OFFS[c] for c in chosen if c in TRADE_OFFS]
+    if gpu_mode in GPU_TRADE_OFFS:
+        result.append(GPU_TRADE_OFFS[gpu_mode])
     rec = recommendation(workload_class)
     if rec and interconnect == Interconnect.NONE and rec.interconnect != Interconnect.NONE:
         result.insert(0, "This workload class usually needs an RDMA interconnect; without one, "

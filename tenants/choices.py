@@ -19,6 +19,15 @@ class Interconnect(models.TextChoices):
     SRIOV_IB = "sriov-ib", "SR-IOV InfiniBand"
     SRIOV_ROCE = "sriov-roce", "SR-IOV RoCE"
     PVRDMA = "pvrdma", "PVRDMA"
+    DIRECTPATH = "directpath", "DirectPath I/O (whole RoCE NIC)"
+
+
+class GpuMode(models.TextChoices):
+    """How each worker gets its GPUs: none, NVIDIA vGPU profiles, or whole GPUs (DirectPath I/O)."""
+
+    NONE = "none", "No GPUs"
+    VGPU = "vgpu", "NVIDIA vGPU (a share of a GPU)"
+    PASSTHROUGH = "passthrough", "Whole GPUs (DirectPath I/O)"
 
 
 class NicType(models.TextChoices):
@@ -60,7 +69,13 @@ class SiteKind(models.TextChoices):
     VSPHERE = "vsphere", "vSphere"
 
 
+# An admin approves onto a real site; "none" is only how clusters from before placement read back.
+APPROVABLE_SITE_KINDS = [(SiteKind.VSPHERE.value, SiteKind.VSPHERE.label)]
+
 SRIOV_INTERCONNECTS = {Interconnect.SRIOV_IB, Interconnect.SRIOV_ROCE}
+# ENS and UPTv2 (DPU offload) drive the VM's VMXNET3: no other adapter type can use them.
+VMXNET3_DATA_PATHS = {DataPath.ENHANCED, DataPath.DPU}
+MAX_GPUS_PER_WORKER = 8
 # States whose resources count against the tenant's quota.
 PENDING_STATES = {ClusterState.SUBMITTED, ClusterState.ENDORSED}
 COMMITTED_STATES = {

@@ -5,9 +5,11 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 
 from tenants.choices import (
+    MAX_GPUS_PER_WORKER,
     SRIOV_INTERCONNECTS,
     ClusterState,
     DataPath,
+    GpuMode,
     Interconnect,
     NetworkMode,
     NicType,
@@ -20,6 +22,11 @@ from tenants.choices import (
 dns_label = RegexValidator(
     r"\A[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\Z",
     "Use 1-63 lowercase letters, digits or hyphens, starting and ending with a letter or digit.",
+)
+
+
+vgpu_profile_name = RegexValidator(
+    r"\A[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}\Z", "Use the profile's name as the site lists it, e.g. grid_a100-20c."
 )
 
 
@@ -67,6 +74,7 @@ class Quota(models.Model):
     max_memory_gb = models.PositiveIntegerField(default=1024)
     max_vfs = models.PositiveIntegerField(default=16)
     max_segments = models.PositiveIntegerField(default=4)
+    max_gpus = models.PositiveIntegerField(default=8, help_text="GPUs or vGPUs held at once")
     # Requests reserve their ids and block at once, before an admin has looked at them.
     max_pending_segments = models.PositiveIntegerField(
         default=2, help_text="Segment requests that may await approval at once")
@@ -92,6 +100,13 @@ class VirtualCluster(models.Model):
     interconnect = models.CharField(max_length=16, choices=Interconnect.choices, default=Interconnect.NONE)
     network_mode = models.CharField(max_length=16, choices=NetworkMode.choices, default=NetworkMode.VLAN)
     data_path = models.CharField(max_length=16, choices=DataPath.choices, default=DataPath.STANDARD)
+    gpu_mode = models.CharField(max_length=16, choices=GpuMode.choices, default=GpuMode.NONE)
+    gpus_per_worker = models.PositiveSmallIntegerField(
+        default=0, validators=[MaxValueValidator(MAX_GPUS_PER_WORKER)], help_text="GPUs (or vGPUs) per worker"
+    )
+    vgpu_profile = models.CharField(
+        max_length=64, blank=True, validators=[vgpu_profile_name], help_text="NVIDIA vGPU profile, e.g. grid_a100-20c"
+    )
     nic_type = models.CharField(
         max_length=16, choices=NicType.choices, default=NicType.VMXNET3, help_text="Primary adapter of every VM"
     )
@@ -134,6 +149,12 @@ class VirtualCluster(models.Model):
                 name="cluster_name_unique_per_tenant",
             ),
             models.CheckConstraint(condition=models.Q(worker_count__gte=1), name="cluster_workers_positive"),
+            models.CheckConstraint(
+                condition=(models.Q(gpu_mode="none", gpus_per_worker=0, vgpu_profile="")
+                           | models.Q(gpu_mode="passthrough", gpus_per_worker__gte=1, vgpu_profile="")
+                           | (models.Q(gpu_mode="vgpu", gpus_per_worker__gte=1) & ~models.Q(vgpu_profile=""))),
+                name="cluster_gpu_request_consistent",
+            ),  # fmt: skip
         ]
 
     def __str__(self):
@@ -160,3 +181,8 @@ class VirtualCluster(models.Model):
     def vf_count(self) -> int:
         """One SR-IOV VF per worker and one for the manager (MPI rank 0 may run there)."""
         return self.worker_count + 1 if self.uses_sriov else 0
+
+    @property
+    def gpu_count(self) -> int:
+        """GPUs (whole or vGPU instances) of all workers; the manager and login node get none."""
+        return self.worker_count * self.gpus_per_worker if self.gpu_mode != GpuMode.NONE else 0

@@ -33,6 +33,8 @@ def access_text(cluster) -> str:
         lines.append("\nVMs:")
         for n in view.nodes:
             lines.append(f"    {n['name']:<32} {n['role']:<14} {n['host_name']}  {', '.join(n['addresses'])}")
+            if n.get("devices"):
+                lines.append(f"    {'':<32} with {', '.join(n['devices'])}")
     if view.unprotected:
         lines.append("\nNot filtered by the tenant's firewall:")
         lines += [f"    - {line}" for line in view.unprotected]

@@ -12,6 +12,7 @@ DIMENSIONS = (
     ("memory (GB)", "max_memory_gb", "total_memory_gb"),
     ("SR-IOV VFs", "max_vfs", "vf_count"),
     ("segments", "max_segments", "segment_count"),
+    ("GPUs", "max_gpus", "gpu_count"),
 )
 
 
@@ -34,7 +35,7 @@ def _amount(cluster: VirtualCluster, attr: str) -> int:
     return _segment_count(cluster) if attr == "segment_count" else getattr(cluster, attr)
 
 
-ZERO_LIMITS = {"max_nodes": 0, "max_vcpus": 0, "max_memory_gb": 0, "max_vfs": 0, "max_segments": 0}
+ZERO_LIMITS = {"max_nodes": 0, "max_vcpus": 0, "max_memory_gb": 0, "max_vfs": 0, "max_segments": 0, "max_gpus": 0}
 
 
 def quota_of(tenant_id: int) -> Quota:

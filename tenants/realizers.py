@@ -1,7 +1,9 @@
 """How an approved cluster reaches its site: one realizer per site kind, looked up explicitly.
 
-The approval and resize services call `reserve()` inside their transaction (a realizer takes what
-the site needs there: a segment, VFs, addresses, or raises a ServiceError to refuse), then
+Submit asks `refusals()` whether some site could realize the request as asked; the request form shows
+`offers()`. The approval and resize services call `reserve()` inside their transaction (a realizer
+takes what the site needs there: a segment, VFs, devices, addresses, or raises a ServiceError to
+refuse, naming why), then
 `queue()` runs the site's reconciler once the transaction commits. Reconcilers report what they
 observe through `tenants.services.set_observed`; pages, the API and e-mails ask `observe()` what
 the site shows of a cluster (its VMs and addresses). Site apps register their realizer from their
@@ -39,7 +41,7 @@ class SiteView:
     """What a site shows of one cluster: its VMs with roles and addresses, and how to reach it."""
 
     site: str = ""
-    nodes: list[dict] = field(default_factory=list)  # {"name", "role", "host_name", "addresses"}
+    nodes: list[dict] = field(default_factory=list)  # {"name", "role", "host_name", "addresses", "devices"}
     login: dict | None = None  # {"host_name", "address"}; None when the cluster has no login node
     enforcement: list[str] = field(default_factory=list)  # how the tenant's policy is enforced
     unprotected: list[str] = field(default_factory=list)  # traffic no filter sees, and why
@@ -84,6 +86,17 @@ class Realizer:
         """What the site shows of the cluster (read from the database; never calls the site)."""
         return SiteView()
 
+    def offers(self) -> list:
+        """What each site of this kind offers (tenants.offers.SiteOffers; the database only)."""
+        return []
+
+    def refusals(self, cluster, site=None) -> list[str] | None:
+        """Why `site` (or, without one, every site of this kind) cannot realize the request as asked.
+
+        Empty when it can (capacity taken by others aside); None when this kind has no site at all.
+        """
+        return None
+
 
 _REGISTRY: dict[str, Realizer] = {SiteKind.NONE: Realizer()}
 
@@ -91,6 +104,11 @@ _REGISTRY: dict[str, Realizer] = {SiteKind.NONE: Realizer()}
 def register(realizer: Realizer) -> None:
     """Make a site kind's realizer known (from the site app's AppConfig.ready)."""
     _REGISTRY[realizer.kind] = realizer
+
+
+def sited() -> list[Realizer]:
+    """Every realizer that places clusters on sites (all but the base one)."""
+    return [r for kind, r in _REGISTRY.items() if kind != SiteKind.NONE]
 
 
 def get(kind: str) -> Realizer:
@@ -115,14 +133,13 @@ def place(cluster, site=None) -> tuple[Realizer, object]:
     """At approval: the realizer and site for a cluster (the named site, else the only one there is)."""
     if cluster.site_kind:
         return get(cluster.site_kind), cluster.site
-    sited = [r for kind, r in _REGISTRY.items() if kind != SiteKind.NONE]
     if site is not None:
         label = site._meta.label_lower
-        for realizer in sited:
+        for realizer in sited():
             if realizer.site_model == label:
                 return realizer, site
         raise InvalidRequest(f"No realizer places clusters on a {site._meta.verbose_name}.", "site")
-    for realizer in sited:
+    for realizer in sited():
         found = realizer.default_site(cluster)
         if found is not None:
             return realizer, found

@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from tenants.choices import Interconnect, Role, SiteKind
+from tenants.choices import APPROVABLE_SITE_KINDS, Interconnect, Role, SiteKind
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 
 
@@ -30,7 +30,7 @@ class QuotaSerializer(serializers.ModelSerializer):
     class Meta:
         model = Quota
         fields = ["id", "tenant", "max_nodes", "max_vcpus", "max_memory_gb", "max_vfs", "max_segments",
-                  "max_pending_segments"]  # fmt: skip
+                  "max_pending_segments", "max_gpus"]  # fmt: skip
         read_only_fields = ["tenant"]
 
 
@@ -43,6 +43,7 @@ class ClusterSerializer(serializers.ModelSerializer):
     total_vcpus = serializers.IntegerField(read_only=True)
     total_memory_gb = serializers.IntegerField(read_only=True)
     vf_count = serializers.IntegerField(read_only=True)
+    gpu_count = serializers.IntegerField(read_only=True)
     site_kind = serializers.ChoiceField(
         choices=SiteKind.choices, allow_blank=True, read_only=True, help_text="Empty until an admin approves"
     )
@@ -52,9 +53,10 @@ class ClusterSerializer(serializers.ModelSerializer):
         fields = [
             "id", "tenant", "name", "workload_class", "worker_count", "vcpus_per_node",
             "memory_gb_per_node", "login_node", "interconnect", "network_mode", "data_path", "nic_type",
+            "gpu_mode", "gpus_per_worker", "vgpu_profile",
             "lease_end", "justification", "submit", "state", "status_message", "generation",
             "observed_generation", "requested_by", "rejection_reason", "vm_count", "total_vcpus",
-            "total_memory_gb", "vf_count", "site_kind", "site", "segment", "created", "updated",
+            "total_memory_gb", "vf_count", "gpu_count", "site_kind", "site", "segment", "created", "updated",
         ]  # fmt: skip
         read_only_fields = [
             "state", "status_message", "generation", "observed_generation", "rejection_reason",
@@ -111,7 +113,7 @@ class ApproveSerializer(serializers.Serializer):
         required=False, min_value=1, help_text="Id of the site (vCenter) to realize the cluster on; "
         "needed only when several are registered",
     )  # fmt: skip
-    site_kind = serializers.ChoiceField(choices=[SiteKind.VSPHERE], default=SiteKind.VSPHERE)
+    site_kind = serializers.ChoiceField(choices=APPROVABLE_SITE_KINDS, default=SiteKind.VSPHERE)
 
 
 class RejectSerializer(serializers.Serializer):

@@ -6,17 +6,18 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.services import record, snapshot
-from portal.errors import Conflict, Forbidden, InvalidRequest
-from tenants import notifications, quotas, realizers, signals
+from portal.errors import Conflict, Forbidden, InvalidRequest, NotOffered
+from tenants import notifications, offers, quotas, realizers, signals
 from tenants.access import can_decide, is_owner, is_site_admin, require_member
-from tenants.choices import MOVES, REQUEST_STATES, ClusterState, Role
+from tenants.choices import MOVES, REQUEST_STATES, VMXNET3_DATA_PATHS, ClusterState, DataPath, GpuMode, NicType, Role
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 from tenants.network import network_changed
 
 S = ClusterState
 EDITABLE_FIELDS = (
     "name", "workload_class", "worker_count", "vcpus_per_node", "memory_gb_per_node", "login_node",
-    "interconnect", "network_mode", "data_path", "nic_type", "lease_end", "justification",
+    "interconnect", "network_mode", "data_path", "nic_type", "gpu_mode", "gpus_per_worker", "vgpu_profile",
+    "lease_end", "justification",
 )  # fmt: skip
 
 
@@ -101,11 +102,12 @@ def create_cluster(tenant: Tenant, user, data: dict, submit: bool = False) -> Vi
     _check_lease(data["lease_end"])
     with transaction.atomic():
         cluster = VirtualCluster(tenant=tenant, requested_by=user, **_editable(data))
+        check_request(cluster)
         try:
             with transaction.atomic():
                 cluster.save()
-        except IntegrityError:
-            raise InvalidRequest(f"A cluster named '{cluster.name}' already exists.", field="name") from None
+        except IntegrityError as exc:
+            raise _integrity(exc, cluster.name) from None
         record("cluster.create", cluster, after=snapshot(cluster), tenant=tenant)
         if submit:
             cluster = submit_cluster(cluster, user)
@@ -121,13 +123,14 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
     with transaction.atomic():
         before = snapshot(cluster)
         changes = _editable(data)
+        check_request(VirtualCluster(**{**{f: getattr(cluster, f) for f in EDITABLE_FIELDS}, **changes}))
         try:
             with transaction.atomic():
                 updated = VirtualCluster.objects.filter(pk=cluster.pk, state=S.DRAFT).update(
                     **changes, updated=timezone.now()
                 )
-        except IntegrityError:
-            raise InvalidRequest(f"A cluster named '{changes.get('name')}' already exists.", field="name") from None
+        except IntegrityError as exc:
+            raise _integrity(exc, changes.get("name")) from None
         if not updated:
             raise Conflict(f"Only drafts can be edited; this request is {_state_of(cluster)}.")
         cluster.refresh_from_db()
@@ -138,6 +141,7 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
 def submit_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
     """Submit a draft: to the PI for endorsement, or straight to site admins if the user is an owner."""
     require_member(user, cluster.tenant_id)
+    refuse_unrealizable(cluster)
     owner = is_owner(user, cluster.tenant_id)
     target = S.ENDORSED if owner else S.SUBMITTED
     fields = {"endorsed_by": user} if owner else {}
@@ -284,6 +288,37 @@ def _state_of(cluster) -> str:
 
 def _editable(data: dict) -> dict:
     return {k: v for k, v in data.items() if k in EDITABLE_FIELDS}
+
+
+def _integrity(exc: IntegrityError, name) -> Exception:
+    """A taken name is the requester's to fix; any other constraint failing is a bug, not their input."""
+    if "cluster_name_unique_per_tenant" in str(exc):
+        return InvalidRequest(f"A cluster named '{name}' already exists.", field="name")
+    return exc
+
+
+def refuse_unrealizable(cluster: VirtualCluster) -> None:
+    """Refuse, naming why, a request no registered site can realize (an attachment, data path or GPU it lacks)."""
+    reasons = offers.refusals(cluster)
+    if reasons:
+        raise NotOffered(reasons)
+
+
+def check_request(cluster: VirtualCluster) -> None:
+    """Fields that only make sense together: GPUs per worker with a GPU mode, a vGPU profile with vGPU mode,
+    the enhanced or offloaded data path with VMXNET3."""
+    mode, count, profile = cluster.gpu_mode, cluster.gpus_per_worker, cluster.vgpu_profile
+    if mode == GpuMode.NONE and (count or profile):
+        raise InvalidRequest("Choose a GPU mode to ask for GPUs.", field="gpu_mode")
+    if mode != GpuMode.NONE and not count:
+        raise InvalidRequest("Give the number of GPUs per worker (1 or more).", field="gpus_per_worker")
+    if mode == GpuMode.VGPU and not profile:
+        raise InvalidRequest("Choose a vGPU profile.", field="vgpu_profile")
+    if mode == GpuMode.PASSTHROUGH and profile:
+        raise InvalidRequest("A vGPU profile applies to vGPU mode only; whole GPUs have none.", field="vgpu_profile")
+    if cluster.data_path in VMXNET3_DATA_PATHS and cluster.nic_type != NicType.VMXNET3:
+        what = DataPath(cluster.data_path).label
+        raise InvalidRequest(f"{what} runs on VMXNET3 adapters only; choose VMXNET3.", field="nic_type")
 
 
 def _check_lease(lease_end: datetime.date) -> None:

@@ -62,6 +62,13 @@ MATRIX = {
     "physicalfunction-list": ("get", "admin", None),
     "physicalfunction-detail": ("get", "admin", "pf"),
     "vfassignment-list": ("get", "list", "vf_assignment_a"),
+    "pcidevice-list": ("get", "admin", None),
+    "pcidevice-detail": ("get", "admin", "pci_device"),
+    "vgpuprofile-list": ("get", "admin", None),
+    "vgpuprofile-detail": ("get", "admin", "vgpu_profile"),
+    "deviceassignment-list": ("get", "list", "device_assignment_a"),
+    "deviceassignment-detail": ("get", "detail", "device_assignment_a"),
+    "vsphere:devices": ("get", "admin", None),
     "vfassignment-detail": ("get", "detail", "vf_assignment_a"),
     "vsphere-capacity": ("get", "admin", None),
     "cluster-vsphere-plan": ("get", "detail", "cluster_a"),
@@ -96,7 +103,8 @@ MATRIX = {
 
 
 # Other apps keep their entries next to their tests.
+from tests.catalog.access_entries import CATALOG_EXEMPT, CATALOG_MATRIX  # noqa: E402
 from tests.netpolicy.access_entries import NETPOLICY_EXEMPT, NETPOLICY_MATRIX  # noqa: E402
 
-MATRIX |= NETPOLICY_MATRIX
-EXEMPT |= NETPOLICY_EXEMPT
+MATRIX |= NETPOLICY_MATRIX | CATALOG_MATRIX
+EXEMPT |= NETPOLICY_EXEMPT | CATALOG_EXEMPT

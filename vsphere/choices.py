@@ -31,3 +31,16 @@ class NodeRole(models.TextChoices):
     LOGIN = "login", "Login node"
     MANAGER = "mgr", "Slurm manager"
     WORKER = "w", "Worker"
+
+
+class DeviceKind(models.TextChoices):
+    GPU = "gpu", "GPU"
+    NETWORK = "network", "Network adapter"
+    OTHER = "other", "Other PCI device"
+
+
+class DeviceMode(models.TextChoices):
+    """How a host offers a device: whole to one VM (DirectPath I/O) or shared as vGPUs."""
+
+    PASSTHROUGH = "passthrough", "DirectPath I/O (whole device)"
+    VGPU = "vgpu", "NVIDIA vGPU (shared)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from vsphere import preflight
+from vsphere import preflight, preflight_devices
 from vsphere.batch import BatchRunner, Op, StepCallback
 from vsphere.errors import MarkerMismatchError
 from vsphere.plan import Change, ChangeKind, plan
@@ -23,9 +23,13 @@ class ConvergeResult:
     observed: Observed
 
 
-def preview(driver, intent: ClusterIntent) -> list[Change]:
-    """Dry run: the changes converge would make now (reads only)."""
-    return plan(intent, driver.observe(intent))
+def preview(driver, intent: ClusterIntent, devices: preflight_devices.DeviceInventory | None = None) -> list[Change]:
+    """Dry run: the changes converge would make now (reads only); with `devices`, refused as converge would."""
+    snap = driver.snapshot(intent.datacenter)
+    observed = observed_from(snap, intent)
+    if devices is not None:
+        preflight_devices.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
+    return plan(intent, observed)
 
 
 def converge(
@@ -34,8 +38,13 @@ def converge(
     inventory: preflight.PFInventory | None = None,
     adopt: frozenset[str] = frozenset(),
     on_step: StepCallback | None = None,
+    devices: preflight_devices.DeviceInventory | None = None,
 ) -> ConvergeResult:
-    """Make vCenter match the intent; running it again changes nothing."""
+    """Make vCenter match the intent; running it again changes nothing.
+
+    `devices`: what each host offers beyond SR-IOV (the database's inventory); with it, the device
+    preflight refuses what real vSphere would refuse before any change is sent.
+    """
     if inventory is not None:
         preflight.check_cluster(intent, inventory)  # before any vSphere call
     snap = driver.snapshot(intent.datacenter)
@@ -46,6 +55,9 @@ def converge(
     if blocked:
         raise MarkerMismatchError("; ".join(str(c) for c in blocked), fault="MarkerMismatch")
     preflight.check_cluster(intent, inventory if inventory is not None else snap.pfs, observed)
+    if devices is not None:
+        preflight_devices.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
+    preflight_devices.check_adds_while_off(changes, observed)
     if changes or adopted:
         ops = _Builder(driver, snap, intent, inventory or snap.pfs, adopted).build(changes)
         BatchRunner(driver, on_step).run(ops)
@@ -168,32 +180,65 @@ class _Builder:
             self._clone(node, name, changes)
         if ChangeKind.POWER_OFF in text:
             self._add(f"off:{name}", text[ChangeKind.POWER_OFF], self._power(name, False))
+        if ChangeKind.RELOCATE_VM in text:
+            changes = self._relocate(name, changes)
         edits = [c for c in changes if c.kind in EDIT_KINDS]
         if edits or fresh or name in self.adopted:
             self._reconfigure(node, name, [] if fresh else changes, fresh or name in self.adopted)
         if ChangeKind.CUSTOMIZE_GUEST in text:
             self._customize(node, name, next(c for c in changes if c.kind == ChangeKind.CUSTOMIZE_GUEST))
         if ChangeKind.POWER_ON in text:
-            after = (f"cfg:{name}", f"clone:{name}", f"cust:{name}")
+            after = (f"cfg:{name}", f"clone:{name}", f"cust:{name}", f"move:{name}")
             self._add(f"on:{name}", text[ChangeKind.POWER_ON], self._power(name, True), after)
+
+    def _relocate(self, name: str, changes: list[Change]) -> list[Change]:
+        """Detach the old host's devices, move the VM cold; the rest of its changes follow the move."""
+        d, move = self.d, next(c for c in changes if c.kind == ChangeKind.RELOCATE_VM)
+        detach = [c for c in changes if c.kind == ChangeKind.REMOVE_DEVICE]
+        if detach:
+            spec = lambda r: d.nic_change_spec([d.device_remove(c.data["key"]) for c in detach])  # noqa: E731
+            start = lambda r: d.start_reconfigure(self._vm(r, name), spec(r), name)  # noqa: E731
+            self._add(f"detach:{name}", "; ".join(str(c) for c in detach), start, (f"off:{name}",))
+        relocate = lambda r: d.start_relocate(  # noqa: E731
+            self.snap, self._vm(r, name), self.intent.compute_cluster, move.data["host"], name
+        )
+        self._add(f"move:{name}", str(move), relocate, (f"off:{name}", f"detach:{name}"))
+        return [c for c in changes if c.kind not in (ChangeKind.REMOVE_DEVICE, ChangeKind.RELOCATE_VM)]
 
     def _devices(self, results, node: NodeIntent, changes: list[Change], remove_keys=()) -> list:
         """Device specs for the NIC changes: removals first, then the new adapters and VFs."""
         d, pfs = self.d, self.inventory.get(node.host, {})
         devices = [d.nic_remove(key) for key in remove_keys]
-        devices += [d.nic_remove(c.data["key"]) for c in changes if c.kind in REMOVE_KINDS]
+        devices += [d.nic_remove(c.data["key"]) for c in changes if c.kind in NIC_REMOVE_KINDS]
+        devices += [d.device_remove(c.data["key"]) for c in changes if c.kind == ChangeKind.REMOVE_DEVICE]
         temp = iter(range(NIC_KEY_BASE, NIC_KEY_BASE - 1000, -1))
         pg_key, uuid = ("", "")
-        if any(c.kind in (ChangeKind.ADD_SRIOV_NIC, ChangeKind.ADD_NIC) for c in changes):
+        if any(c.kind in PORT_KINDS for c in changes):
             pg_key, uuid = self._pg_info(results)
         for change in changes:
             if change.kind == ChangeKind.ADD_NIC and change.data["role"] == NicRole.PRIMARY:
-                devices.append(d.adapter_add(node.adapter, next(temp), pg_key, uuid))
+                devices.append(d.adapter_add(node.adapter, next(temp), pg_key, uuid, uptv2=node.devices.uptv2))
             elif change.kind == ChangeKind.ADD_NIC:
                 devices.append(d.network_adapter_add(self.snap, node.adapter, next(temp), change.data["network"]))
             elif change.kind == ChangeKind.ADD_SRIOV_NIC:
                 devices.append(d.nic_add(pfs[change.data["pf"]], pg_key, uuid, next(temp)))
+            else:
+                devices += self._attachment(results, node, change, pg_key, uuid, temp)
         return devices
+
+    def _attachment(self, results, node: NodeIntent, change: Change, pg_key: str, uuid: str, temp) -> list:
+        """Device specs beyond NICs and VFs: DirectPath devices, vGPUs, the PVRDMA adapter, UPTv2."""
+        d = self.d
+        if change.kind == ChangeKind.ADD_PVRDMA_NIC:
+            return [d.pvrdma_add(pg_key, uuid, next(temp))]
+        if change.kind == ChangeKind.ADD_PASSTHROUGH:
+            return [d.passthrough_add(change.data["device"], next(temp))]
+        if change.kind == ChangeKind.ADD_VGPU:
+            return [d.vgpu_add(change.data["profile"], next(temp))]
+        if change.kind == ChangeKind.SET_UPTV2:
+            vm = self._vm(results, node.name)
+            return [d.uptv2_edit(vm, change.data["key"], change.data["enabled"], node.name)]
+        return []
 
     def _clone(self, node: NodeIntent, name: str, changes: list[Change]) -> None:
         """Clone with the template's NICs dropped and the node's NICs in the spec."""
@@ -218,8 +263,8 @@ class _Builder:
             return d.start_reconfigure(self._vm(results, name), spec, name)
 
         steps = [str(c) for c in changes if c.kind in EDIT_KINDS] or [f"configure {name}"]
-        after = [f"clone:{name}", f"off:{name}"]
-        if any(c.kind in ADD_KINDS for c in changes):
+        after = [f"clone:{name}", f"off:{name}", f"move:{name}"]
+        if any(c.kind in PORT_KINDS for c in changes):
             after += NETWORK_DEPS
         self._add(f"cfg:{name}", "; ".join(steps), start, after)
 
@@ -227,7 +272,7 @@ class _Builder:
         """CustomizeVM_Task while the VM is off: applied by the guest at the next power-on."""
         spec = self.d.customization(node, self.intent.guest, change.data["nics"])
         start = lambda r: self.d.start_customize(self._vm(r, name), spec, name)  # noqa: E731
-        self._add(f"cust:{name}", str(change), start, (f"cfg:{name}", f"off:{name}"))
+        self._add(f"cust:{name}", str(change), start, (f"cfg:{name}", f"off:{name}", f"move:{name}"))
 
     def _remove_portgroup(self) -> None:
         pg_mor = self.snap.portgroups[self.intent.portgroup][1]
@@ -245,8 +290,11 @@ NETWORK_KINDS = {
     ChangeKind.SET_PORTGROUP_VLAN,
     ChangeKind.SET_PORTGROUP_FILTER,
 }
-ADD_KINDS = {ChangeKind.ADD_NIC, ChangeKind.ADD_SRIOV_NIC}
-REMOVE_KINDS = {ChangeKind.REMOVE_NIC, ChangeKind.REMOVE_SRIOV_NIC}
+# Device changes on a port of the tenant's port group (they need its key and switch).
+PORT_KINDS = {ChangeKind.ADD_NIC, ChangeKind.ADD_SRIOV_NIC, ChangeKind.ADD_PVRDMA_NIC}
+ADD_KINDS = PORT_KINDS | {ChangeKind.ADD_PASSTHROUGH, ChangeKind.ADD_VGPU, ChangeKind.SET_UPTV2}
+NIC_REMOVE_KINDS = {ChangeKind.REMOVE_NIC, ChangeKind.REMOVE_SRIOV_NIC, ChangeKind.REMOVE_PVRDMA_NIC}
+REMOVE_KINDS = NIC_REMOVE_KINDS | {ChangeKind.REMOVE_DEVICE}
 EDIT_KINDS = {ChangeKind.RECONFIGURE_VM} | ADD_KINDS | REMOVE_KINDS
 # Steps a NIC on the tenant's port group waits for (only those planned in this run exist).
 NETWORK_DEPS = ("pg-read", "dvs-hosts", "pg-config")

@@ -19,6 +19,7 @@ from vsphere.errors import (
 )
 from vsphere.specs import (
     MARKER_KEY,
+    PVRDMA_KIND,
     NodeIntent,
     ObservedDVS,
     ObservedNic,
@@ -28,6 +29,7 @@ from vsphere.specs import (
     PowerState,
 )
 from vsphere.verbs import VerbsMixin
+from vsphere.vim_devices import DeviceDriverMixin, observed_devices
 from vsphere.vim_specs import (
     ADAPTER_TYPES,
     DESCRIPTION_PREFIX,
@@ -292,9 +294,11 @@ def _description_marker(props: dict) -> str:
 
 
 def _nic_kind(dev) -> str:
-    """The NIC's kind: sriov, an Adapter value, or the vSphere type name (VirtualE1000, ...)."""
+    """The NIC's kind: sriov, pvrdma, an Adapter value, or the vSphere type name (VirtualE1000, ...)."""
     if isinstance(dev, vim.vm.device.VirtualSriovEthernetCard):
         return "sriov"
+    if isinstance(dev, vim.vm.device.VirtualVmxnet3Vrdma):
+        return PVRDMA_KIND
     for adapter, cls in ADAPTER_TYPES.items():
         if type(dev) is cls:
             return adapter.value
@@ -355,6 +359,7 @@ def _parse_vm(moid: str, props: dict, host_names: dict, pg_names: dict[str, str]
         guest_host_name=props.get("guest.hostName") or "",
         guest_ips=_guest_ips(props.get("guest.net")),
         customization_pending=bool(props.get("config.tools.pendingCustomization")),
+        devices=observed_devices(props.get("config.hardware.device")),
     )
 
 
@@ -393,7 +398,7 @@ def _ssl_context(cfg: VCenterConfig) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=cfg.ca_bundle)
 
 
-class Driver(VerbsMixin):
+class Driver(VerbsMixin, DeviceDriverMixin):
     """A logged-in vCenter session: reads, batchable task starters, and (from VerbsMixin)
     the idempotent ensure verbs built on them."""
 
@@ -709,9 +714,9 @@ class Driver(VerbsMixin):
         return remove_nic_spec(key)
 
     @staticmethod
-    def adapter_add(adapter, temp_key: int, pg_key: str, switch_uuid: str):
-        """Device change adding a VMXNET3/E1000e adapter on a distributed port group."""
-        return adapter_spec(adapter, temp_key, pg_key, switch_uuid)
+    def adapter_add(adapter, temp_key: int, pg_key: str, switch_uuid: str, uptv2: bool = False):
+        """Device change adding a VMXNET3/E1000e adapter on a distributed port group (UPTv2 on a VMXNET3)."""
+        return adapter_spec(adapter, temp_key, pg_key, switch_uuid, uptv2=uptv2)
 
     @staticmethod
     def network_adapter_add(snap: Snapshot, adapter, temp_key: int, network: str):

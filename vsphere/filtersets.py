@@ -4,7 +4,16 @@ import django_filters
 
 from portal import filters
 from vsphere.choices import LinkType, PFSource, StepStatus
-from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
+from vsphere.models import (
+    DeviceAssignment,
+    Host,
+    OperationLog,
+    PCIDevice,
+    PhysicalFunction,
+    VCenter,
+    VFAssignment,
+    VGPUProfile,
+)
 
 
 class VCenterFilterSet(filters.FilterSet):
@@ -49,3 +58,26 @@ class OperationLogFilterSet(filters.FilterSet):
     class Meta:
         model = OperationLog
         fields = ["generation", "status", "after"]
+
+
+class PCIDeviceFilterSet(django_filters.FilterSet):
+    vcenter = django_filters.NumberFilter(field_name="host__vcenter")
+
+    class Meta:
+        model = PCIDevice
+        fields = ["host", "vcenter", "kind", "mode", "pci_id"]
+
+
+class VGPUProfileFilterSet(django_filters.FilterSet):
+    class Meta:
+        model = VGPUProfile
+        fields = ["vcenter", "name"]
+
+
+class DeviceAssignmentFilterSet(django_filters.FilterSet):
+    host = django_filters.NumberFilter(field_name="device__host")
+    tenant = django_filters.NumberFilter(field_name="cluster__tenant")
+
+    class Meta:
+        model = DeviceAssignment
+        fields = ["cluster", "device", "host", "tenant"]

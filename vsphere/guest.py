@@ -2,8 +2,8 @@
 
 The adapter mapping of a customization spec follows the VM's NIC order: the NICs it keeps (by
 device key), then the ones added in this run in the order they are added. The primary adapter
-gets the node's fixed address and the segment's gateway, each VF its own address, the management
-NIC DHCP.
+gets the node's fixed address and the segment's gateway, each VF and the PVRDMA adapter its own
+address, the management NIC DHCP.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ def role_of(nic: ObservedNic, intent: ClusterIntent, pg_key: str | None) -> NicR
     """What a kept NIC is for (the planner removed every NIC that is none of these)."""
     if nic.is_sriov:
         return NicRole.SRIOV
+    if nic.is_pvrdma:
+        return NicRole.PVRDMA
     return NicRole.PRIMARY if pg_key and nic.portgroup_key == pg_key else NicRole.MANAGEMENT
 
 
@@ -29,6 +31,8 @@ def guest_nics(node: NodeIntent, roles: list[NicRole]) -> GuestNics:
             out.append((node.primary_ip, True))
         elif role == NicRole.SRIOV:
             out.append((next(vfs, ""), False))
+        elif role == NicRole.PVRDMA:
+            out.append((node.pvrdma_ip, False))
         else:
             out.append(("", False))
     return out

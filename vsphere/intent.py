@@ -12,9 +12,10 @@ from netpolicy.segments import peek_next_id
 from portal.errors import InvalidRequest
 from tenants.choices import ClusterState, WorkloadClass
 from tenants.models import VirtualCluster
-from vsphere import allocation
+from vsphere import allocation, devices
+from vsphere.capacity import node_needs
 from vsphere.driver import VCenterConfig
-from vsphere.models import PhysicalFunction, VCenter, VFAssignment
+from vsphere.models import PhysicalFunction, VCenter
 from vsphere.realizer import refuse_overlay, tenant_segment
 from vsphere.specs import Adapter, ClusterIntent, GuestNetwork, NicRole, NodeIntent
 from vsphere.specs import PhysicalFunction as PFSpec
@@ -151,27 +152,37 @@ def portgroup_marker(cluster: VirtualCluster, vlan: int) -> str:
     return f"enclave:segment:{cluster.tenant.slug}:vlan{vlan}"
 
 
+def _layout(cluster: VirtualCluster, vcenter: VCenter) -> devices.Placement:
+    """Where constrained nodes run and what they hold; before approval where approval would put them."""
+    if cluster.state not in PREVIEW_STATES:
+        return devices.layout(cluster)
+    placement = devices.place(cluster, vcenter, take=False) if devices.needs_placement(cluster) else devices.Placement()
+    if cluster.uses_sriov:
+        for name, pf in allocation.tentative(cluster, vcenter).items():
+            placement.vfs.setdefault(name, pf)
+    return placement
+
+
 def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: str) -> tuple[NodeIntent, ...]:
     if not hosts:
         raise InvalidRequest("The vCenter has no discovered hosts; run discovery first.")
-    placed = {
-        a.node_name: a.pf for a in VFAssignment.objects.filter(cluster=cluster).select_related("pf__host")
-    }
-    if cluster.uses_sriov and not placed and cluster.state in PREVIEW_STATES:
-        placed = allocation.tentative(cluster, vcenter)
+    layout, needs = _layout(cluster, vcenter), node_needs(cluster)
     latency = cluster.workload_class == WorkloadClass.PARALLEL
     ips = {(a.node_name, a.nic): a.address for a in ipam.held(cluster)}
     nodes = []
     for i, (role, name) in enumerate(node_names(cluster)):
         # After SR-IOV is removed the old assignments linger until converge succeeds: ignore them.
-        pf = placed.get(name) if cluster.uses_sriov else None
+        pf = layout.vfs.get(name) if cluster.uses_sriov else None
         if cluster.uses_sriov and role != "login" and pf is None:
             raise InvalidRequest(f"{name} has no SR-IOV VF assigned.")
+        pinned = needs[name].constrained
+        if pinned and name not in layout.hosts:
+            raise InvalidRequest(f"{name} has no host placed for {devices.describe(needs[name])}.")
         nodes.append(
             NodeIntent(
                 name=name,
                 marker=node_marker(marker, name),
-                host=pf.host.name if pf else hosts[i % len(hosts)],
+                host=layout.hosts[name] if pinned else (pf.host.name if pf else hosts[i % len(hosts)]),
                 cpus=cluster.vcpus_per_node,
                 memory_mb=cluster.memory_gb_per_node * 1024,
                 sriov_pfs=(pf.pci_id,) if pf else (),
@@ -180,6 +191,9 @@ def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: 
                 host_name=host_name(cluster, name),
                 primary_ip=ips.get((name, NicRole.PRIMARY), ""),
                 sriov_ips=(ips[(name, NicRole.SRIOV)],) if pf and (name, NicRole.SRIOV) in ips else (),
+                devices=layout.node_devices(name, needs[name]),
+                pvrdma_ip=ips.get((name, NicRole.PVRDMA), ""),
+                pinned=pinned,
             )
         )
     return tuple(nodes)

@@ -1,16 +1,19 @@
-"""vCenter endpoints, discovered inventory, SR-IOV physical functions, VF assignments, step log."""
+"""vCenter endpoints, discovered inventory (SR-IOV PFs, GPUs, passthrough devices, DPUs), assignments, step log."""
 
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.postgres.constraints import ExclusionConstraint
+from django.contrib.postgres.fields import RangeOperators
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q, Sum
+from django.db.models.functions import Coalesce
 
 from portal.crypto import EncryptedTextField
 from tenants.models import VirtualCluster
-from vsphere.choices import LinkType, PFSource, PlanStatus, StepStatus
+from vsphere.choices import DeviceKind, DeviceMode, LinkType, PFSource, PlanStatus, StepStatus
 
 pci_id = RegexValidator(r"\A[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\Z", "Use a PCI id like 0000:3b:00.0.")
 FIRMWARE_MAX_VFS = 127  # ConnectX firmware limit of NUM_OF_VFS
@@ -203,3 +206,166 @@ class PlanPreview(models.Model):
 
     def __str__(self):
         return f"plan of {self.cluster_id} (generation {self.generation}): {self.status}"
+
+
+# ---------------------------------------------------------------- devices beyond SR-IOV (issue 16)
+
+name_grammar = RegexValidator(r"\A[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}\Z", "Use letters, digits and _ . : + - (1-64).")
+
+
+class HostFeatures(models.Model):
+    """What a host can do for VMs beyond its devices: PVRDMA readiness, ENS and DPU offload on the site switch.
+
+    Discovered from vCenter (advanced option Net.PVRDMAVmknic, the "pvrdma" firewall ruleset, the host's
+    proxy switch for the site's switch); a host without a row can do none of it.
+    """
+
+    host = models.OneToOneField(Host, on_delete=models.CASCADE, related_name="features")
+    pvrdma_vmknic = models.CharField(max_length=32, blank=True, help_text="VMkernel adapter tagged for PVRDMA")
+    pvrdma_vmknic_exists = models.BooleanField(default=False, help_text="The tagged adapter exists on the host")
+    pvrdma_firewall = models.BooleanField(default=False, help_text="The pvrdma firewall ruleset is enabled")
+    ens = models.BooleanField(default=False, help_text="The site switch runs the enhanced data path (ENS) here")
+    network_offload = models.BooleanField(default=False, help_text="The site switch offloads to a DPU here")
+    discovered = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"features of {self.host}"
+
+    @property
+    def pvrdma_ready(self) -> bool:
+        return bool(self.pvrdma_vmknic) and self.pvrdma_vmknic_exists and self.pvrdma_firewall
+
+    def pvrdma_problems(self) -> list[str]:
+        """Why PVRDMA cannot run on this host (empty when it can)."""
+        problems = []
+        if not self.pvrdma_vmknic:
+            problems.append("no VMkernel adapter is tagged for PVRDMA (advanced option Net.PVRDMAVmknic)")
+        elif not self.pvrdma_vmknic_exists:
+            problems.append(f"the adapter tagged for PVRDMA ({self.pvrdma_vmknic}) does not exist")
+        if not self.pvrdma_firewall:
+            problems.append("the pvrdma firewall rule is disabled")
+        return problems
+
+
+class DPU(models.Model):
+    """A data processing unit backing one of a host's uplinks (vSphere Distributed Services Engine)."""
+
+    host = models.ForeignKey(Host, on_delete=models.CASCADE, related_name="dpus")
+    dpu_id = models.CharField(max_length=64, validators=[name_grammar])
+    model = models.CharField(max_length=120, blank=True)
+    pnic = models.CharField(max_length=32)
+    discovered = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["host__name", "dpu_id"]
+        constraints = [models.UniqueConstraint(fields=["host", "dpu_id"], name="dpu_unique_per_host")]
+
+    def __str__(self):
+        return f"{self.host}/{self.dpu_id}"
+
+
+class PCIDevice(models.Model):
+    """A device a host hands to VMs whole (DirectPath I/O) or shares as vGPUs; capacity is inventory."""
+
+    host = models.ForeignKey(Host, on_delete=models.CASCADE, related_name="devices")
+    pci_id = models.CharField(max_length=12, validators=[pci_id])
+    kind = models.CharField(max_length=16, choices=DeviceKind.choices)
+    mode = models.CharField(max_length=16, choices=DeviceMode.choices)
+    vendor_id = models.PositiveIntegerField(validators=[MaxValueValidator(0xFFFF)])
+    device_id = models.PositiveIntegerField(validators=[MaxValueValidator(0xFFFF)])
+    vendor_name = models.CharField(max_length=120, blank=True)
+    device_name = models.CharField(max_length=120, blank=True)
+    memory_gib = models.PositiveIntegerField(default=0, help_text="GPU memory (framebuffer)")
+    system_id = models.CharField(max_length=64, blank=True, help_text="The host's system id for DirectPath backing")
+    source = models.CharField(max_length=16, choices=PFSource.choices, default=PFSource.DISCOVERED)
+    discovered = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["host__name", "pci_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["host", "pci_id"], name="pcidevice_unique_per_host"),
+            models.CheckConstraint(
+                condition=Q(mode="passthrough") | Q(kind="gpu"), name="pcidevice_only_gpus_share"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.host}/{self.pci_id}"
+
+    @property
+    def device_vendor_id(self) -> int:
+        """vSphere's id of the device type: PCI device id in the upper, vendor id in the lower 16 bits."""
+        return (self.device_id << 16) | self.vendor_id
+
+
+class VGPUProfile(models.Model):
+    """An NVIDIA vGPU profile of a GPU model; a GPU in same-size mode holds `per_gpu` of one profile."""
+
+    vcenter = models.ForeignKey(VCenter, on_delete=models.CASCADE, related_name="vgpu_profiles")
+    name = models.CharField(max_length=64, validators=[name_grammar])
+    device_vendor_id = models.BigIntegerField(help_text="GPU type: PCI device id << 16 | vendor id")
+    gpu_model = models.CharField(max_length=120, blank=True)
+    framebuffer_gib = models.PositiveIntegerField()
+    per_gpu = models.PositiveSmallIntegerField(help_text="Instances one GPU holds (GPU memory / framebuffer)")
+    profile_class = models.CharField(max_length=32, blank=True)
+    discovered = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["vcenter", "framebuffer_gib", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["vcenter", "name"], name="vgpuprofile_unique_per_vcenter"),
+            models.CheckConstraint(condition=Q(per_gpu__gte=1), name="vgpuprofile_holds_one"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class DeviceAssignment(models.Model):
+    """A whole device (no profile) or one vGPU instance of a GPU taken by one node of a cluster.
+
+    PostgreSQL enforces capacity: a slot below the device's capacity (one for a whole device, the
+    profile's per_gpu for a vGPU; trigger), each slot once, and one profile per GPU at a time
+    (an exclusion constraint: NVIDIA's time-sliced same-size mode).
+    """
+
+    device = models.ForeignKey(PCIDevice, on_delete=models.PROTECT, related_name="assignments")
+    profile = models.ForeignKey(VGPUProfile, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    slot = models.PositiveSmallIntegerField()
+    cluster = models.ForeignKey(VirtualCluster, on_delete=models.CASCADE, related_name="device_assignments")
+    node_name = models.CharField(max_length=120)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["device", "slot"]
+        constraints = [
+            models.UniqueConstraint(fields=["device", "slot"], name="device_slot_unique"),
+            models.UniqueConstraint(fields=["cluster", "node_name", "device"], name="device_once_per_node"),
+            ExclusionConstraint(
+                name="device_one_profile_per_gpu",
+                expressions=[("device", RangeOperators.EQUAL), (Coalesce("profile", 0), RangeOperators.NOT_EQUAL)],
+            ),
+        ]
+
+    def __str__(self):
+        what = self.profile.name if self.profile_id else "whole"
+        return f"{self.device} {what}#{self.slot} -> {self.node_name}"
+
+
+class NodePlacement(models.Model):
+    """The host a node runs on when only some hosts can run it (devices or host features), chosen at approval.
+
+    Kept so that every reconcile places the node on the same host: its devices and features are there.
+    """
+
+    cluster = models.ForeignKey(VirtualCluster, on_delete=models.CASCADE, related_name="node_placements")
+    node_name = models.CharField(max_length=120)
+    host = models.ForeignKey(Host, on_delete=models.PROTECT, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["cluster", "node_name"]
+        constraints = [models.UniqueConstraint(fields=["cluster", "node_name"], name="node_placed_once")]
+
+    def __str__(self):
+        return f"{self.node_name} on {self.host}"

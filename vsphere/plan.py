@@ -2,48 +2,14 @@
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
-from dataclasses import dataclass, field
 
 from vsphere import guest
+from vsphere.plan_devices import device_changes, freed, relocation
+from vsphere.plan_kinds import Change, ChangeKind
 from vsphere.specs import ClusterIntent, NicRole, NodeIntent, Observed, ObservedNic, ObservedVM, PowerState
 
-
-class ChangeKind(enum.StrEnum):
-    """One kind of vSphere change, in the order the reconciler applies them."""
-
-    BLOCKED = "blocked"  # an object of ours by name carries a foreign marker
-    CREATE_DVS = "create_dvs"
-    ADD_DVS_HOSTS = "add_dvs_hosts"
-    SET_DVS_MTU = "set_dvs_mtu"
-    CREATE_PORTGROUP = "create_portgroup"
-    SET_PORTGROUP_VLAN = "set_portgroup_vlan"
-    SET_PORTGROUP_FILTER = "set_portgroup_filter"  # the tenant policy compiled for the switch (netpolicy vds)
-    CLONE_VM = "clone_vm"
-    POWER_OFF = "power_off"
-    RECONFIGURE_VM = "reconfigure_vm"
-    REMOVE_NIC = "remove_nic"  # a NIC on a network that is not the tenant's (or one too many)
-    REMOVE_SRIOV_NIC = "remove_sriov_nic"
-    ADD_NIC = "add_nic"  # the primary adapter on the tenant's port group, or the management NIC
-    ADD_SRIOV_NIC = "add_sriov_nic"
-    CUSTOMIZE_GUEST = "customize_guest"  # host name and addresses again: NICs changed or the guest drifted
-    POWER_ON = "power_on"
-    DESTROY_VM = "destroy_vm"
-    REMOVE_PORTGROUP = "remove_portgroup"
-
-
-@dataclass(frozen=True)
-class Change:
-    """A single planned change, readable by an admin in the plan preview."""
-
-    kind: ChangeKind
-    target: str
-    detail: str = ""
-    data: dict = field(default_factory=dict, compare=False, hash=False)
-
-    def __str__(self) -> str:
-        return f"{self.kind.value} {self.target}" + (f": {self.detail}" if self.detail else "")
+__all__ = ["Change", "ChangeKind", "plan", "filter_drift"]
 
 
 def plan(intent: ClusterIntent, observed: Observed) -> list[Change]:
@@ -121,14 +87,16 @@ def _node_changes(node: NodeIntent, intent: ClusterIntent, observed: Observed, p
     vm = observed.vm(node.name)
     if vm is None:
         nics = _nic_changes(node, intent, (), pg_key) + [_add_nic(node, pf) for pf in node.sriov_pfs]
+        nics += device_changes(node, None, intent.portgroup, pg_key)
         changes = [_clone(node, intent, observed.template_nics, nics)]
         changes += _config_changes(node, None)
         changes += nics
         if node.power_on:
             changes.append(Change(ChangeKind.POWER_ON, node.name))
         return changes
-    config = _config_changes(node, vm)
+    config = relocation(node, vm) + _config_changes(node, vm)
     nics = _nic_changes(node, intent, vm.nics, pg_key) + _sriov_changes(node, vm, pg_key)
+    nics += device_changes(node, vm, intent.portgroup, pg_key)
     return _with_power(node, vm, config + nics + _guest_changes(node, intent, vm, nics, pg_key))
 
 
@@ -155,6 +123,8 @@ def _added_roles(changes: list[Change]) -> list[NicRole]:
             roles.append(NicRole(change.data["role"]))
         elif change.kind == ChangeKind.ADD_SRIOV_NIC:
             roles.append(NicRole.SRIOV)
+        elif change.kind == ChangeKind.ADD_PVRDMA_NIC:
+            roles.append(NicRole.PVRDMA)
     return roles
 
 
@@ -162,7 +132,7 @@ def _guest_changes(node: NodeIntent, intent: ClusterIntent, vm: ObservedVM, nics
     """Customize the guest again when its NICs change or it reports another host name or address."""
     if intent.guest is None or not node.primary_ip:
         return []
-    removed = {c.data["key"] for c in nics if c.kind in (ChangeKind.REMOVE_NIC, ChangeKind.REMOVE_SRIOV_NIC)}
+    removed = {c.data["key"] for c in nics if c.kind in NIC_REMOVE_KINDS}
     kept = sorted((nic for nic in vm.nics if nic.key not in removed), key=lambda nic: nic.key)
     drifted = guest.drift(node, intent, vm, kept, pg_key)
     if not drifted and not any(c.kind in NIC_EDIT_KINDS for c in nics):
@@ -193,7 +163,7 @@ def _describe_nic(nic: ObservedNic) -> str:
 def _nic_changes(node: NodeIntent, intent: ClusterIntent, nics, pg_key: str | None) -> list[Change]:
     """One primary adapter on the tenant's port group, one on the management network if the site
     declares one; every other non-VF NIC is removed (a NIC on a foreign network is drift)."""
-    plain = [nic for nic in nics if not nic.is_sriov]
+    plain = [nic for nic in nics if not nic.is_sriov and not nic.is_pvrdma]
     on_pg = [nic for nic in plain if pg_key and nic.portgroup_key == pg_key]
     keep = [next((nic for nic in on_pg if nic.kind == node.adapter), None)]
     if intent.management_network:
@@ -212,11 +182,13 @@ def _nic_changes(node: NodeIntent, intent: ClusterIntent, nics, pg_key: str | No
 
 
 def _add_adapter(node: NodeIntent, role: NicRole, network: str) -> Change:
-    detail = f"{node.adapter} on {network} ({role.value})"
+    upt = " with UPTv2" if role == NicRole.PRIMARY and node.devices.uptv2 else ""
+    detail = f"{node.adapter}{upt} on {network} ({role.value})"
     return Change(ChangeKind.ADD_NIC, node.name, detail, {"role": role.value, "network": network})
 
 
-NIC_EDIT_KINDS = {ChangeKind.ADD_NIC, ChangeKind.REMOVE_NIC, ChangeKind.ADD_SRIOV_NIC, ChangeKind.REMOVE_SRIOV_NIC}
+NIC_REMOVE_KINDS = {ChangeKind.REMOVE_NIC, ChangeKind.REMOVE_SRIOV_NIC, ChangeKind.REMOVE_PVRDMA_NIC}
+NIC_EDIT_KINDS = NIC_REMOVE_KINDS | {ChangeKind.ADD_NIC, ChangeKind.ADD_SRIOV_NIC, ChangeKind.ADD_PVRDMA_NIC}
 
 
 def _with_power(node: NodeIntent, vm: ObservedVM, edits: list[Change]) -> list[Change]:
@@ -259,8 +231,8 @@ def _removal(vm: ObservedVM) -> list[Change]:
     changes = []
     if vm.power != PowerState.OFF:
         changes.append(Change(ChangeKind.POWER_OFF, vm.name))
-    freed = f"frees {len(vm.sriov_nics)} VF(s)" if vm.sriov_nics else ""
-    changes.append(Change(ChangeKind.DESTROY_VM, vm.name, freed))
+    frees = freed(vm)
+    changes.append(Change(ChangeKind.DESTROY_VM, vm.name, f"frees {', '.join(frees)}" if frees else ""))
     return changes
 
 

@@ -14,6 +14,7 @@ from portal.errors import ServiceError
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from vsphere import converge, preflight
+from vsphere.capacity import preflight_inventory
 from vsphere.choices import PlanStatus
 from vsphere.driver import Driver
 from vsphere.errors import VSphereError
@@ -73,7 +74,7 @@ def dry_run(cluster: VirtualCluster) -> tuple[str, list, str]:
         intent = cluster_intent(cluster, vcenter)
         preflight.check_cluster(intent, inventory(vcenter))
         with Driver(replace(vcenter_config(vcenter), http_timeout=HTTP_TIMEOUT)) as drv:
-            return vcenter.name, converge.preview(drv, intent), ""
+            return vcenter.name, converge.preview(drv, intent, preflight_inventory(vcenter)), ""
     except (ServiceError, VSphereError, OSError) as exc:
         detail = exc.detail if isinstance(exc, ServiceError) else str(exc)
         return vcenter.name, [], detail if isinstance(detail, str) else "; ".join(detail)

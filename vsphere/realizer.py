@@ -5,15 +5,25 @@ from netpolicy import ipam, segments
 from netpolicy.choices import NodeRole as GroupRole
 from netpolicy.choices import SegmentKind, SegmentState
 from netpolicy.models import NicRole, Segment
-from portal.errors import InvalidRequest
+from portal.errors import InvalidRequest, NotOffered
 from tenants.choices import Interconnect, NetworkMode, SiteKind
 from tenants.models import Tenant, VirtualCluster
 from tenants.realizers import Placement, Realizer, SiteView
-from vsphere import allocation
+from vsphere import allocation, capabilities, devices
+from vsphere.capacity import node_needs
 from vsphere.choices import NodeRole as VMRole
 from vsphere.models import VCenter
 
 RELEASED_SEGMENTS = [SegmentState.RETIRED, SegmentState.REJECTED]
+PVRDMA_UNFILTERED = (
+    "PVRDMA's RDMA traffic between hosts is carried by the hosts' RDMA NICs, not through the virtual switch's "
+    "traffic filter: its isolation rests on the tenant's own VLAN (the port group's)."
+)
+DIRECTPATH_UNFILTERED = (
+    "The whole RoCE NIC each node holds (DirectPath I/O) bypasses the virtual switch: the tenant's firewall does "
+    "not filter it and Enclave does not configure it (no port group); its VLAN is the one the site sets on the "
+    "physical switch port."
+)
 SRIOV_UNFILTERED = {
     Interconnect.SRIOV_IB: "SR-IOV VF traffic (InfiniBand) bypasses the virtual switch, so the tenant's firewall does "
     "not filter it: its isolation rests on the tenant's own InfiniBand partition (P_Key), which the fabric's subnet "
@@ -21,6 +31,7 @@ SRIOV_UNFILTERED = {
     Interconnect.SRIOV_ROCE: "SR-IOV VF traffic (RoCE) bypasses the virtual switch, so the tenant's firewall does not "
     "filter it: its isolation rests on the tenant's own VLAN, tagged by the NIC for every VF.",
 }
+NIC_ORDER = (NicRole.PRIMARY, NicRole.SRIOV, NicRole.PVRDMA)  # how a node's addresses are listed
 # A VM's role as the tenant's role groups (login, manager, worker) name it.
 GROUP_ROLE = {VMRole.LOGIN: GroupRole.LOGIN, VMRole.MANAGER: GroupRole.MANAGER, VMRole.WORKER: GroupRole.WORKER}
 
@@ -58,7 +69,7 @@ def ensure_segment(cluster: VirtualCluster, vcenter: VCenter, user) -> Segment:
 
 
 def wanted_addresses(cluster: VirtualCluster) -> list[ipam.Wanted]:
-    """Every NIC on the tenant's segment: each VM's primary adapter, and the VF of each SR-IOV node."""
+    """Every NIC on the tenant's segment: each VM's primary adapter, and the VF or PVRDMA adapter of fabric nodes."""
     from vsphere.intent import node_names
 
     sriov = set(allocation.sriov_node_names(cluster))
@@ -68,6 +79,8 @@ def wanted_addresses(cluster: VirtualCluster) -> list[ipam.Wanted]:
         wanted.append((name, group_role, NicRole.PRIMARY))
         if name in sriov:
             wanted.append((name, group_role, NicRole.SRIOV))
+        elif cluster.interconnect == Interconnect.PVRDMA and role != VMRole.LOGIN:
+            wanted.append((name, group_role, NicRole.PVRDMA))
     return wanted
 
 
@@ -81,16 +94,34 @@ def unprotected_paths(cluster: VirtualCluster) -> list[str]:
     notes = []
     if cluster.uses_sriov:
         notes.append(SRIOV_UNFILTERED[cluster.interconnect])
+    elif cluster.interconnect == Interconnect.PVRDMA:
+        notes.append(PVRDMA_UNFILTERED)
+    elif cluster.interconnect == Interconnect.DIRECTPATH:
+        notes.append(DIRECTPATH_UNFILTERED)
     if cluster.site_id and cluster.site.management_network:
         notes.append(f"Every VM also has a NIC on the site's management network {cluster.site.management_network}, "
                      f"outside the tenant's filter: {cluster.site.management_isolation}")  # fmt: skip
     return notes
 
 
+def refuse_unrealizable(cluster: VirtualCluster, vcenter: VCenter) -> None:
+    """Refuse, naming why, what this vCenter cannot realize (the site may have changed since submit)."""
+    reasons = capabilities.refusals(cluster, vcenter)
+    if reasons:
+        raise NotOffered(reasons)
+
+
+def take_devices(cluster: VirtualCluster, vcenter: VCenter) -> None:
+    """Hosts with the devices and features each node needs, then VFs for the rest (idempotent; 409 when short)."""
+    if devices.needs_placement(cluster):
+        devices.place(cluster, vcenter, take=True)  # Conflict names the node and what is short
+    if cluster.uses_sriov:
+        allocation.allocate(cluster, vcenter)  # VFs of nodes without other needs; the others hold theirs
+
+
 def reserve_again(cluster: VirtualCluster, vcenter: VCenter) -> None:
     """What approval reserved, taken again by the reconciler (idempotent: normally nothing new)."""
-    if cluster.uses_sriov:
-        allocation.allocate(cluster, vcenter)
+    take_devices(cluster, vcenter)
     segment = cluster.segment if cluster.segment_id else tenant_segment(cluster, vcenter)
     if segment is not None:
         ipam.reserve(cluster, segment, wanted_addresses(cluster), exclude=underlay_addresses())
@@ -113,18 +144,34 @@ class VSphereRealizer(Realizer):
         return VCenter.objects.filter(pk=site_id).first()
 
     def reserve(self, cluster, user, site) -> Placement:
-        """The tenant's segment, the VFs and addresses the cluster's shape needs (Conflict when short).
+        """The tenant's segment, the devices, VFs and addresses the cluster's shape needs (Conflict when short).
 
         Refused too when the tenant's policy holds a rule the port group's traffic filter cannot enforce.
         """
         from vsphere.intent import filter_rules
 
         filter_rules(cluster)  # raises InvalidRequest naming the rule
+        refuse_unrealizable(cluster, site)  # NotOffered: an attachment, data path or GPU this vCenter lacks
         segment = cluster.segment if cluster.segment_id else ensure_segment(cluster, site, user)
-        if cluster.uses_sriov:
-            allocation.allocate(cluster, site)
+        take_devices(cluster, site)
         ipam.reserve(cluster, segment, wanted_addresses(cluster), exclude=underlay_addresses())
         return Placement(self.kind, site, segment)
+
+    def offers(self) -> list:
+        """What each registered vCenter offers, from its inventory in PostgreSQL."""
+        return [capabilities.site_offers(vcenter) for vcenter in VCenter.objects.order_by("name")]
+
+    def refusals(self, cluster, site=None) -> list[str] | None:
+        """Why `site` (or every vCenter, when none is named) cannot realize the request; None: no vCenter."""
+        vcenters = [site] if site is not None else list(VCenter.objects.order_by("name"))
+        reasons: list[str] = []
+        for vcenter in vcenters:
+            found = capabilities.refusals(cluster, vcenter)
+            if not found:
+                return []
+            prefix = f"{vcenter.name}: " if len(vcenters) > 1 else ""
+            reasons += [prefix + reason for reason in found]
+        return reasons or None
 
     def queue(self, cluster_id: int) -> None:
         from vsphere.tasks import reconcile_cluster
@@ -132,9 +179,10 @@ class VSphereRealizer(Realizer):
         reconcile_cluster.delay(cluster_id)
 
     def observe(self, cluster) -> SiteView:
-        """VMs with roles, host names and addresses (from the IPAM), and how their traffic is protected."""
+        """VMs with roles, host names, addresses (IPAM) and attachments, and how their traffic is protected."""
         from vsphere.intent import guest_domain, host_name, node_names, portgroup_name
 
+        layout, needs = devices.layout(cluster), node_needs(cluster)
         ips: dict[str, dict[str, str]] = {}
         for address in ipam.held(cluster):
             ips.setdefault(address.node_name, {})[address.nic] = address.address
@@ -143,7 +191,8 @@ class VSphereRealizer(Realizer):
         for role, name in node_names(cluster):
             nics = ips.get(name, {})
             node = {"name": name, "role": VMRole(role).label, "host_name": f"{host_name(cluster, name)}.{domain}",
-                    "addresses": [nics[n] for n in (NicRole.PRIMARY, NicRole.SRIOV) if n in nics]}  # fmt: skip
+                    "addresses": [nics[n] for n in NIC_ORDER if n in nics],
+                    "devices": layout.node_devices(name, needs[name]).describe()}  # fmt: skip
             view.nodes.append(node)
             if role == VMRole.LOGIN and nics.get(NicRole.PRIMARY):
                 view.login = {"host_name": node["host_name"], "address": nics[NicRole.PRIMARY]}

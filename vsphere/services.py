@@ -7,6 +7,7 @@ from audit.services import record, snapshot
 from portal.errors import Conflict, InvalidRequest
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
+from vsphere import device_inventory, vim_devices
 from vsphere.choices import LinkType, PFSource, StepStatus
 from vsphere.driver import Driver
 from vsphere.intent import TENANT_PORTGROUP_PREFIX, vcenter_config
@@ -14,9 +15,10 @@ from vsphere.models import Host, OperationLog, PhysicalFunction, SecretPathError
 
 
 def discover(vcenter: VCenter) -> dict:
-    """Sync hosts, SR-IOV PFs and a summary of datastores, templates, switches and port groups."""
+    """Sync hosts, SR-IOV PFs, GPUs, passthrough devices, DPUs, host features and a summary of the rest."""
     with Driver(vcenter_config(vcenter)) as drv:
         snap = drv.snapshot(vcenter.datacenter)
+        found = vim_devices.read_hosts(drv, snap, vcenter.compute_cluster, vcenter.dvs_name)
     now = timezone.now()
     hosts = snap.clusters.get(vcenter.compute_cluster, (None, []))[1]
     summary = {
@@ -34,6 +36,7 @@ def discover(vcenter: VCenter) -> dict:
             )
             for pf in snap.pfs.get(name, {}).values():
                 _sync_pf(host, pf)
+        summary["device_notes"] = device_inventory.sync(vcenter, found, now)
         VCenter.objects.filter(pk=vcenter.pk).update(inventory=summary, last_discovery=now, discovery_error="")
         record("vcenter.discover", vcenter, message=f"{len(hosts)} hosts")
     return summary

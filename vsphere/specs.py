@@ -6,9 +6,11 @@ import enum
 from dataclasses import dataclass, field
 
 from netpolicy.compiler.vds import VdsRule
+from vsphere.device_specs import NodeDevices, ObservedDevices
 
 MARKER_KEY = "enclave.id"
 HPC_MTU = 9000
+PVRDMA_KIND = "pvrdma"  # ObservedNic.kind of a VirtualVmxnet3Vrdma
 
 
 class PowerState(enum.StrEnum):
@@ -27,10 +29,11 @@ class Adapter(enum.StrEnum):
 
 
 class NicRole(enum.StrEnum):
-    """What a VM NIC is for: the primary adapter and VFs sit on the tenant's port group."""
+    """What a VM NIC is for: the primary adapter, VFs and the PVRDMA adapter sit on the tenant's port group."""
 
     PRIMARY = "primary"
     SRIOV = "sriov"
+    PVRDMA = "pvrdma"
     MANAGEMENT = "management"
 
 
@@ -70,13 +73,16 @@ class NodeIntent:
     sriov_ips: tuple[str, ...] = ()  # fixed address of each VF, in sriov_pfs order
     latency_high: bool = False
     power_on: bool = True
-    reserve_memory: bool | None = None  # None: reserve all memory exactly when SR-IOV is used
+    reserve_memory: bool | None = None  # None: reserve all memory exactly when SR-IOV or a device needs it
+    devices: NodeDevices = NodeDevices()  # DirectPath devices, vGPUs, PVRDMA, UPTv2, ENS
+    pvrdma_ip: str = ""  # fixed address of the PVRDMA adapter ("" before approval)
+    pinned: bool = False  # placed on `host` for its devices or features: moved back there if it drifts
 
     @property
     def full_reservation(self) -> bool:
-        """Whether all guest memory must be reserved (required by SR-IOV)."""
+        """Whether all guest memory must be reserved (SR-IOV, DirectPath I/O, vGPU and PVRDMA need it)."""
         if self.reserve_memory is None:
-            return bool(self.sriov_pfs)
+            return bool(self.sriov_pfs) or self.devices.needs_reservation
         return self.reserve_memory
 
 
@@ -123,12 +129,16 @@ class ObservedNic:
     pf: str
     portgroup_key: str
     switch_uuid: str
-    kind: str = "sriov"  # "sriov", an Adapter value, or the device's vSphere type name
+    kind: str = "sriov"  # "sriov", "pvrdma", an Adapter value, or the device's vSphere type name
     network: str = ""  # port group or standard network name
 
     @property
     def is_sriov(self) -> bool:
         return self.kind == "sriov"
+
+    @property
+    def is_pvrdma(self) -> bool:
+        return self.kind == PVRDMA_KIND
 
 
 @dataclass(frozen=True)
@@ -149,6 +159,7 @@ class ObservedVM:
     guest_host_name: str = ""
     guest_ips: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (NIC device key, addresses the guest reports)
     customization_pending: bool = False
+    devices: ObservedDevices = ObservedDevices()  # DirectPath devices, vGPUs, PVRDMA adapters, UPTv2 flags
 
     def ips_of(self, key: int) -> tuple[str, ...]:
         """Addresses the guest reports on the NIC with that device key."""

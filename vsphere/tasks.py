@@ -17,7 +17,8 @@ from tenants import realizers
 from tenants import services as tenant_services
 from tenants.choices import ClusterState, SiteKind
 from tenants.models import VirtualCluster
-from vsphere import allocation, converge, filters, previews, services
+from vsphere import allocation, converge, devices, filters, previews, services
+from vsphere.capacity import preflight_inventory
 from vsphere.choices import StepStatus
 from vsphere.driver import Driver
 from vsphere.errors import PermanentError, TransientError
@@ -97,7 +98,8 @@ def _reconcile(task, cluster_id: int) -> str:
         intent = cluster_intent(cluster, vcenter)
         with Driver(vcenter_config(vcenter)) as drv:
             converge.converge(
-                drv, intent, inventory=inventory(vcenter), adopt=services.started_clones(cluster), on_step=steps
+                drv, intent, inventory=inventory(vcenter), adopt=services.started_clones(cluster), on_step=steps,
+                devices=preflight_inventory(vcenter),
             )
     except TransientError as exc:
         return _retry(task, cluster, steps, exc)
@@ -111,8 +113,10 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
     cluster.refresh_from_db()
     if cluster.state in DECOMMISSION_STATES:
         with transaction.atomic():
-            freed = allocation.release(cluster)
+            freed, devs = allocation.release(cluster), devices.release(cluster)
             record("cluster.vfs_released", cluster, tenant=cluster.tenant_id, message=f"{freed} VFs")
+            if devs:
+                record("cluster.devices_released", cluster, tenant=cluster.tenant_id, message=f"{devs} devices")
             ipam.release(cluster)
         if cluster.state == S.DECOMMISSIONING:
             tenant_services.set_observed(cluster, S.RETIRED, "Decommissioned", observed_generation=generation)
@@ -123,9 +127,11 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
         return "requeued"
     with transaction.atomic():
         # Only now are the removed nodes' NICs gone from vCenter, so their VFs can be reused.
-        freed = allocation.release_unwanted(cluster)
+        freed, devs = allocation.release_unwanted(cluster), devices.release_unwanted(cluster)
         if freed:
             record("cluster.vfs_released", cluster, tenant=cluster.tenant_id, message=f"{freed} VFs (resized)")
+        if devs:
+            record("cluster.devices_released", cluster, tenant=cluster.tenant_id, message=f"{devs} devices (resized)")
         ipam.release(cluster, keep=wanted_addresses(cluster))
     if cluster.state != S.READY or cluster.observed_generation != generation:
         tenant_services.set_observed(cluster, S.READY, "Realized on vSphere", observed_generation=generation)

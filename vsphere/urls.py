@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from vsphere import views
+from vsphere import device_views, views
 
 app_name = "vsphere"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("vcenters/<int:pk>/", views.vcenter_detail, name="vcenter-detail"),
     path("vcenters/<int:pk>/discover/", views.vcenter_discover, name="vcenter-discover"),
     path("pfs/", views.pf_list, name="pf-list"),
+    path("devices/", device_views.devices, name="devices"),
     path("clusters/<int:pk>/plan/", views.cluster_plan, name="cluster-plan"),
     path("clusters/<int:pk>/operations/", views.cluster_operations, name="cluster-operations"),
 ]

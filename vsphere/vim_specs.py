@@ -43,9 +43,15 @@ def remove_nic_spec(key: int):
     return vim.vm.device.VirtualDeviceSpec(operation="remove", device=vim.vm.device.VirtualEthernetCard(key=key))
 
 
-def adapter_spec(adapter: Adapter, temp_key: int, pg_key: str = "", switch_uuid: str = "", network=None):
-    """Device spec adding a VMXNET3/E1000e adapter on a distributed port group or a standard network."""
+def adapter_spec(adapter: Adapter, temp_key: int, pg_key: str = "", switch_uuid: str = "", network=None,
+                 uptv2: bool = False):  # fmt: skip
+    """Device spec adding a VMXNET3/E1000e adapter on a distributed port group or a standard network.
+
+    `uptv2`: Uniform Passthrough v2 on a VMXNET3, for a switch a DPU offloads (vSphere 8).
+    """
     nic = ADAPTER_TYPES[Adapter(adapter)](key=temp_key)
+    if uptv2 and isinstance(nic, vim.vm.device.VirtualVmxnet3):
+        nic.uptv2Enabled = True
     if network is not None:
         nic.backing = vim.vm.device.VirtualEthernetCard.NetworkBackingInfo(deviceName=network.name, network=network)
     else:

@@ -1,7 +1,7 @@
 """Tenant A's vSphere objects for the access matrix (tests/test_access_matrix.py)."""
 
 from tests.vsphere.sites import ensure_pools
-from vsphere.models import Host, PhysicalFunction, VCenter, VFAssignment
+from vsphere.models import DeviceAssignment, Host, PCIDevice, PhysicalFunction, VCenter, VFAssignment, VGPUProfile
 
 CLOSED_PORT = 9  # nothing listens: plan previews in the matrix fail fast with a refused connection
 
@@ -19,4 +19,14 @@ def add_vsphere_objects(objects) -> None:
     )
     objects.vf_assignment_a = VFAssignment.objects.create(
         pf=objects.pf, slot=0, cluster=objects.cluster_a, node_name="tenant-a-mpi-1-mgr"
+    )
+    objects.pci_device = PCIDevice.objects.create(
+        host=objects.vsphere_host, pci_id="0000:af:00.0", kind="gpu", mode="passthrough", vendor_id=0x10DE,
+        device_id=0x20F1, device_name="NVIDIA A100-PCIE-40GB", memory_gib=40,
+    )  # fmt: skip
+    objects.vgpu_profile = VGPUProfile.objects.create(
+        vcenter=objects.vcenter, name="grid_a100-20c", device_vendor_id=0x20F110DE, framebuffer_gib=20, per_gpu=2
+    )
+    objects.device_assignment_a = DeviceAssignment.objects.create(
+        device=objects.pci_device, slot=0, cluster=objects.cluster_a, node_name="tenant-a-mpi-1-w01"
     )

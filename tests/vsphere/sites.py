@@ -59,3 +59,46 @@ def take_vfs(pf: PhysicalFunction, cluster, count: int) -> None:
 def cluster_of(tenant, user, submit=False, **overrides):
     """An SR-IOV cluster request of the tenant (manager + 2 workers + login by default)."""
     return services.create_cluster(tenant, user, service_data(**overrides), submit=submit)
+
+
+A100 = 0x20F1
+NVIDIA = 0x10DE
+
+
+def device_site(name="gpus") -> VCenter:
+    """Four hosts: esx-01 two vGPU A100s (profiles 10c and 20c) and a PF; esx-02 two whole A100s and a PF;
+    esx-03 two whole RoCE NICs and ENS; esx-04 a DPU with offload. esx-01 and esx-02 are ready for PVRDMA."""
+    from vsphere.models import DPU, HostFeatures, PCIDevice, VGPUProfile
+
+    vcenter = make_vcenter(name)
+    hosts = [Host.objects.create(vcenter=vcenter, name=f"esx-0{i}", compute_cluster="DC0_C0") for i in range(1, 5)]
+    gpu = {
+        "kind": "gpu", "vendor_id": NVIDIA, "device_id": A100, "device_name": "NVIDIA A100-PCIE-40GB", "memory_gib": 40,
+    }  # fmt: skip
+    for pci in ("0000:af:00.0", "0000:b0:00.0"):
+        PCIDevice.objects.create(host=hosts[0], pci_id=pci, mode="vgpu", **gpu)
+        PCIDevice.objects.create(host=hosts[1], pci_id=pci, mode="passthrough", **gpu)
+    for pci in ("0000:d8:00.0", "0000:d8:00.1"):
+        PCIDevice.objects.create(host=hosts[2], pci_id=pci, kind="network", mode="passthrough", vendor_id=0x15B3,
+                                 device_id=0x101D, device_name="ConnectX-6 Dx")  # fmt: skip
+    for fb in (10, 20):
+        VGPUProfile.objects.create(vcenter=vcenter, name=f"grid_a100-{fb}c", device_vendor_id=(A100 << 16) | NVIDIA,
+                                   framebuffer_gib=fb, per_gpu=40 // fb, gpu_model="NVIDIA A100-PCIE-40GB")  # fmt: skip
+    for host in hosts[:2]:
+        make_pf(host, "0000:3b:00.0", 8, 16)
+        HostFeatures.objects.create(host=host, pvrdma_vmknic="vmk0", pvrdma_vmknic_exists=True, pvrdma_firewall=True)
+    HostFeatures.objects.create(host=hosts[2], ens=True, pvrdma_vmknic="vmk0", pvrdma_vmknic_exists=True)
+    HostFeatures.objects.create(host=hosts[3], network_offload=True)
+    DPU.objects.create(host=hosts[3], dpu_id="dpu-0", model="AMD Pensando DSC2-100", pnic="vmnic6")
+    return vcenter
+
+
+def gpu_cluster(tenant, user, submit=True, **overrides):
+    """An ML cluster request: 2 workers with one vGPU grid_a100-20c each, no login node, no interconnect."""
+    values = {
+        "name": "ml", "workload_class": "ml", "worker_count": 2, "vcpus_per_node": 8, "memory_gb_per_node": 32,
+        "login_node": False, "interconnect": "none", "gpu_mode": "vgpu", "gpus_per_worker": 1,
+        "vgpu_profile": "grid_a100-20c",
+    }  # fmt: skip
+    values.update(overrides)
+    return services.create_cluster(tenant, user, service_data(**values), submit=submit)

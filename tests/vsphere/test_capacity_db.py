@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from portal.errors import Conflict, InvalidRequest, QuotaExceeded
+from portal.errors import Conflict, InvalidRequest, NotOffered, QuotaExceeded
 from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
@@ -118,12 +118,14 @@ def test_allocation_is_idempotent_and_released_on_decommission(make_user):
 
 
 @pytest.mark.django_db
-def test_approving_an_overlay_cluster_on_a_vsphere_site_is_refused_with_the_reason(make_user):
-    site()
+def test_an_overlay_cluster_on_a_vsphere_site_is_refused_at_submit_and_at_approval_with_the_reason(make_user):
     admin = make_user("site-admin", staff=True)
-    cluster = endorsed_cluster(make_user, 1, network_mode="overlay")
-    with pytest.raises(InvalidRequest, match="NSX"):
-        services.approve_cluster(cluster, admin)
+    earlier = endorsed_cluster(make_user, 1, network_mode="overlay")  # submitted before the site was registered
+    site()
+    with pytest.raises(NotOffered, match="NSX"):
+        endorsed_cluster(make_user, 2, network_mode="overlay")
+    with pytest.raises(NotOffered, match="NSX"):
+        services.approve_cluster(earlier, admin)
     assert VFAssignment.objects.count() == 0
 
 
@@ -169,12 +171,15 @@ def test_approval_without_a_vlan_pool_is_refused_with_the_reason(make_user):
 
 @pytest.mark.django_db
 def test_resizing_beyond_the_free_vfs_is_refused_and_changes_nothing(make_user):
-    site(max_vfs=4)
+    site(max_vfs=6)
     admin = make_user("site-admin", staff=True)
     cluster = services.approve_cluster(endorsed_cluster(make_user, 5, worker_count=1), admin)  # 2 VFs
+    services.approve_cluster(endorsed_cluster(make_user, 6, worker_count=1), admin)  # 2 more: 2 left free
     with pytest.raises(Conflict, match="Not enough free SR-IOV VFs"):
-        services.resize_cluster(cluster, admin, worker_count=4)  # would need 5
+        services.resize_cluster(cluster, admin, worker_count=4)  # would need 3 more
     assert VirtualCluster.objects.get(pk=cluster.pk).worker_count == 1
     assert VFAssignment.objects.filter(cluster=cluster).count() == 2
+    with pytest.raises(NotOffered, match="needs 8 VFs; this site has 6 in all"):
+        services.resize_cluster(cluster, admin, worker_count=7)
     services.resize_cluster(cluster, admin, worker_count=3)
     assert VFAssignment.objects.filter(cluster=cluster).count() == 4

@@ -118,7 +118,7 @@ def test_the_plan_preview_page_shows_the_vsphere_changes(world, client, vcsim):
 
 
 def test_the_cluster_page_lazy_loads_the_plan_for_admins_before_approval(world, client):
-    make_vcenter()
+    capacity_site()  # a site with the SR-IOV PFs the request asks for, or submit refuses it
     cluster = cluster_of(world.tenant_a, world.owner_a, submit=True)
     assert cluster.state == ClusterState.ENDORSED
     plan_url = f"/vsphere/clusters/{cluster.pk}/plan/"

@@ -54,14 +54,16 @@ def test_without_a_vcenter_approval_places_the_cluster_on_no_site(world):
 
 
 def test_a_refused_reservation_leaves_the_request_endorsed_with_nothing_taken(world, reconcile_held):
-    capacity_site()
+    capacity_site()  # 18 VFs in all: B's cluster takes 5, A's asks for 17 (within the site, beyond what is free)
+    services.approve_cluster(cluster_of(world.tenant_b, world.owner_b, submit=True, worker_count=4), world.admin)
     services.update_quota(world.tenant_a.quota, max_nodes=100, max_vcpus=10_000, max_memory_gb=100_000, max_vfs=100)
-    cluster = cluster_of(world.tenant_a, world.owner_a, submit=True, worker_count=40)
+    cluster = cluster_of(world.tenant_a, world.owner_a, submit=True, worker_count=16)
     with pytest.raises(services.Conflict, match="Not enough free SR-IOV VFs"):
         services.approve_cluster(cluster, world.admin)
     cluster.refresh_from_db()
     assert cluster.state == "endorsed" and cluster.site_kind == "" and cluster.segment is None
-    assert not VFAssignment.objects.exists() and not Segment.objects.filter(tenant=world.tenant_a).exists()
+    assert not VFAssignment.objects.filter(cluster=cluster).exists()
+    assert not Segment.objects.filter(tenant=world.tenant_a).exists()
 
 
 def test_the_data_migration_places_existing_clusters_on_the_first_vcenter_with_their_segment(world, reconcile_held):

@@ -16,8 +16,9 @@ const controlPrefix = "/_enclave/"
 
 // control serves the test-only endpoints: SOAP request counters and fault injection.
 type control struct {
-	svc *simulator.Service
-	pfs []pfSpec
+	svc     *simulator.Service
+	pfs     []pfSpec
+	devices deviceFixture
 
 	mu     sync.Mutex
 	counts map[string]int
@@ -25,8 +26,8 @@ type control struct {
 	customizations *cloneCustomizations
 }
 
-func newControl(svc *simulator.Service, pfs []pfSpec) *control {
-	c := &control{svc: svc, pfs: pfs, counts: map[string]int{}, customizations: newCloneCustomizations()}
+func newControl(svc *simulator.Service, pfs []pfSpec, devices deviceFixture) *control {
+	c := &control{svc: svc, pfs: pfs, devices: devices, counts: map[string]int{}, customizations: newCloneCustomizations()}
 	svc.Context.Map.Handler = c.dispatch
 	return c
 }
@@ -42,7 +43,7 @@ func (c *control) dispatch(ctx *simulator.Context, m *simulator.Method) (mo.Refe
 	}
 	if m.Name == "QueryConfigTarget" {
 		if eb, ok := ctx.Map.Get(m.This).(*simulator.EnvironmentBrowser); ok {
-			wrapped := &sriovBrowser{EnvironmentBrowser: eb, pfs: c.pfs}
+			wrapped := &sriovBrowser{EnvironmentBrowser: eb, pfs: c.pfs, devices: c.devices}
 			if ctx.Session != nil {
 				// The simulator prefers a session's own objects over this hook's answer,
 				// so the wrapper must also live in the caller's session registry.

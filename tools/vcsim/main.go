@@ -32,6 +32,7 @@ type options struct {
 	profile   string
 	delays    string
 	sriov     string
+	devices   string
 	handoff   bool
 	insecure  bool
 	user      string
@@ -49,6 +50,7 @@ func parseFlags() options {
 	flag.StringVar(&o.profile, "profile", "none", "built-in delay profile: none | vcenter")
 	flag.StringVar(&o.delays, "delays", "", "JSON file with delays (overrides the profile)")
 	flag.StringVar(&o.sriov, "sriov", "", "JSON file with SR-IOV PFs per host (default: paper's ConnectX-5)")
+	flag.StringVar(&o.devices, "devices", "", "JSON file with GPUs, passthrough devices, PVRDMA, DPUs, ENS per host (devices.go)")
 	flag.BoolVar(&o.handoff, "lock-handoff", false, "keep the simulator's lock hand-off (serializes clones)")
 	flag.BoolVar(&o.insecure, "plain-http", false, "serve plain HTTP instead of TLS")
 	flag.StringVar(&o.user, "user", "enclave", "login user")
@@ -68,7 +70,13 @@ func main() {
 	if err != nil {
 		log.Fatalf("vcsim: %v", err)
 	}
+	devices, err := loadDevices(o.devices)
+	if err != nil {
+		log.Fatalf("vcsim: %v", err)
+	}
 	model := newModel(o)
+	// The vSphere API version clients negotiate: GPU, DPU and UPTv2 properties need 7.0.3 / 8.0.
+	model.ServiceContent.About.ApiVersion = devices.APIVersion
 	if err := model.Create(); err != nil {
 		log.Fatalf("vcsim: create model: %v", err)
 	}
@@ -76,7 +84,8 @@ func main() {
 	if err := prepareInventory(model, o.template, pfs); err != nil {
 		log.Fatalf("vcsim: prepare inventory: %v", err)
 	}
-	ctl := newControl(model.Service, pfs)
+	installDevices(model.Map(), devices)
+	ctl := newControl(model.Service, pfs, devices)
 	applyDelays(model, delays, o.handoff)
 	server := startServer(model, o, ctl)
 	defer server.Close()

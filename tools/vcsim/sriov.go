@@ -104,7 +104,8 @@ func physicalNic(pf pfSpec) types.PhysicalNic {
 // simulator leaves out; all other methods fall through to the embedded browser.
 type sriovBrowser struct {
 	*simulator.EnvironmentBrowser
-	pfs []pfSpec
+	pfs     []pfSpec
+	devices deviceFixture
 }
 
 // QueryConfigTarget reimplements the stock method: the stock one also panics once a switch
@@ -137,6 +138,7 @@ func (b *sriovBrowser) QueryConfigTarget(ctx *simulator.Context, req *types.Quer
 				Pnic:            pf.Pnic,
 			})
 		}
+		addDeviceTargets(target, host, b.devices) // devices.go
 	}
 	return &methods.QueryConfigTargetBody{Res: &types.QueryConfigTargetResponse{Returnval: target}}
 }

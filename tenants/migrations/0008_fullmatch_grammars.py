@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tenants', '0006_tenant_network_generation'),
+        ('tenants', '0007_cluster_devices'),
     ]
 
     operations = [

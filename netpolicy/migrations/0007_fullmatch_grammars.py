@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('netpolicy', '0005_address_trigger'),
+        ('netpolicy', '0006_pvrdma_addresses'),
     ]
 
     operations = [

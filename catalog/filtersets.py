@@ -1,0 +1,23 @@
+"""Filter sets for the catalog API and pages."""
+
+import django_filters
+
+from catalog.choices import Visibility
+from catalog.models import CatalogItem, ClusterOrigin
+
+
+class CatalogItemFilterSet(django_filters.FilterSet):
+    visibility = django_filters.ChoiceFilter(choices=Visibility.choices)
+    q = django_filters.CharFilter(field_name="current__name", lookup_expr="icontains")
+
+    class Meta:
+        model = CatalogItem
+        fields = ["slug", "active", "visibility"]
+
+
+class ClusterOriginFilterSet(django_filters.FilterSet):
+    item = django_filters.NumberFilter(field_name="version__item")
+
+    class Meta:
+        model = ClusterOrigin
+        fields = ["cluster", "item"]

@@ -1,0 +1,43 @@
+"""The device page: what each host offers beyond SR-IOV (site admins), read from PostgreSQL."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+
+from tenants.access import is_site_admin
+from vsphere.capabilities import site_offers
+from vsphere.capacity import site_capacity
+from vsphere.models import VCenter
+
+
+@login_required
+def devices(request):
+    """Per vCenter: each host's GPUs, passthrough NICs, DPUs, PVRDMA readiness and ENS, and the vGPU profiles."""
+    if not is_site_admin(request.user):
+        raise Http404("No such page.")
+    sites = []
+    for vcenter in VCenter.objects.order_by("name"):
+        capacity = site_capacity(vcenter)
+        offers = site_offers(vcenter, capacity)
+        sites.append({"vcenter": vcenter, "hosts": [_host_row(h) for h in capacity.hosts.values()], "offers": offers})
+    return render(request, "vsphere/devices.html", {"sites": sites})
+
+
+def _host_row(host) -> dict:
+    def held(device):
+        rows = host.taken.get(device.pk, [])
+        if not rows:
+            return "free"
+        if rows[0].profile_id:
+            return f"{len(rows)}/{rows[0].profile.per_gpu} × {rows[0].profile.name}"
+        return f"whole, {rows[0].node_name}"
+
+    return {
+        "name": host.name,
+        "pvrdma": host.pvrdma,
+        "pvrdma_problems": host.features.pvrdma_problems() if host.features else ["not discovered yet"],
+        "ens": host.ens,
+        "offload": host.offload,
+        "dpus": host.dpus,
+        "devices": [(d, held(d)) for d in host.shared + host.gpus + host.nics],
+    }
