@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from agents.choices import TenantNetworkStatus
 from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
+from portal.fields import NetworkField
 
 MAX_ERRORS = 200
 MAX_TENANTS_REPORTED = 100_000
@@ -39,7 +40,7 @@ class StrictObjectMixin:
 
 
 class PoolSubnetSerializer(serializers.ModelSerializer):
-    cidr = serializers.CharField(max_length=43, trim_whitespace=False, help_text="Canonical network, e.g. 10.10.0.0/16")
+    cidr = NetworkField(help_text="Canonical network, e.g. 10.10.0.0/16")  # the schema states its grammar
 
     class Meta:
         model = PoolSubnet

@@ -24,7 +24,10 @@ class InvalidRequest(ServiceError):
 
 
 class QuotaExceeded(ServiceError):
-    status_code = 400
+    """The tenant's usage (pending requests included) leaves too little: a conflict with state, as Neutron's
+    OverQuota; the same request succeeds once the quota grows or other requests go."""
+
+    status_code = 409
     code = "quota_exceeded"
 
     def __init__(self, messages: list[str]):

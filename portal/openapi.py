@@ -4,11 +4,13 @@ Every error is JSON (portal.rest.exception_handler): `{"detail": ..., "code": ..
 `{field: [messages]}` for invalid input. Each operation lists the statuses it can answer with, so a
 client (or schemathesis' status-code conformance check) knows a 409 or a 429 is part of the contract.
 A view adds statuses its operations give beyond those with `error_statuses = ("404", ...)`.
+A serializer states rules across its fields that JSON Schema can express (which fields go together, e.g. a
+pool's kind and its range or cidr) as `schema_variants`: its request body must match one of them.
 """
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
-from drf_spectacular.plumbing import ResolvedComponent
+from drf_spectacular.plumbing import ResolvedComponent, force_instance, is_serializer
 from rest_framework import serializers
 
 ERROR_SCHEMA = {
@@ -31,6 +33,7 @@ ERRORS = {
     "429": "Too many requests; see Retry-After",
 }
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
+VARIANTS = "x-enclave-variants"
 
 
 class AutoSchema(SpectacularAutoSchema):
@@ -55,7 +58,16 @@ class AutoSchema(SpectacularAutoSchema):
         schema = super()._map_basic_serializer(serializer, direction)
         if direction == "request" and getattr(serializer, "refuses_unknown_fields", False):
             schema["additionalProperties"] = False
+        if direction == "request" and _variants(serializer):
+            schema[VARIANTS] = _variants(serializer)  # anyOf, after the enum hook (postprocess_variants)
         return schema
+
+    def _get_request_for_media_type(self, serializer, direction="request"):
+        """A body that must match one of its serializer's variants is required (an empty one matches none)."""
+        schema, required = super()._get_request_for_media_type(serializer, direction)
+        if is_serializer(serializer) and self.method != "PATCH" and _variants(force_instance(serializer)):
+            required = True
+        return schema, required
 
     def _error_codes(self, operation: dict) -> list[str]:
         """The error statuses this operation can answer with."""
@@ -77,6 +89,22 @@ class AutoSchema(SpectacularAutoSchema):
         if code == "429":
             response["headers"] = {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait"}}
         return response
+
+
+def postprocess_variants(result, generator, **kwargs):
+    """Serializers' variants become `anyOf` once drf-spectacular has named the enums: their one-value enums
+    pick a variant (a pool's kind) and are no choice sets of their own."""
+    for schema in result.get("components", {}).get("schemas", {}).values():
+        if VARIANTS in schema:
+            schema["anyOf"] = schema.pop(VARIANTS)
+    return result
+
+
+def _variants(serializer) -> list[dict]:
+    """The serializer's `schema_variants` for a whole body (a PATCH may send any one field alone)."""
+    if getattr(serializer, "partial", False):
+        return []
+    return list(getattr(serializer, "schema_variants", ()))
 
 
 # portal.addresses' grammar as far as JSON Schema can say it: an address of either family, a network with

@@ -81,6 +81,9 @@ class ClusterUpdateSerializer(ClusterSerializer):
 
 
 class ResizeSerializer(serializers.Serializer):
+    """A new worker count, a new interconnect, or both (tenants.services.resize_cluster refuses neither)."""
+
+    schema_variants = ({"required": ["worker_count"]}, {"required": ["interconnect"]})
     worker_count = serializers.IntegerField(min_value=1, max_value=1024, required=False)
     interconnect = serializers.ChoiceField(choices=Interconnect.choices, required=False)
 

@@ -4,12 +4,19 @@ Query values the schema does not allow are a 400, never silently ignored; respon
 error statuses are documented; unknown API paths answer JSON.
 """
 
+import datetime
 import json
+import re
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
 from netpolicy.compiler.model import PolicyError, check_name
+from portal.errors import InvalidRequest
+from tenants.models import VirtualCluster
+from tests.conftest import cluster_data
+
+FUTURE = datetime.date(2099, 1, 1)
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +184,125 @@ def test_services_and_groups_offer_no_delete(world, api, route, schema):
 def test_what_if_is_documented_as_the_200_it_answers(schema):
     assert set(schema["paths"]["/api/v1/what-if/"]["post"]["responses"]) >= {"200", "400"}
     assert "201" not in schema["paths"]["/api/v1/what-if/"]["post"]["responses"]
+
+
+def test_a_catalog_request_names_its_cluster_by_the_same_grammar_as_the_form(world, api):
+    from tests.catalog.builders import mpi_item
+
+    item = mpi_item(world.admin)
+    body = {"tenant": world.tenant_a.pk, "name": "Ù!n", "lease_end": "2099-01-01", "justification": "j"}
+    response = api(world.member_a).post(f"/api/v1/catalog-items/{item.pk}/request/", body, format="json")
+    assert response.status_code == 400 and "name" in response.json()
+    assert not VirtualCluster.objects.exists()
+
+
+def test_the_service_refuses_a_cluster_name_outside_the_grammar_whoever_calls_it(world):
+    from tenants import services
+
+    data = {**cluster_data(), "name": "eth0\nlink del lo", "lease_end": datetime.date(2099, 1, 1)}
+    with pytest.raises(InvalidRequest) as refused:
+        services.create_cluster(world.tenant_a, world.member_a, data)
+    assert refused.value.field == "name" and not VirtualCluster.objects.exists()
+    draft = services.create_cluster(world.tenant_a, world.member_a, {**data, "name": "fine"})
+    with pytest.raises(InvalidRequest):
+        services.update_draft(draft, world.member_a, {"name": "Ù"})
+    assert VirtualCluster.objects.get().name == "fine"
+
+
+def test_an_item_must_preset_the_workload_class_a_request_needs(world, api):
+    rules = {"worker_count": {"value": 2}, "vcpus_per_node": {"value": 4}, "memory_gb_per_node": {"value": 8}}
+    response = api(world.admin).post("/api/v1/catalog-items/", {"slug": "x", "name": "X", "rules": rules},
+                                     format="json")  # fmt: skip
+    assert response.status_code == 400 and "workload_class" in response.json()["rules"][0]
+
+
+def test_the_schema_states_the_catalog_rules_and_an_unpaginated_version_list(schema):
+    components = schema["components"]["schemas"]
+    rules = components["CatalogItemCreateRequest"]["properties"]["rules"]
+    assert rules["additionalProperties"] is False and "workload_class" in rules["required"]
+    assert "rules" in components["CatalogItemCreateRequest"]["required"]
+    assert components["CatalogRequestRequest"]["properties"]["name"]["pattern"]
+    assert components["CatalogRequestRequest"]["properties"]["values"]["additionalProperties"] is False
+    versions = schema["paths"]["/api/v1/catalog-items/{id}/versions/"]["get"]
+    assert versions["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "array"
+    assert not [p for p in versions["parameters"] if p["in"] == "query"]
+
+
+@pytest.mark.parametrize("route", ["catalog-requests", "device-assignments"])
+def test_another_tenants_cluster_in_a_catalog_or_device_filter_answers_like_a_missing_one(world, api, route):
+    from tenants import services
+
+    theirs = services.create_cluster(world.tenant_b, world.member_b, {**cluster_data(), "lease_end": FUTURE})
+    client = api(world.member_a)
+    foreign = client.get(f"/api/v1/{route}/?cluster={theirs.pk}")
+    missing = client.get(f"/api/v1/{route}/?cluster=99999")
+    assert foreign.status_code == missing.status_code == 200
+    assert foreign.json()["count"] == missing.json()["count"] == 0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/pci-devices/?vcenter=0.5",
+        "/api/v1/device-assignments/?tenant=1e3",
+        "/api/v1/catalog-items/?active=maybe",
+        "/api/v1/vgpu-profiles/?vcenter=x",
+    ],
+)
+def test_the_catalog_and_device_filters_are_as_strict_as_the_others(world, api, url):
+    assert api(world.admin).get(url).status_code == 400
+
+
+def test_a_host_in_the_device_filter_that_does_not_exist_is_an_empty_list(world, api):
+    response = api(world.admin).get("/api/v1/pci-devices/?host=99999")
+    assert response.status_code == 200 and response.json()["count"] == 0
+
+
+def test_the_schema_states_which_fields_each_pool_kind_takes(schema):
+    pool = schema["components"]["schemas"]["PoolRequest"]
+    kinds = {variant["properties"]["kind"]["enum"][0]: variant for variant in pool["anyOf"]}
+    assert set(kinds) == {"vlan", "vni", "ipv4", "ipv6", "cgnat"}
+    assert kinds["vlan"]["required"] == ["kind", "first", "last"]
+    assert kinds["vlan"]["properties"]["last"]["maximum"] == 4094
+    assert kinds["ipv4"]["properties"]["default_prefix_length"]["maximum"] == 32
+    assert "100" in kinds["cgnat"]["properties"]["cidr"]["pattern"]
+    assert schema["paths"]["/api/v1/pools/"]["post"]["requestBody"]["required"] is True
+    assert "anyOf" not in schema["components"]["schemas"]["PoolKindEnum"]
+
+
+def test_a_cgnat_pool_schema_pattern_takes_only_the_cgnat_range(schema):
+    pool = schema["components"]["schemas"]["PoolRequest"]
+    pattern = next(v for v in pool["anyOf"] if v["properties"]["kind"]["enum"] == ["cgnat"])["properties"]["cidr"]
+    assert re.fullmatch(pattern["pattern"], "100.64.0.0/10") and re.fullmatch(pattern["pattern"], "100.127.1.0/24")
+    assert not re.fullmatch(pattern["pattern"], "100.128.0.0/10") and not re.fullmatch(pattern["pattern"], "10.0.0.0/8")
+
+
+def test_the_schema_states_a_pool_subnet_is_a_network(schema):
+    cidr = schema["components"]["schemas"]["PoolSubnetRequest"]["properties"]["cidr"]
+    assert {option["pattern"] for option in cidr["anyOf"]}
+
+
+def test_a_resize_names_what_changes(schema, world, api):
+    resize = schema["components"]["schemas"]["ResizeRequest"]
+    assert resize["anyOf"] == [{"required": ["worker_count"]}, {"required": ["interconnect"]}]
+    assert schema["paths"]["/api/v1/clusters/{id}/resize/"]["post"]["requestBody"]["required"] is True
+
+
+def test_the_schema_bounds_a_physical_functions_vfs_by_the_firmware_limit(schema, world, api):
+    pf = schema["components"]["schemas"]["PhysicalFunctionRequest"]["properties"]
+    assert pf["firmware_num_vfs"]["minimum"] == 1 and pf["firmware_num_vfs"]["maximum"] == 127
+    assert pf["max_vfs"]["maximum"] == 126
+
+
+def test_a_quota_refusal_is_a_conflict_with_the_tenants_usage(world, api):
+    body = {**cluster_data(tenant=world.tenant_a.pk), "worker_count": 500, "submit": True}
+    response = api(world.member_a).post("/api/v1/clusters/", body, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "quota_exceeded"
+
+
+def test_extending_a_lease_to_no_later_date_is_a_conflict_with_the_current_lease(world, api):
+    client = api(world.member_a)
+    created = client.post("/api/v1/clusters/", cluster_data(tenant=world.tenant_a.pk), format="json").json()
+    response = client.post(f"/api/v1/clusters/{created['id']}/extend-lease/", {"lease_end": created["lease_end"]},
+                           format="json")  # fmt: skip
+    assert response.status_code == 409 and "after the current one" in response.json()["lease_end"][0]
