@@ -5,16 +5,23 @@ error statuses are documented; unknown API paths answer JSON.
 """
 
 import datetime
+import ipaddress
 import json
+import random
 import re
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from netpolicy.compiler.model import PolicyError, check_name
 from portal.errors import InvalidRequest
+from portal.openapi import IPV4_NETWORK, IPV6_NETWORK
 from tenants.models import VirtualCluster
 from tests.conftest import cluster_data
+from tests.vsphere.sites import make_vcenter
+from vsphere.models import Host
 
 FUTURE = datetime.date(2099, 1, 1)
 
@@ -306,3 +313,56 @@ def test_extending_a_lease_to_no_later_date_is_a_conflict_with_the_current_lease
     response = client.post(f"/api/v1/clusters/{created['id']}/extend-lease/", {"lease_end": created["lease_end"]},
                            format="json")  # fmt: skip
     assert response.status_code == 409 and "after the current one" in response.json()["lease_end"][0]
+
+
+def test_the_schema_states_the_grammar_of_a_nodes_interfaces(schema):
+    interface = schema["components"]["schemas"]["InterfaceRequest"]["properties"]
+    assert re.fullmatch(interface["name"]["pattern"], "em1") and not re.fullmatch(interface["name"]["pattern"], "a b")
+    assert interface["gateway"]["format"] == "ipv4"
+    assert {option["pattern"] for option in interface["address"]["anyOf"]}
+
+
+def test_the_schema_states_which_gpu_and_data_path_fields_a_new_request_takes_together(schema):
+    components = schema["components"]["schemas"]
+    variants = components["ClusterRequest"]["anyOf"]
+    assert len(variants) == 6  # three GPU modes, each with a data path for any adapter or with VMXNET3
+    vgpu = [v for v in variants if v["properties"]["gpu_mode"]["enum"] == ["vgpu"]]
+    assert all(v["required"] == ["gpu_mode", "gpus_per_worker", "vgpu_profile"] for v in vgpu)
+    assert {v["properties"].get("nic_type", {}).get("enum", [None])[0] for v in vgpu} == {"vmxnet3", None}
+    assert "anyOf" not in components["ClusterUpdateRequest"]  # an edit merges with the stored draft
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.integers(0, 2**128 - 1), st.integers(0, 128), st.booleans())
+def test_every_canonical_network_matches_the_schemas_pattern(value, length, sparse):
+    if sparse:  # runs of zero groups, so `::` appears where canonical spelling puts it
+        value &= int("".join(random.Random(value).choice(["ffff", "0000"]) for _ in range(8)), 16)
+    network = ipaddress.IPv6Network((value, length), strict=False)
+    assert re.fullmatch(IPV6_NETWORK, str(network))
+    v4 = ipaddress.IPv4Network((value >> 96, length % 33), strict=False)
+    assert re.fullmatch(IPV4_NETWORK, str(v4))
+
+
+@pytest.mark.parametrize("text", ["b1.2/33", "2:.3b7362f0:2a8.1/109", "66b6:30f750/72", "FD00::/8", "fd00::1 /64"])
+def test_the_schemas_ipv6_pattern_refuses_what_is_no_ipv6_network(text):
+    assert not re.fullmatch(IPV6_NETWORK, text)
+
+
+def test_the_schema_says_trimmed_text_is_never_whitespace_alone(schema):
+    components = schema["components"]["schemas"]
+    assert components["RejectRequest"]["properties"]["reason"]["pattern"] == r"\S"
+    # A field's own grammar stays: the policy names' pattern, not the weaker one.
+    assert components["ServiceRequest"]["properties"]["name"]["pattern"] == "^[a-z](?:_?[a-z0-9])*$"
+    assert "pattern" not in components["SiteSettingsRequest"]["properties"]["dns_servers"]["items"]  # not trimmed
+
+
+def test_a_physical_functions_firmware_rule_across_its_card_is_a_400_the_schema_describes(schema, world, api):
+    pf = schema["components"]["schemas"]["PhysicalFunctionRequest"]["properties"]["firmware_num_vfs"]
+    assert "every port of the card plus one" in pf["description"]
+    host = Host.objects.create(vcenter=make_vcenter(), name="esx-09", compute_cluster="DC0_C0")
+    body = {"host": host.pk, "pci_id": "0000:af:00.0", "pnic": "vmnic6", "firmware_num_vfs": 16, "max_vfs": 8}
+    created = api(world.admin).post("/api/v1/physical-functions/", body, format="json")
+    assert created.status_code == 201, created.content
+    body |= {"max_vfs": 16, "firmware_num_vfs": 1}  # what schemathesis sent: each value in range, not together
+    response = api(world.admin).put(f"/api/v1/physical-functions/{created.json()['id']}/", body, format="json")
+    assert response.status_code == 400 and "NUM_OF_VFS must be at least" in response.json()["firmware_num_vfs"][0]
