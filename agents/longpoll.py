@@ -13,7 +13,9 @@ import redis
 from django.conf import settings
 from rest_framework import exceptions, status
 
-CHANNEL = "enclave:node:{}"
+# Pub/sub ignores Redis database numbers: the channel names the database, so two sites (or two
+# test processes) sharing one Redis server never wake each other's nodes.
+CHANNEL = "enclave:db{db}:node:{node}"
 ACTIVE = "enclave:longpoll:active"
 OWNER = "enclave:longpoll:node:{}"
 HOLD_SECONDS = 120  # longest a poll can be counted (the view waits at most 60 s)
@@ -45,16 +47,21 @@ def _client() -> redis.Redis:
     return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
 
 
+def _channel(client: redis.Redis, node_id: int) -> str:
+    return CHANNEL.format(db=client.connection_pool.connection_kwargs.get("db", 0), node=node_id)
+
+
 def wake(node_ids) -> None:
     """Tell every long-poll of these nodes that their desired state may have changed."""
     client = _client()
     for node_id in node_ids:
-        client.publish(CHANNEL.format(node_id), CHANGED)
+        client.publish(_channel(client, node_id), CHANGED)
 
 
 def revoked(node_id: int) -> None:
     """End the node's long-poll now: its credential no longer exists."""
-    _client().publish(CHANNEL.format(node_id), REVOKED)
+    client = _client()
+    client.publish(_channel(client, node_id), REVOKED)
 
 
 def active() -> int:
@@ -74,7 +81,7 @@ class Waiter:
     def __init__(self, node_id: int):
         self.token = secrets.token_hex(8).encode()
         client = _client()
-        self.keys = [ACTIVE, OWNER.format(node_id), CHANNEL.format(node_id)]
+        self.keys = [ACTIVE, OWNER.format(node_id), _channel(client, node_id)]
         self.pubsub = client.pubsub(ignore_subscribe_messages=True)
         self.pubsub.subscribe(self.keys[2])
         now = time.time()

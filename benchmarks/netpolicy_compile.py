@@ -2,11 +2,16 @@
 
 Run: sudo .venv/bin/python benchmarks/netpolicy_compile.py [--tenants 10000] [--update-sizes 2000,10000]
 (needs root for a throwaway network namespace in which `nft -c` / `nft -f` run).
+
+Compile time alone, against the compiler before its speed-up (tests/netpolicy/nft_previous.py) in
+the same run, interleaved, with a check that both write the same bytes (no root needed):
+.venv/bin/python benchmarks/netpolicy_compile.py --compile-only [--tenants 10000] [--rounds 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
 import statistics
@@ -33,6 +38,7 @@ from netpolicy.compiler.model import (  # noqa: E402
     Site,
     Tenant,
 )
+from tests.netpolicy import nft_previous  # noqa: E402
 
 WEB = Service("web", Protocol.TCP, ("8080", "8443-8444"))
 JUPYTER = Service("jupyter", Protocol.TCP, ("8888-8899",))
@@ -198,6 +204,52 @@ def update_costs(count: int) -> dict:
             "assemble_s": median_s(nft.assemble, shared, parts, rounds=5)}  # fmt: skip
 
 
+def forget(site: Site) -> None:
+    """Drop every compiler's memos from the IR, so that each timed compile starts as a fresh one."""
+    objects = [site, *site.policies, *site.services, *site.groups, *site.tenants]
+    for policy in [*site.policies, *(p for t in site.tenants for p in t.policies)]:
+        objects.append(policy)
+        for rule in policy.rules:
+            objects += [rule, *rule.sources, *rule.destinations, *rule.services]
+    for obj in objects:
+        for key in [k for k in obj.__dict__ if k.startswith(("_nft", "_old"))]:
+            del obj.__dict__[key]
+
+
+def compile_rounds(count: int, rounds: int) -> None:
+    """Full compile, previous vs current compiler, interleaved on one site; wall and CPU seconds."""
+    site, build_s = timed(make_site, count)
+    if nft.compile_ruleset(site) != nft_previous.compile_ruleset(site):
+        sys.exit("the compilers' rulesets differ")
+    forget(site)
+    print(f"tenants: {count}; IR build {build_s:.2f} s; identical rulesets: yes; "
+          f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    parts, shared = [nft.tenant_part(site, t) for t in site.tenants], nft.site_part(site)
+    forget(site)
+    runs: dict[str, list[tuple[float, float]]] = {}
+    for _ in range(rounds):
+        for label, compiler in (("previous", nft_previous), ("current", nft)):
+            runs.setdefault(f"full compile, {label}", []).append(_timed_cpu(compiler.compile_ruleset, site))
+            forget(site)
+            runs.setdefault(f"assemble stored parts, {label}", []).append(
+                _timed_cpu(compiler.assemble, shared, parts))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("| step, compiler | wall median (s) | wall min (s) | CPU median (s) | CPU min (s) |\n"
+          "|---|---:|---:|---:|---:|")
+    for label, samples in runs.items():
+        walls, cpus = [w for w, _ in samples], [c for _, c in samples]
+        print(f"| {label} | {statistics.median(walls):.3f} | {min(walls):.3f} | "
+              f"{statistics.median(cpus):.3f} | {min(cpus):.3f} |")
+
+
+def _timed_cpu(fn, *args) -> tuple[float, float]:
+    """(wall, CPU) seconds of one call, after a full collection."""
+    gc.collect()
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn(*args)
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def report(count: int, res: dict) -> None:
     """Print the table recorded in docs/benchmarks.md."""
     upd = res["update_compile_s"] + res["update_check_s"]
@@ -228,7 +280,13 @@ def main() -> None:
     parser.add_argument("--tenants", type=int, default=10_000)
     parser.add_argument("--update-sizes", default="2000,10000",
                         help="tenant counts at which one tenant's update is compiled (no nft)")
+    parser.add_argument("--compile-only", action="store_true",
+                        help="only time the full compile against the previous compiler (no nft, no root)")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds with --compile-only")
     args = parser.parse_args()
+    if args.compile_only:
+        compile_rounds(args.tenants, args.rounds)
+        return
     print("| tenants | update script (ms) | tenant part (ms) | assemble stored parts (ms) |\n|---:|---:|---:|---:|")
     for size in [int(n) for n in args.update_sizes.split(",") if n]:
         row = update_costs(size)

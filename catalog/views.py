@@ -9,8 +9,11 @@ from catalog import services
 from catalog.forms import ItemForm, RequestForm, item_initial
 from catalog.models import CatalogItem
 from portal.errors import NotFound, ServiceError
+from portal.paging import paginate
 from tenants import advice, offers
 from tenants.access import is_site_admin
+
+PER_PAGE = 24  # cards, a few screens: a site with hundreds of items pages instead of drawing them all
 
 
 def _item(user, pk) -> CatalogItem:
@@ -31,8 +34,8 @@ def _profiles(site_offers, *keep: str) -> list[str]:
 @login_required
 def item_list(request):
     """Every item the user may request from (admins also see retired ones)."""
-    items = services.visible_items(request.user).order_by("slug")
-    return render(request, "catalog/item_list.html", {"items": items, "is_admin": is_site_admin(request.user)})
+    pager = paginate(request, services.visible_items(request.user).order_by("slug"), PER_PAGE)
+    return render(request, "catalog/item_list.html", {"pager": pager, "is_admin": is_site_admin(request.user)})
 
 
 @login_required

@@ -1,6 +1,7 @@
 """Forms of the portal pages; they validate input and hand it to the services."""
 
 from django import forms
+from django.conf import settings
 from django.utils import timezone
 
 from portal.widgets import OfferedSelect, unavailable_options
@@ -8,6 +9,7 @@ from tenants import offers
 from tenants.access import visible_tenants
 from tenants.choices import Interconnect, Role
 from tenants.models import Quota, Tenant, VirtualCluster
+from tenants.services import max_lease_end
 from users.models import TokenScope
 
 OFFERED_FIELDS = ("interconnect", "network_mode", "data_path", "gpu_mode")
@@ -49,11 +51,19 @@ class ClusterForm(forms.ModelForm):
         self.fields["tenant"].queryset = visible_tenants(user)
         self.site_offers = offers.site_offers() if site_offers is None else site_offers
         offer_site_options(self, self.site_offers)
+        latest = max_lease_end()
+        self.fields["lease_end"].widget.attrs["max"] = latest.isoformat()
+        self.fields["lease_end"].help_text = f"At most {settings.LEASE_MAX_DAYS} days: {latest} or earlier."
 
     def clean_lease_end(self):
         lease_end = self.cleaned_data["lease_end"]
         if lease_end <= timezone.localdate():
             raise forms.ValidationError("The lease end must be a date in the future.")
+        if lease_end > max_lease_end():
+            raise forms.ValidationError(
+                f"Leases run at most {settings.LEASE_MAX_DAYS} days: choose {max_lease_end()} or earlier "
+                "(a longer lease can be asked for later as an extension, with a justification)."
+            )
         return lease_end
 
     def validate_unique(self):
@@ -66,6 +76,7 @@ class RejectForm(forms.Form):
 
 class ExtendLeaseForm(forms.Form):
     lease_end = forms.DateField(widget=DateInput())
+    justification = forms.CharField(max_length=4000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
 
 class ResizeForm(forms.Form):

@@ -1,22 +1,25 @@
 """Researcher-facing pages: dashboard, cluster requests and their decisions."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
 from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm, ResizeForm
 from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
-from portal.errors import NotFound, ServiceError
+from notices import services as notice_services
+from portal.errors import Conflict, NotFound, ServiceError
 from portal.paging import paginate
-from tenants import advice, offers, quotas, realizers, services
+from tenants import advice, notifications, offers, quotas, realizers, services
 from tenants.access import can_decide, is_owner, is_site_admin, scope, tenant_ids, visible_tenants
-from tenants.choices import ClusterState, Role
+from tenants.choices import LEASE_STATES, ClusterState, Role
 from tenants.filtersets import ClusterFilterSet
-from tenants.models import VirtualCluster
+from tenants.models import LeaseExtension, VirtualCluster
 
 
 def render_page(request, template: str, context: dict, partial: str | None = None):
@@ -39,7 +42,10 @@ def get_cluster(user, pk) -> VirtualCluster:
 def home(request):
     clusters = paginate(request, visible_clusters(request.user).exclude(state=ClusterState.RETIRED), 20)
     tenants = paginate(request, visible_tenants(request.user).order_by("slug"), 20, param="tenants")
-    return render(request, "frontend/home.html", {"tenants": tenants, "clusters": clusters.rows, "pager": clusters})
+    context = {"tenants": tenants, "clusters": clusters.rows, "pager": clusters,
+               "notices": notice_services.recent(request.user),
+               "unread_notices": notice_services.unread_count(request.user)}  # fmt: skip
+    return render(request, "frontend/home.html", context)
 
 
 @login_required
@@ -121,7 +127,7 @@ def cluster_detail(request, pk):
         "can_approve": cluster.state == ClusterState.ENDORSED and is_site_admin(request.user),
         "can_decide": can_decide(request.user, cluster),
         "reject_form": RejectForm(),
-        "lease_form": ExtendLeaseForm(initial={"lease_end": cluster.lease_end}),
+        **_lease_context(cluster, request.user),
         "can_resize": can_resize,
         "resize_form": ResizeForm(initial={"worker_count": cluster.worker_count, "interconnect": cluster.interconnect},
                                   site_offers=offers.site_offers() if can_resize else ()),
@@ -131,6 +137,28 @@ def cluster_detail(request, pk):
         **_access_context(cluster, request.user),
     }  # fmt: skip
     return render_page(request, "frontend/cluster_detail.html", context, "frontend/partials/cluster_status.html")
+
+
+def _lease_context(cluster, user) -> dict:
+    """The lease card: when it ends, what happens then, a pending extension, the one-click extension form."""
+    latest = services.max_lease_end()
+    extension = services.pending_extension(cluster) if cluster.state in LEASE_STATES else None
+    may_extend = cluster.requested_by_id == user.pk or can_decide(user, cluster)
+    return {
+        "lease_open": cluster.state in LEASE_STATES,
+        "lease_days_left": (cluster.lease_end - timezone.localdate()).days,
+        "at_expiry": notifications.AT_EXPIRY,
+        "warning_days": settings.LEASE_WARNING_DAYS,
+        "max_days": settings.LEASE_MAX_DAYS,
+        "max_lease_end": latest,
+        "extension": extension,
+        "can_decide_extension": extension is not None
+        and can_decide(user, cluster)
+        and (extension.requested_by_id != user.pk or is_site_admin(user)),
+        "can_extend": may_extend,
+        # One click: the furthest date allowed without review (the current end when that is later).
+        "lease_form": ExtendLeaseForm(initial={"lease_end": max(latest, cluster.lease_end)}),
+    }
 
 
 def catalog_origin(cluster):
@@ -164,12 +192,33 @@ ACTIONS = {
 }
 
 
+def _decide_extension(cluster, user, approve: bool, reason: str = ""):
+    extension = services.pending_extension(cluster)
+    if extension is None:
+        raise Conflict("No lease extension waits for a decision.")
+    services.decide_extension(extension, user, approve, reason)
+    return VirtualCluster.objects.select_related("tenant").get(pk=cluster.pk)
+
+
+ACTIONS["approve-extension"] = lambda c, u, p: _decide_extension(c, u, True)
+ACTIONS["reject-extension"] = lambda c, u, p: _decide_extension(c, u, False, p.get("reason", ""))
+
+
 FORM_ACTIONS = {
-    "extend-lease": (ExtendLeaseForm, lambda c, u, d: services.extend_lease(c, u, d["lease_end"]),
+    "extend-lease": (ExtendLeaseForm, lambda c, u, d: services.change_lease(c, u, d["lease_end"], d["justification"]),
                      "Give a valid date for the new lease end."),
     "resize": (ResizeForm, lambda c, u, d: services.resize_cluster(c, u, **d),
                "Give a worker count between 1 and 1024 and an interconnect."),
 }  # fmt: skip
+
+
+def _done(result) -> str:
+    """What a successful action says: the cluster's new state, or the extension now waiting."""
+    if isinstance(result, LeaseExtension):
+        return (
+            f"Extension of {result.cluster} to {result.lease_end} requested: it waits for a PI's or admin's approval."
+        )
+    return f"{result} is now {result.get_state_display().lower()}."
 
 
 @login_required
@@ -189,8 +238,8 @@ def cluster_action(request, pk, verb):
     else:
         raise Http404("No such action.")
     try:
-        cluster = handler(cluster, request.user, request.POST)
-        messages.success(request, f"{cluster} is now {cluster.get_state_display().lower()}.")
+        result = handler(cluster, request.user, request.POST)
+        messages.success(request, _done(result))
     except NotFound:
         raise Http404("No such cluster.") from None
     except ServiceError as exc:
@@ -212,7 +261,11 @@ def approvals(request):
     # Segment requests (network intent) wait for site admins too.
     pending = Segment.objects.filter(state=SegmentState.REQUESTED).select_related("tenant", "requested_by")
     pending = pending.order_by("pk") if admin else Segment.objects.none()
+    extensions = LeaseExtension.objects.waiting().select_related("cluster__tenant", "requested_by").order_by("pk")
+    if not admin:
+        extensions = extensions.filter(cluster__tenant__in=tenant_ids(user, Role.OWNER)).exclude(requested_by=user)
     context = {"to_endorse": paginate(request, to_endorse, param="endorse"),
+               "extensions": paginate(request, extensions, param="extensions"),
                "to_approve": paginate(request, to_approve, param="approve"),
                "pending": paginate(request, pending, param="segments")}  # fmt: skip
     return render(request, "frontend/approvals.html", context)

@@ -58,6 +58,7 @@ class Builder:
         for _, tenant_id, subnet in live:
             self.tenant_subnets[tenant_id].append(subnet)
         self.groups: dict[int, ir.Group] = {}
+        self.services: dict[int, ir.Service] = {}
         self.role_addresses = self._role_addresses(tenant_ids)
         settings = SiteSettings.objects.filter(pk=1).first()
         self.site_servers = {name: [host_network(a) for a in getattr(settings, field, None) or []]
@@ -93,12 +94,18 @@ class Builder:
                                              (group.role,) if group.role else ())
         return self.groups[group.pk]
 
+    def service(self, service: Service) -> ir.Service:
+        """One IR object per service row, shared by every rule naming it (as groups are)."""
+        if service.pk not in self.services:
+            self.services[service.pk] = to_service(service)
+        return self.services[service.pk]
+
     def rule(self, rule) -> ir.Rule:
         return ir.Rule(
             f"r{rule.pk}", rule.sequence, ir.Action(rule.action),
             tuple(self.group(g) for g in rule.sources.all()),
             tuple(self.group(g) for g in rule.destinations.all()),
-            tuple(to_service(s) for s in rule.services.all()),
+            tuple(self.service(s) for s in rule.services.all()),
             ir.Direction(rule.direction), rule.logged, rule.enabled,
         )
 

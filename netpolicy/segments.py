@@ -22,6 +22,7 @@ from netpolicy.choices import PoolKind, SegmentState
 from netpolicy.models import LIVE, Pool, Segment
 from portal.addresses import AddressError, parse_address, parse_network
 from portal.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
+from tenants import notifications
 from tenants.access import is_site_admin, require_member, require_owner_or_admin
 from tenants.models import Tenant
 from tenants.network import network_changed
@@ -215,6 +216,8 @@ def create_segment(tenant: Tenant, user, data: dict) -> Segment:
                     raise Conflict(f"Segment collides with another one: {_constraint(exc)}.") from None
                 claims.lost.add(lost)
         record("segment.create", segment, after=snapshot(segment), tenant=tenant)
+        if segment.state == S.REQUESTED:
+            notifications.segment_requested(segment)
         if segment.node_pool_id:
             network_changed([tenant])  # an admin's overlay segment is approved at once
     return segment
@@ -267,6 +270,8 @@ def transition_segment(segment: Segment, user, action: str, to_state: str,
         current.save(update_fields=["state", "generation", "updated"])
         record(f"segment.{action}", current, before=before, after=snapshot(current),
                tenant=current.tenant_id, message=reason)
+        if to_state in (S.APPROVED, S.REJECTED):
+            notifications.segment_decided(current, reason)
         if current.node_pool_id:
             network_changed([current.tenant_id])
     return current

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "vsphere",
     "agents",
     "catalog",
+    "notices",
     "frontend",
 ]
 
@@ -209,6 +210,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SiteKindEnum": "tenants.choices.SiteKind",
         "ApprovableSiteKindEnum": "tenants.choices.APPROVABLE_SITE_KINDS",
+        "ExtensionStateEnum": "tenants.choices.ExtensionState",
+        "ClusterStateEnum": "tenants.choices.ClusterState",
     },
     # Swagger UI and ReDoc are served from static files: portals often run air-gapped.
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -225,9 +228,24 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ENCLAVE_TASK_VISIBILITY", 600)}
 # Seconds a queued or running task keeps its objects from the lost-work sweeps (portal.leases).
 LEASE_SECONDS = env_int("ENCLAVE_LEASE_SECONDS", 60)
+# Lease policy: no lease runs longer than LEASE_MAX_DAYS from today without a PI's or admin's
+# approval; requesters and owners are warned LEASE_WARNING_DAYS before expiry (each warning once).
+LEASE_MAX_DAYS = env_int("ENCLAVE_LEASE_MAX_DAYS", 365)
+LEASE_WARNING_DAYS = tuple(
+    sorted({int(d) for d in env_str("ENCLAVE_LEASE_WARNING_DAYS", "30,14,7").split(",") if d.strip()}, reverse=True)
+)
+# With more than this many requests waiting for approval, site admins get one digest every
+# NOTICE_DIGEST_SECONDS instead of one e-mail per request (in-app notices still appear).
+NOTICE_DIGEST_THRESHOLD = env_int("ENCLAVE_NOTICE_DIGEST_THRESHOLD", 10)
+NOTICE_DIGEST_SECONDS = float(env_int("ENCLAVE_NOTICE_DIGEST_SECONDS", 86400))
+# In-app notices older than this are deleted once a day, read or not (the audit log keeps the changes).
+NOTICE_RETENTION_DAYS = env_int("ENCLAVE_NOTICE_RETENTION_DAYS", 180)
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
+    "lease-warnings": {"task": "tenants.tasks.warn_expiring_leases", "schedule": 3600.0},  # idempotent
+    "admin-digest": {"task": "tenants.tasks.send_admin_digest", "schedule": NOTICE_DIGEST_SECONDS},
+    "prune-notices": {"task": "notices.tasks.prune_notices", "schedule": 86400.0},
     "worker-heartbeat": {"task": "portal.tasks.heartbeat", "schedule": 30.0},
     "silent-nodes": {"task": "agents.tasks.mark_silent_nodes", "schedule": 30.0},
     "sweep-nodes": {"task": "agents.tasks.sweep", "schedule": 30.0},  # portal.leases.SWEEP_INTERVAL

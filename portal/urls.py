@@ -15,6 +15,7 @@ urlpatterns = [
     path("network/", include("netpolicy.urls")),
     path("vsphere/", include("vsphere.urls")),
     path("catalog/", include("catalog.urls")),
+    path("notices/", include("notices.urls")),
     path("login/", auth_views.LoginView.as_view(template_name="frontend/login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -9,4 +9,7 @@ export ENCLAVE_EMAIL_BACKEND=django.core.mail.backends.locmem.EmailBackend
 echo "== ruff"; ruff check .
 echo "== migrations"; python manage.py makemigrations --check --dry-run -v0
 echo "== pytest"
-python -m pytest "$@"
+# One process per core (ENCLAVE_TEST_WORKERS overrides; 0 runs in this process). Each has its own
+# test database and Redis database (tests/xdist_env.py); a file's tests stay in one process, so
+# module fixtures (Chromium, the VRF guest) start once.
+python -m pytest -p tests.xdist_env -n "${ENCLAVE_TEST_WORKERS:-auto}" --dist loadfile "$@"

@@ -6,6 +6,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from portal.api import TenantScopedViewSet
+from portal.errors import Conflict
 from tenants import realizers, services
 from tenants.access import is_site_admin, require_member, require_owner_or_admin, visible_tenants
 from tenants.filtersets import (
@@ -14,13 +15,15 @@ from tenants.filtersets import (
     QuotaFilterSet,
     TenantFilterSet,
 )
-from tenants.models import Membership, Quota, Tenant, VirtualCluster
+from tenants.models import LeaseExtension, Membership, Quota, Tenant, VirtualCluster
 from tenants.serializers import (
     ApproveSerializer,
     ClusterAccessSerializer,
     ClusterSerializer,
     ClusterUpdateSerializer,
     ExtendLeaseSerializer,
+    ExtensionDecisionSerializer,
+    LeaseExtensionSerializer,
     MembershipSerializer,
     QuotaSerializer,
     RejectSerializer,
@@ -154,14 +157,41 @@ class ClusterViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
         """Withdraw a pending request or tear down a realized cluster."""
         return self._respond(services.decommission_cluster(self.get_object(), request.user))
 
-    @extend_schema(request=ExtendLeaseSerializer, responses=ClusterSerializer)
+    @extend_schema(request=ExtendLeaseSerializer, responses={200: ClusterSerializer, 202: LeaseExtensionSerializer})
     @action(detail=True, methods=["post"], url_path="extend-lease")
     def extend_lease(self, request, pk=None):
-        """Move the lease end to a later date."""
+        """Move the lease end later: up to the site's maximum at once (200, the cluster); past it with a
+        justification as an extension request for a PI or site admin to decide (202, the extension)."""
         cluster = self.get_object()
         serializer = ExtendLeaseSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        return self._respond(services.extend_lease(cluster, request.user, serializer.validated_data["lease_end"]))
+        data = serializer.validated_data
+        result = services.change_lease(cluster, request.user, data["lease_end"], data["justification"])
+        if isinstance(result, LeaseExtension):
+            return Response(LeaseExtensionSerializer(result).data, status=status.HTTP_202_ACCEPTED)
+        return self._respond(result)
+
+    def _decide(self, request, approve: bool):
+        cluster = self.get_object()
+        serializer = ExtensionDecisionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        extension = services.pending_extension(cluster)
+        if extension is None:
+            raise Conflict("No lease extension waits for a decision.")
+        decided = services.decide_extension(extension, request.user, approve, serializer.validated_data["reason"])
+        return Response(LeaseExtensionSerializer(decided).data)
+
+    @extend_schema(request=None, responses=LeaseExtensionSerializer)
+    @action(detail=True, methods=["post"], url_path="approve-extension")
+    def approve_extension(self, request, pk=None):
+        """Approve the pending lease extension (a PI of the tenant or a site admin): the lease moves."""
+        return self._decide(request, True)
+
+    @extend_schema(request=ExtensionDecisionSerializer, responses=LeaseExtensionSerializer)
+    @action(detail=True, methods=["post"], url_path="reject-extension")
+    def reject_extension(self, request, pk=None):
+        """Reject the pending lease extension with a reason."""
+        return self._decide(request, False)
 
     @extend_schema(request=ResizeSerializer, responses=ClusterSerializer)
     @action(detail=True, methods=["post"])

@@ -62,6 +62,15 @@ class ClusterState(models.TextChoices):
     RETIRED = "retired", "Retired"
 
 
+class ExtensionState(models.TextChoices):
+    """A request to extend a lease past the site's maximum, decided by a PI or a site admin."""
+
+    PENDING = "pending", "Waiting for a decision"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+    WITHDRAWN = "withdrawn", "Withdrawn (the cluster ended first)"
+
+
 class SiteKind(models.TextChoices):
     """Where a cluster is realized; each kind has one realizer (tenants.realizers)."""
 
@@ -114,4 +123,14 @@ MOVES = {
     "cluster.error": ({S.APPROVED, S.PROVISIONING, S.READY, S.DEGRADED, S.DECOMMISSIONING}, {S.ERROR}),
     "cluster.retired": ({S.DECOMMISSIONING}, {S.RETIRED}),
 }
-del S
+
+# Lease extensions past the site's maximum: action -> (states it starts from, state it leads to).
+E = ExtensionState
+EXTENSION_MOVES = {
+    "lease_extension.approve": ({E.PENDING}, E.APPROVED),
+    "lease_extension.reject": ({E.PENDING}, E.REJECTED),
+    "lease_extension.withdraw": ({E.PENDING}, E.WITHDRAWN),  # its cluster left LEASE_STATES
+}
+# A cluster in these states may have its lease moved; the others are gone or going.
+LEASE_STATES = MOVES["cluster.extend_lease"][0]
+del S, E

@@ -5,10 +5,12 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 
 from tenants.choices import (
+    LEASE_STATES,
     MAX_GPUS_PER_WORKER,
     SRIOV_INTERCONNECTS,
     ClusterState,
     DataPath,
+    ExtensionState,
     GpuMode,
     Interconnect,
     NetworkMode,
@@ -186,3 +188,38 @@ class VirtualCluster(models.Model):
     def gpu_count(self) -> int:
         """GPUs (whole or vGPU instances) of all workers; the manager and login node get none."""
         return self.worker_count * self.gpus_per_worker if self.gpu_mode != GpuMode.NONE else 0
+
+
+class LeaseExtensionQuerySet(models.QuerySet):
+    def waiting(self):
+        """Pending extensions of clusters whose lease can still move (not of those going or gone)."""
+        return self.filter(state=ExtensionState.PENDING, cluster__state__in=LEASE_STATES)
+
+
+class LeaseExtension(models.Model):
+    """A request to move a cluster's lease past the site's maximum: needs a PI's or site admin's approval."""
+
+    cluster = models.ForeignKey(VirtualCluster, on_delete=models.CASCADE, related_name="lease_extensions")
+    lease_end = models.DateField()
+    justification = models.TextField(max_length=4000)
+    state = models.CharField(max_length=16, choices=ExtensionState.choices, default=ExtensionState.PENDING)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decision_reason = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    decided = models.DateTimeField(null=True, blank=True)
+
+    objects = LeaseExtensionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["cluster"], condition=models.Q(state="pending"), name="lease_extension_one_pending"
+            ),
+        ]
+
+    def __str__(self):
+        return f"extension of {self.cluster_id} to {self.lease_end}"

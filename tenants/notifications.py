@@ -1,9 +1,16 @@
-"""Emails to requesters at each step of a request, sent after the transaction commits."""
+"""Who must hear about what in the tenants' flows, and the words: every notice goes through notices.services.
+
+Services call these inside their transaction; in-app notices are written with it and e-mail leaves on commit.
+"""
 
 from django.conf import settings
-from django.core.mail import send_mail
-from django.db import transaction
+from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import timezone
+
+from notices.choices import NoticeKind as K
+from notices.services import notify
+from tenants.choices import ClusterState, ExtensionState, Role
 
 SUBJECTS = {
     "cluster.submit": "submitted",
@@ -18,6 +25,22 @@ SUBJECTS = {
     "cluster.degraded": "is degraded (being repaired)",
     "cluster.retired": "retired",
 }
+AT_EXPIRY = ("When the lease ends the cluster is decommissioned: its VMs are deleted with everything stored on "
+             "them, its SR-IOV functions, GPUs and addresses are released, and the request is retired.")  # fmt: skip
+
+
+def owners(tenant_id, exclude=None) -> list:
+    """The tenant's active owners (PIs), optionally without one user."""
+    users = get_user_model().objects.filter(memberships__tenant=tenant_id, memberships__role=Role.OWNER, is_active=True)
+    return [u for u in users if exclude is None or u.pk != exclude]
+
+
+def site_admins() -> list:
+    return list(get_user_model().objects.filter(is_staff=True, is_active=True))
+
+
+def cluster_url(cluster) -> str:
+    return reverse("frontend:cluster-detail", args=[cluster.pk])
 
 
 def access_text(cluster) -> str:
@@ -42,21 +65,128 @@ def access_text(cluster) -> str:
 
 
 def state_changed(cluster, action: str) -> None:
-    """Tell the requester about a transition of their request."""
+    """Tell the requester about a transition of their request, and whoever must act next."""
     what = SUBJECTS.get(action)
-    recipient = cluster.requested_by.email
-    if not what or not recipient:
-        return
-    url = settings.PORTAL_URL.rstrip("/") + reverse("frontend:cluster-detail", args=[cluster.pk])
-    body = f"Your cluster request {cluster} is now {cluster.get_state_display()}.\n"
-    if cluster.rejection_reason and action == "cluster.reject":
-        body += f"\nReason: {cluster.rejection_reason}\n"
-    if cluster.status_message and action in ("cluster.error", "cluster.degraded"):
-        body += f"\nWhat happened: {cluster.status_message}\n"
-    if action == "cluster.ready":
-        body += access_text(cluster)
-    body += f"\nDetails and history: {url}\n"
-    subject = f"[Enclave] {cluster} {what}"
-    transaction.on_commit(
-        lambda: send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [recipient], fail_silently=True)
+    if what:
+        body = f"Your cluster request {cluster} is now {cluster.get_state_display()}.\n"
+        if cluster.rejection_reason and action == "cluster.reject":
+            body += f"\nReason: {cluster.rejection_reason}\n"
+        if cluster.status_message and action in ("cluster.error", "cluster.degraded"):
+            body += f"\nWhat happened: {cluster.status_message}\n"
+        if action == "cluster.ready":
+            body += access_text(cluster)
+        notify([cluster.requested_by], K.CLUSTER, f"{cluster} {what}", body, cluster_url(cluster))
+    if cluster.state == ClusterState.SUBMITTED:
+        notify(owners(cluster.tenant_id), K.ENDORSE, f"{cluster} waits for your endorsement",
+               f"{cluster.requested_by} asks for {cluster.worker_count} workers until {cluster.lease_end}.\n"
+               f"\nJustification: {cluster.justification}\n", cluster_url(cluster))  # fmt: skip
+    elif cluster.state == ClusterState.ENDORSED:
+        notify(site_admins(), K.APPROVE, f"{cluster} waits for your approval",
+               f"{cluster} was endorsed by {cluster.endorsed_by} and waits for a site admin.\n",
+               cluster_url(cluster), email=not digesting())  # fmt: skip
+
+
+def segment_requested(segment) -> None:
+    """A member's segment request waits for the site admins."""
+    url = reverse("netpolicy:segment-detail", args=[segment.pk])
+    notify(site_admins(), K.APPROVE, f"Segment {segment.tenant.slug}/{segment.name} waits for your approval",
+           f"{segment.requested_by} asks for a {segment.kind} segment {segment.subnet}.\n", url,
+           email=not digesting())  # fmt: skip
+
+
+def segment_decided(segment, reason: str = "") -> None:
+    """The tenant's owners and the requester hear that their segment was approved or rejected."""
+    url = reverse("netpolicy:segment-detail", args=[segment.pk])
+    people = owners(segment.tenant_id) + [segment.requested_by]
+    notify(
+        people,
+        K.SEGMENT,
+        f"Segment {segment.tenant.slug}/{segment.name} {segment.get_state_display().lower()}",
+        f"The segment {segment.subnet} of {segment.tenant.slug} is now {segment.get_state_display()}.\n"
+        + (f"\nReason: {reason}\n" if reason else ""),
+        url,
     )
+
+
+def extension_requested(extension) -> None:
+    """The tenant's other owners decide; with none, the site admins."""
+    cluster = extension.cluster
+    deciders = owners(cluster.tenant_id, exclude=extension.requested_by_id) or site_admins()
+    notify(deciders, K.EXTENSION, f"{cluster}: lease extension to {extension.lease_end} waits for you",
+           f"{extension.requested_by} asks to keep {cluster} until {extension.lease_end}, past the site's "
+           f"maximum of {settings.LEASE_MAX_DAYS} days.\n\nJustification: {extension.justification}\n",
+           cluster_url(cluster))  # fmt: skip
+
+
+def extension_decided(extension) -> None:
+    """The one who asked for the extension hears the decision."""
+    cluster = extension.cluster
+    verdict = "approved" if extension.state == ExtensionState.APPROVED else "rejected"
+    body = f"Your request to keep {cluster} until {extension.lease_end} was {verdict} by {extension.decided_by}.\n"
+    if extension.decision_reason:
+        body += f"\nReason: {extension.decision_reason}\n"
+    notify([extension.requested_by], K.LEASE, f"{cluster} lease extension {verdict}", body, cluster_url(cluster))
+
+
+def lease_warning(cluster, people) -> None:
+    """Warn the requester and the owners that a lease ends soon, with the one-click extension."""
+    days = (cluster.lease_end - timezone.localdate()).days
+    body = (f"The lease of {cluster} ends on {cluster.lease_end}, in {days} days.\n\n{AT_EXPIRY}\n\n"
+            f"To keep it, request an extension from the cluster page (one click: "
+            f"{settings.PORTAL_URL.rstrip('/')}{cluster_url(cluster)}#lease).\n")  # fmt: skip
+    notify(people, K.LEASE, f"{cluster} lease ends in {days} days", body, cluster_url(cluster) + "#lease")
+
+
+def pending_approvals() -> dict:
+    """What waits for the site admins: clusters to approve, segments, lease extensions (three queries)."""
+    from netpolicy.choices import SegmentState
+    from netpolicy.models import Segment
+    from tenants.models import LeaseExtension, VirtualCluster
+
+    return {
+        "clusters": VirtualCluster.objects.filter(state=ClusterState.ENDORSED).count(),
+        "segments": Segment.objects.filter(state=SegmentState.REQUESTED).count(),
+        "extensions": LeaseExtension.objects.waiting().count(),
+    }
+
+
+def digesting() -> bool:
+    """Whether so many items wait that the admins get the periodic digest instead of one mail each."""
+    from tenants.models import VirtualCluster
+
+    waiting = VirtualCluster.objects.filter(state=ClusterState.ENDORSED).count()
+    return waiting > settings.NOTICE_DIGEST_THRESHOLD
+
+
+def admin_digest() -> int:
+    """One digest to each site admin when more than NOTICE_DIGEST_THRESHOLD items wait; returns mails sent."""
+    counts = pending_approvals()
+    total = sum(counts.values())
+    if total <= settings.NOTICE_DIGEST_THRESHOLD:
+        return 0
+    body = (f"{total} items wait for a site admin: {counts['clusters']} cluster requests, "
+            f"{counts['segments']} segment requests, {counts['extensions']} lease extensions.\n")  # fmt: skip
+    return notify(site_admins(), K.DIGEST, f"{total} requests wait for approval", body, reverse("frontend:approvals"))
+
+
+def waiting_for(user) -> dict:
+    """What waits for this user's decision, counted in a constant number of queries (the home panel, the nav)."""
+    from netpolicy.choices import SegmentState
+    from netpolicy.models import Segment
+    from tenants.access import is_site_admin, tenant_ids
+    from tenants.models import LeaseExtension, VirtualCluster
+
+    admin = is_site_admin(user)
+    owned = list(tenant_ids(user, Role.OWNER))
+    counts = {"endorse": 0, "approve": 0, "segments": 0, "extensions": 0}
+    if owned:
+        counts["endorse"] = VirtualCluster.objects.filter(state=ClusterState.SUBMITTED, tenant__in=owned).count()
+    extensions = LeaseExtension.objects.waiting()
+    if admin:
+        counts["approve"] = VirtualCluster.objects.filter(state=ClusterState.ENDORSED).count()
+        counts["segments"] = Segment.objects.filter(state=SegmentState.REQUESTED).count()
+        counts["extensions"] = extensions.count()
+    elif owned:
+        counts["extensions"] = extensions.filter(cluster__tenant__in=owned).exclude(requested_by=user).count()
+    counts["total"] = sum(counts.values())
+    return counts

@@ -13,7 +13,7 @@ from tenants.choices import (
     Role,
     SiteKind,
 )
-from tenants.models import Membership, Quota, Tenant, VirtualCluster
+from tenants.models import LeaseExtension, Membership, Quota, Tenant, VirtualCluster
 
 
 class TenantSerializer(serializers.ModelSerializer):
@@ -161,3 +161,24 @@ class RejectSerializer(serializers.Serializer):
 
 class ExtendLeaseSerializer(serializers.Serializer):
     lease_end = serializers.DateField()
+    justification = serializers.CharField(
+        max_length=4000,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Needed only past the site's maximum lease: the extension then waits for a PI's or admin's approval",
+    )
+
+
+class LeaseExtensionSerializer(serializers.ModelSerializer):
+    """A request to extend a lease past the site's maximum (read-only: decided through its actions)."""
+
+    class Meta:
+        model = LeaseExtension
+        fields = ["id", "cluster", "lease_end", "justification", "state", "requested_by", "decided_by",
+                  "decision_reason", "created", "decided"]  # fmt: skip
+        read_only_fields = fields
+
+
+class ExtensionDecisionSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=4000, required=False, allow_blank=True, default="")

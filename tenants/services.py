@@ -2,6 +2,7 @@
 
 import datetime
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -10,8 +11,20 @@ from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest, NotOffered
 from tenants import notifications, offers, quotas, realizers, signals
 from tenants.access import can_decide, is_owner, is_site_admin, require_member
-from tenants.choices import MOVES, REQUEST_STATES, VMXNET3_DATA_PATHS, ClusterState, DataPath, GpuMode, NicType, Role
-from tenants.models import Membership, Quota, Tenant, VirtualCluster
+from tenants.choices import (
+    EXTENSION_MOVES,
+    LEASE_STATES,
+    MOVES,
+    REQUEST_STATES,
+    VMXNET3_DATA_PATHS,
+    ClusterState,
+    DataPath,
+    ExtensionState,
+    GpuMode,
+    NicType,
+    Role,
+)
+from tenants.models import LeaseExtension, Membership, Quota, Tenant, VirtualCluster
 from tenants.network import network_changed
 
 S = ClusterState
@@ -200,14 +213,91 @@ def decommission_cluster(cluster: VirtualCluster, user) -> VirtualCluster:
     return _transition(cluster, "cluster.decommission", S.DECOMMISSIONING, bump=True)
 
 
+def change_lease(cluster: VirtualCluster, user, lease_end: datetime.date, justification: str = ""):
+    """Move the lease end: within the site's maximum at once (the cluster), past it as an extension request
+    that needs a justification and a PI's or site admin's approval (the LeaseExtension)."""
+    if lease_end > max_lease_end() and (justification or "").strip():
+        return request_extension(cluster, user, lease_end, justification)
+    return extend_lease(cluster, user, lease_end)
+
+
 def extend_lease(cluster: VirtualCluster, user, lease_end: datetime.date) -> VirtualCluster:
-    """Move the lease end later (requester, owner or site admin)."""
+    """Move the lease end later, up to the site's maximum (requester, owner or site admin)."""
+    _check_extender(cluster, user, lease_end)
+    if lease_end > max_lease_end():
+        raise InvalidRequest(
+            f"Leases run at most {settings.LEASE_MAX_DAYS} days, to {max_lease_end()}. To keep the cluster "
+            "longer, give a justification: the extension then waits for a PI's or a site admin's approval.",
+            field="lease_end",
+        )
+    return _transition(cluster, "cluster.extend_lease", None, lease_end=lease_end)
+
+
+def request_extension(cluster: VirtualCluster, user, lease_end: datetime.date, justification: str) -> LeaseExtension:
+    """Ask for a lease past the site's maximum; a PI or site admin decides (one pending request per cluster)."""
+    _check_extender(cluster, user, lease_end)
+    justification = (justification or "").strip()
+    if not justification:
+        raise InvalidRequest("An extension past the site's maximum needs a justification.", field="justification")
+    with transaction.atomic():
+        current = VirtualCluster.objects.select_for_update().select_related("tenant").get(pk=cluster.pk)
+        if current.state not in LEASE_STATES:
+            raise Conflict(f"Cannot extend the lease: the cluster is {_state_of(current)}.")
+        if current.lease_extensions.filter(state=ExtensionState.PENDING).exists():
+            raise Conflict("An extension of this lease already waits for a decision.")
+        extension = LeaseExtension.objects.create(
+            cluster=current, lease_end=lease_end, justification=justification[:4000], requested_by=user
+        )
+        record("lease_extension.request", extension, after=snapshot(extension), tenant=current.tenant_id)
+        notifications.extension_requested(extension)
+    return extension
+
+
+def decide_extension(extension: LeaseExtension, user, approve: bool, reason: str = "") -> LeaseExtension:
+    """A PI of the tenant or a site admin approves (the lease moves) or rejects (with a reason) an extension.
+    Nobody but a site admin decides their own request."""
+    cluster = extension.cluster
+    if not can_decide(user, cluster):
+        raise Forbidden("Only a tenant owner (PI) or a site admin may decide a lease extension.")
+    if extension.requested_by_id == user.pk and not is_site_admin(user):
+        raise Forbidden("Another owner (PI) or a site admin must decide your own extension request.")
+    reason = (reason or "").strip()
+    if not approve and not reason:
+        raise InvalidRequest("A rejection needs a reason.", field="reason")
+    action = "lease_extension.approve" if approve else "lease_extension.reject"
+    allowed_from, to_state = EXTENSION_MOVES[action]
+    with transaction.atomic():
+        current = LeaseExtension.objects.select_for_update().select_related("cluster__tenant").get(pk=extension.pk)
+        if current.state not in allowed_from:
+            raise Conflict(f"This extension was already {current.get_state_display().lower()}.")
+        before = snapshot(current)
+        LeaseExtension.objects.filter(pk=current.pk, state=current.state).update(
+            state=to_state, decided_by=user, decision_reason=reason[:4000], decided=timezone.now()
+        )
+        current.refresh_from_db()
+        record(action, current, before=before, after=snapshot(current), tenant=cluster.tenant_id, message=reason)
+        if approve:
+            _transition(cluster, "cluster.extend_lease", None, lease_end=current.lease_end)
+        notifications.extension_decided(current)
+    return current
+
+
+def pending_extension(cluster: VirtualCluster) -> LeaseExtension | None:
+    return cluster.lease_extensions.filter(state=ExtensionState.PENDING).select_related("requested_by").first()
+
+
+def max_lease_end() -> datetime.date:
+    """The latest lease end anyone may set without an approved extension."""
+    return timezone.localdate() + datetime.timedelta(days=settings.LEASE_MAX_DAYS)
+
+
+def _check_extender(cluster: VirtualCluster, user, lease_end: datetime.date) -> None:
     if cluster.requested_by_id != user.pk and not can_decide(user, cluster):
         raise Forbidden("Only the requester, a tenant owner or a site admin may extend the lease.")
-    _check_lease(lease_end)
+    if lease_end <= timezone.localdate():
+        raise InvalidRequest("The lease end must be a date in the future.", field="lease_end")
     if lease_end <= cluster.lease_end:  # a conflict with state: another user may just have extended it
         raise Conflict(f"The new lease end must be after the current one ({cluster.lease_end}).", field="lease_end")
-    return _transition(cluster, "cluster.extend_lease", None, lease_end=lease_end)
 
 
 RESIZABLE = ("worker_count", "interconnect")
@@ -277,11 +367,25 @@ def _transition(cluster, action, to_state, *, from_states=None, quota_pending=No
         VirtualCluster.objects.filter(pk=current.pk, state=current.state).update(**changes)
         current.refresh_from_db()
         record(action, current, before=before, after=snapshot(current), tenant=current.tenant_id)
+        if to_state is not None and to_state not in LEASE_STATES:
+            _withdraw_extensions(current)
         if notify and to_state is not None and before["state"] != to_state:
             notifications.state_changed(current, action)
         if bump:
             realizers.queue(current)
     return current
+
+
+def _withdraw_extensions(cluster: VirtualCluster) -> None:
+    """Close a pending lease extension of a cluster that is going or gone: nobody need decide it any more."""
+    allowed_from, to_state = EXTENSION_MOVES["lease_extension.withdraw"]
+    for extension in LeaseExtension.objects.select_for_update().filter(cluster=cluster, state__in=allowed_from):
+        before = snapshot(extension)
+        extension.state, extension.decided = to_state, timezone.now()
+        extension.decision_reason = f"The cluster is {_state_of(cluster)}."
+        extension.save(update_fields=["state", "decided", "decision_reason"])
+        record("lease_extension.withdraw", extension, before=before, after=snapshot(extension),
+               tenant=cluster.tenant_id)  # fmt: skip
 
 
 def _state_of(cluster) -> str:
@@ -336,3 +440,9 @@ def check_request(cluster: VirtualCluster) -> None:
 def _check_lease(lease_end: datetime.date) -> None:
     if lease_end <= timezone.localdate():
         raise InvalidRequest("The lease end must be a date in the future.", field="lease_end")
+    if lease_end > max_lease_end():
+        raise InvalidRequest(
+            f"Leases run at most {settings.LEASE_MAX_DAYS} days: choose {max_lease_end()} or earlier "
+            "(a longer lease can be asked for later as an extension, with a justification).",
+            field="lease_end",
+        )

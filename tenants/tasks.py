@@ -1,15 +1,19 @@
 """Celery tasks of the tenants app."""
 
+import datetime
+
 from celery import shared_task
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from audit.services import record
+from notices.services import once
 from portal import leases
-from tenants import realizers, services
-from tenants.choices import LIVE_STATES, RECONCILED_STATES
-from tenants.models import VirtualCluster
+from tenants import notifications, realizers, services
+from tenants.choices import LIVE_STATES, RECONCILED_STATES, Role
+from tenants.models import Membership, VirtualCluster
 
 
 @shared_task
@@ -28,6 +32,44 @@ def expire_leases() -> int:
     """Start decommissioning every live cluster whose lease has ended."""
     expired = VirtualCluster.objects.filter(state__in=LIVE_STATES, lease_end__lt=timezone.localdate())
     return sum(1 for cluster in expired if services.expire_lease(cluster) is not None)
+
+
+@shared_task
+def warn_expiring_leases() -> int:
+    """Warn requesters and owners LEASE_WARNING_DAYS before a lease ends, each warning once (recorded)."""
+    today = timezone.localdate()
+    days = sorted(settings.LEASE_WARNING_DAYS)
+    if not days:
+        return 0
+    ending = (VirtualCluster.objects.filter(state__in=LIVE_STATES, lease_end__gte=today,
+                                            lease_end__lte=today + datetime.timedelta(days=days[-1]))
+              .select_related("tenant", "requested_by").order_by("lease_end", "pk"))  # fmt: skip
+    ending = list(ending)
+    owners = _owners_of({c.tenant_id for c in ending})
+    sent = 0
+    for cluster in ending:
+        # The nearest threshold not yet passed: a cluster found late gets one warning, not three.
+        threshold = min(d for d in days if d >= (cluster.lease_end - today).days)
+        with transaction.atomic():
+            if once(f"lease-warning:{cluster.pk}:{cluster.lease_end}:{threshold}"):
+                notifications.lease_warning(cluster, [cluster.requested_by, *owners.get(cluster.tenant_id, [])])
+                sent += 1
+    return sent
+
+
+def _owners_of(tenant_ids) -> dict:
+    owners = {}
+    memberships = Membership.objects.filter(tenant__in=tenant_ids, role=Role.OWNER).select_related("user")
+    for membership in memberships:
+        owners.setdefault(membership.tenant_id, []).append(membership.user)
+    return owners
+
+
+@shared_task
+def send_admin_digest() -> int:
+    """Periodic: one digest to each site admin while more than NOTICE_DIGEST_THRESHOLD items wait."""
+    with transaction.atomic():
+        return notifications.admin_digest()
 
 
 @shared_task

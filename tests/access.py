@@ -35,6 +35,8 @@ MATRIX = {
     "virtualcluster-reject": ("post", "action", "cluster_a"),
     "virtualcluster-decommission": ("post", "action", "cluster_a"),
     "virtualcluster-extend-lease": ("post", "action", "cluster_a"),
+    "virtualcluster-approve-extension": ("post", "action", "cluster_a"),
+    "virtualcluster-reject-extension": ("post", "action", "cluster_a"),
     "virtualcluster-resize": ("post", "action", "cluster_a"),
     "virtualcluster-access": ("get", "detail", "cluster_a"),
     "auditevent-list": ("get", "list", "event_a"),
@@ -88,6 +90,8 @@ MATRIX = {
     "frontend:tenant-list": ("get", "admin", None),
     "frontend:tenant-detail": ("get", "admin", "tenant_a"),
     "frontend:membership-remove": ("post", "admin", "membership_a"),
+    # Pages: notices app (the user's own preferences; no tenant data)
+    "notices:preferences": ("get", "list", None),
     "agents:node-list": ("get", "admin", None),
     "agents:node-detail": ("get", "admin", "node"),
     "agents:node-revoke-credential": ("post", "admin", "node"),

@@ -8,10 +8,24 @@ from django.utils import timezone
 
 from agents.models import JoinToken, Node, NodePool, PoolSubnet
 from audit.models import AuditEvent
+from catalog import fields as grammar
+from catalog.models import CatalogItem, CatalogItemVersion, ClusterOrigin
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
-from tenants.models import Membership, Quota, Tenant, VirtualCluster
+from notices.models import Notice
+from tenants.models import LeaseExtension, Membership, Quota, Tenant, VirtualCluster
 from users.models import APIToken
-from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
+from vsphere.models import (
+    DPU,
+    DeviceAssignment,
+    Host,
+    HostFeatures,
+    OperationLog,
+    PCIDevice,
+    PhysicalFunction,
+    VCenter,
+    VFAssignment,
+    VGPUProfile,
+)
 
 
 def tenants(world, n):
@@ -37,7 +51,17 @@ def clusters(world, n):
                        requested_by=world.member_a, state=state)
         for i in range(n) for state in ["submitted" if i % 2 else "endorsed"]
     ])  # fmt: skip
-    return VirtualCluster.objects.filter(tenant=world.tenant_a)
+    created = VirtualCluster.objects.filter(tenant=world.tenant_a)
+    # Each waits for a lease extension too, and every user has a notice per cluster (home, approvals).
+    LeaseExtension.objects.bulk_create([
+        LeaseExtension(cluster=c, lease_end=lease + datetime.timedelta(days=900), justification="bulk",
+                       requested_by=world.member_a) for c in created
+    ])  # fmt: skip
+    Notice.objects.bulk_create([
+        Notice(user=user, kind="cluster", subject=f"bulk {c.pk}", url=f"/clusters/{c.pk}/")
+        for c in created for user in (world.admin, world.owner_a)
+    ])  # fmt: skip
+    return created
 
 
 def events(world, n):
@@ -111,3 +135,74 @@ def netpolicy(world, n):
                                                           action="drop") for i in range(n)])  # fmt: skip
     through = FirewallRule.sources.through
     through.objects.bulk_create([through(firewallrule=r, group=g) for r, g in zip(made, groups, strict=True)])
+
+
+A100, A100_TYPE = 0x20F1, 0x20F1 << 16 | 0x10DE  # NVIDIA A100: PCI device id, vSphere's device type
+
+
+def devices(world, n):
+    """n hosts over a vCenter per hundred, each with a whole GPU and a vGPU-mode GPU held by a cluster of
+    tenant A, a DPU and its features; ten vGPU profiles per vCenter, as one GPU model has (the offers weigh
+    every profile against every host: a thousand of each would time the test, not count its queries)."""
+    vcenters = VCenter.objects.bulk_create([
+        VCenter(name=f"gpu{i}", host="127.0.0.1", username="u", password="p", datacenter="DC0",
+                compute_cluster="C0", template="t") for i in range(max(1, n // 100))])  # fmt: skip
+    hosts = Host.objects.bulk_create([Host(vcenter=vcenters[i % len(vcenters)], name=f"gpu-esx-{i}",
+                                           compute_cluster="C0") for i in range(n)])  # fmt: skip
+    HostFeatures.objects.bulk_create([HostFeatures(host=h, pvrdma_vmknic="vmk1", pvrdma_vmknic_exists=True,
+                                                   pvrdma_firewall=i % 2 == 0, network_offload=True)
+                                      for i, h in enumerate(hosts)])  # fmt: skip
+    DPU.objects.bulk_create([DPU(host=h, dpu_id=f"dpu-{i}", model="BlueField-2", pnic="vmnic4")
+                             for i, h in enumerate(hosts)])  # fmt: skip
+    profiles = VGPUProfile.objects.bulk_create([
+        VGPUProfile(vcenter=vc, name=f"grid_a100-{i}c", device_vendor_id=A100_TYPE, gpu_model="A100",
+                    framebuffer_gib=20, per_gpu=2) for vc in vcenters for i in range(10)])  # fmt: skip
+    gpu = {"kind": "gpu", "vendor_id": 0x10DE, "device_id": A100, "device_name": "NVIDIA A100", "memory_gib": 40}
+    whole = PCIDevice.objects.bulk_create([PCIDevice(host=h, pci_id="0000:af:00.0", mode="passthrough", **gpu)
+                                           for h in hosts])  # fmt: skip
+    shared = PCIDevice.objects.bulk_create([PCIDevice(host=h, pci_id="0000:b0:00.0", mode="vgpu", **gpu)
+                                            for h in hosts])  # fmt: skip
+    cluster = _cluster(world, "gpu-bulk")
+    by_vcenter = {p.vcenter_id: p for p in profiles}
+    DeviceAssignment.objects.bulk_create(
+        [DeviceAssignment(device=d, slot=0, cluster=cluster, node_name=f"w{i}") for i, d in enumerate(whole)]
+        + [DeviceAssignment(device=d, profile=by_vcenter[h.vcenter_id], slot=0, cluster=cluster, node_name=f"w{i}")
+           for i, (d, h) in enumerate(zip(shared, hosts, strict=True))]
+    )  # fmt: skip
+
+
+def catalog(world, n):
+    """n items (every third retired; half shown to tenant A only, with n other tenants on the first) with a
+    version each, and n requests of tenant A from them; on n GPU hosts (the item form lists the site's offers)."""
+    devices(world, n)
+    items = CatalogItem.objects.bulk_create([
+        CatalogItem(slug=f"bulk-{i}", visibility="tenants" if i % 2 else "all", active=i % 3 != 2) for i in range(n)
+    ])  # fmt: skip
+    rules = grammar.normalize({
+        "workload_class": {"value": "ml"}, "worker_count": {"value": 2}, "vcpus_per_node": {"value": 8},
+        "memory_gb_per_node": {"value": 32}, "gpu_mode": {"value": "vgpu"}, "gpus_per_worker": {"value": 1},
+        "vgpu_profile": {"value": "grid_a100-0c", "editable": True, "choices": ["grid_a100-0c", "grid_a100-1c"]},
+    })  # fmt: skip
+    versions = CatalogItemVersion.objects.bulk_create([
+        CatalogItemVersion(item=item, number=1, name=f"Bulk {i}", summary="bulk", rules=rules, created_by=world.admin)
+        for i, item in enumerate(items)
+    ])  # fmt: skip
+    for item, version in zip(items, versions, strict=True):
+        item.current = version
+    CatalogItem.objects.bulk_update(items, ["current"])
+    shown = CatalogItem.tenants.through
+    shown.objects.bulk_create([shown(catalogitem=item, tenant=world.tenant_a) for item in items[1::2]]
+                              + [shown(catalogitem=items[1], tenant=t) for t in tenants(world, n)])  # fmt: skip
+    made = VirtualCluster.objects.bulk_create([_cluster(world, f"from-item-{i}", save=False) for i in range(n)])
+    ClusterOrigin.objects.bulk_create([ClusterOrigin(cluster=c, version=v, values={"vgpu_profile": "grid_a100-0c"})
+                                       for c, v in zip(made, versions, strict=True)])  # fmt: skip
+
+
+def _cluster(world, name, save=True):
+    lease = timezone.localdate() + datetime.timedelta(days=30)
+    cluster = VirtualCluster(tenant=world.tenant_a, name=name, workload_class="ml", worker_count=2, vcpus_per_node=4,
+                             memory_gb_per_node=8, lease_end=lease, justification="bulk", requested_by=world.member_a,
+                             state="submitted")  # fmt: skip
+    if save:
+        cluster.save()
+    return cluster

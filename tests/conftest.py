@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 from django.conf import settings
+from django.test.utils import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(request, django_test_environment, django_db_blocker):
+def django_db_setup(request, django_test_environment, django_db_modify_db_settings, django_db_blocker):
     """Create and migrate the test database as the schema owner; every test then runs as the app role.
 
     So the whole suite proves the product works with the restricted role web and worker use
@@ -37,6 +38,34 @@ def django_db_setup(request, django_test_environment, django_db_blocker):
     yield
     with django_db_blocker.unblock(), as_owner():
         teardown_databases(config, verbosity=verbosity)
+
+
+# Files that run for minutes go first, so under pytest-xdist (a file stays in one process) they
+# overlap the rest of the suite instead of running alone at its end.
+LONG_FILES = ("agent/test_vrf_guest.py", "vsphere/test_capacity_db.py", "vsphere/test_devices_db.py")
+
+
+def pytest_collection_modifyitems(items):
+    """Long files first (a stable sort: every other test keeps its order)."""
+
+    def rank(item):
+        found = (i for i, name in enumerate(LONG_FILES) if item.nodeid.startswith(f"tests/{name}"))
+        return next(found, len(LONG_FILES))
+
+    items.sort(key=rank)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing():
+    """Test users' passwords hash in microseconds: the product's PBKDF2 (a million rounds, on purpose
+    slow) made each test's five users cost ~2 s, a third of the suite. Nothing here tests hashing."""
+    with override_settings(
+        PASSWORD_HASHERS=[
+            "django.contrib.auth.hashers.MD5PasswordHasher",
+            "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+        ]
+    ):
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)

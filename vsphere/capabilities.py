@@ -111,9 +111,9 @@ FIELDS = (
 )  # fmt: skip
 
 
-def refusals(cluster, vcenter: VCenter) -> list[str]:
+def refusals(cluster, vcenter: VCenter, site: SiteCapacity | None = None) -> list[str]:
     """Why this site could never realize the request as asked (capacity taken by others aside)."""
-    site = site_capacity(vcenter)
+    site = site or site_capacity(vcenter)
     offers = site_offers(vcenter, site)
     reasons = []
     for field_name, label in FIELDS:

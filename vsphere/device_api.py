@@ -1,5 +1,6 @@
 """REST API of the device inventory: GPUs, passthrough devices, vGPU profiles (site admins), and who holds what."""
 
+from django.db.models import Count
 from rest_framework import mixins, serializers, viewsets
 
 from portal.api import SITE_ADMIN_ONLY, TenantScopedViewSet
@@ -9,7 +10,7 @@ from vsphere.models import DeviceAssignment, PCIDevice, VGPUProfile
 
 class PCIDeviceSerializer(serializers.ModelSerializer):
     host_name = serializers.CharField(source="host.name", read_only=True)
-    used = serializers.IntegerField(source="assignments.count", read_only=True)
+    used = serializers.IntegerField(read_only=True, help_text="Slots held by clusters (vGPU instances or the whole)")
 
     class Meta:
         model = PCIDevice
@@ -42,7 +43,8 @@ class DeviceAssignmentSerializer(serializers.ModelSerializer):
 class PCIDeviceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Devices hosts hand to VMs whole (DirectPath I/O) or share as vGPUs, as discovery found them."""
 
-    queryset = PCIDevice.objects.select_related("host").order_by("host__name", "pci_id")
+    queryset = PCIDevice.objects.select_related("host").annotate(used=Count("assignments"))
+    queryset = queryset.order_by("host__name", "pci_id")
     serializer_class = PCIDeviceSerializer
     filterset_class = PCIDeviceFilterSet
     permission_classes = SITE_ADMIN_ONLY

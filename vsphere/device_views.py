@@ -6,7 +6,7 @@ from django.shortcuts import render
 
 from tenants.access import is_site_admin
 from vsphere.capabilities import site_offers
-from vsphere.capacity import site_capacity
+from vsphere.capacity import sites_capacity
 from vsphere.models import VCenter
 
 
@@ -15,11 +15,11 @@ def devices(request):
     """Per vCenter: each host's GPUs, passthrough NICs, DPUs, PVRDMA readiness and ENS, and the vGPU profiles."""
     if not is_site_admin(request.user):
         raise Http404("No such page.")
-    sites = []
-    for vcenter in VCenter.objects.order_by("name"):
-        capacity = site_capacity(vcenter)
-        offers = site_offers(vcenter, capacity)
-        sites.append({"vcenter": vcenter, "hosts": [_host_row(h) for h in capacity.hosts.values()], "offers": offers})
+    sites = [
+        {"vcenter": site.vcenter, "hosts": [_host_row(h) for h in site.hosts.values()],
+         "offers": site_offers(site.vcenter, site)}
+        for site in sites_capacity(VCenter.objects.order_by("name"))
+    ]  # fmt: skip
     return render(request, "vsphere/devices.html", {"sites": sites})
 
 

@@ -10,7 +10,7 @@ from tenants.choices import Interconnect, NetworkMode, SiteKind
 from tenants.models import Tenant, VirtualCluster
 from tenants.realizers import Placement, Realizer, SiteView
 from vsphere import allocation, capabilities, devices
-from vsphere.capacity import node_needs
+from vsphere.capacity import node_needs, sites_capacity
 from vsphere.choices import NodeRole as VMRole
 from vsphere.models import VCenter
 
@@ -159,17 +159,18 @@ class VSphereRealizer(Realizer):
 
     def offers(self) -> list:
         """What each registered vCenter offers, from its inventory in PostgreSQL."""
-        return [capabilities.site_offers(vcenter) for vcenter in VCenter.objects.order_by("name")]
+        sites = sites_capacity(VCenter.objects.order_by("name"))
+        return [capabilities.site_offers(site.vcenter, site) for site in sites]
 
     def refusals(self, cluster, site=None) -> list[str] | None:
         """Why `site` (or every vCenter, when none is named) cannot realize the request; None: no vCenter."""
-        vcenters = [site] if site is not None else list(VCenter.objects.order_by("name"))
+        sites = sites_capacity([site] if site is not None else VCenter.objects.order_by("name"))
         reasons: list[str] = []
-        for vcenter in vcenters:
-            found = capabilities.refusals(cluster, vcenter)
+        for capacity in sites:
+            found = capabilities.refusals(cluster, capacity.vcenter, capacity)
             if not found:
                 return []
-            prefix = f"{vcenter.name}: " if len(vcenters) > 1 else ""
+            prefix = f"{capacity.vcenter.name}: " if len(sites) > 1 else ""
             reasons += [prefix + reason for reason in found]
         return reasons or None
 

@@ -18,7 +18,7 @@ from .model import (
     Site,
     Tenant,
 )
-from .nft import applies
+from .nft_statements import applies
 
 Intervals = list[tuple[int, int]]
 # None means ANY; otherwise address intervals per IP version, or port intervals per protocol.

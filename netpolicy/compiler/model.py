@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from portal import addresses
@@ -57,7 +57,11 @@ class Category(StrEnum):
     @property
     def rank(self) -> int:
         """Evaluation order: emergency first, application last."""
-        return list(Category).index(self)
+        return _CATEGORY_RANKS[self]
+
+
+# Looked up, not searched: every policy's sort key reads its category's rank.
+_CATEGORY_RANKS = {category: rank for rank, category in enumerate(Category)}
 
 
 def check_name(kind: str, name: str) -> None:
@@ -230,6 +234,8 @@ class Tenant:
     interface: str
     cidrs: tuple[Network, ...]
     policies: tuple[Policy, ...] = ()
+    # derived: the tenant-scoped groups its rules name, by name (one definition per name)
+    groups: dict[str, Group] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_name("tenant", self.name)
@@ -250,6 +256,7 @@ class Tenant:
                 for grp in rule.sources + rule.destinations:
                     if grp.scope is Scope.TENANT:
                         _merge_one(groups, grp.name, grp, f"tenant {self.name} group")
+        object.__setattr__(self, "groups", groups)
 
 
 @dataclass(frozen=True)

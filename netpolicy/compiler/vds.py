@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 
 from .model import Action, Direction, Group, Policy, PolicyError, Protocol, Rule, Service, Site, Tenant
-from .nft import applies, merged_ports
+from .nft_statements import applies, merged_ports
 
 INCOMING = "incomingPackets"  # from a VM into the switch: the tenant's egress (IR OUT)
 OUTGOING = "outgoingPackets"  # from the switch to a VM: the tenant's ingress (IR IN)

@@ -88,3 +88,13 @@ def _ml_editable() -> dict:
     from tests.catalog.builders import ML_RULES
 
     return ML_RULES | {"interconnect": {"value": "sriov-roce", "editable": True, "choices": ["sriov-roce", "pvrdma"]}}
+
+
+def test_the_catalog_shows_one_page_of_items_at_a_time(world, client):
+    for i in range(30):
+        mpi_item(world.admin, slug=f"mpi-{i:02d}", name=f"MPI {i:02d}")
+    client.force_login(world.member_a)
+    first = client.get("/catalog/").content.decode()
+    assert first.count('class="card catalog-item') == 24 and "1–24 of 30" in first and 'rel="next"' in first
+    second = client.get("/catalog/?page=2").content.decode()
+    assert second.count('class="card catalog-item') == 6 and "mpi-29" in second

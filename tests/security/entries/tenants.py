@@ -15,6 +15,7 @@ QUOTA = {
     "max_gpus": 99,
 }
 LEASE = (datetime.date.today() + datetime.timedelta(days=30)).isoformat()
+PAST_MAXIMUM = (datetime.date.today() + datetime.timedelta(days=3000)).isoformat()
 
 
 def add_objects(world) -> None:
@@ -31,6 +32,10 @@ def add_objects(world) -> None:
     world.cluster_endorsed = services.create_cluster(
         world.tenant_a, world.owner_a, service_data(name="endorsed"), submit=True
     )
+    world.cluster_extending = services.create_cluster(
+        world.tenant_a, world.member_a, service_data(name="extending"), submit=True
+    )
+    services.change_lease(world.cluster_extending, world.member_a, datetime.date.fromisoformat(PAST_MAXIMUM), "runs")
 
 
 def _cluster(**extra) -> dict:
@@ -129,6 +134,18 @@ ENTRIES = [
     Abuse("Tenant B extends tenant A's lease", "virtualcluster-extend-lease", "post", target="cluster_endorsed",
           body={"lease_end": "2099-01-01"}, attackers=("owner_b", "anonymous", "node_b"),
           refused=frozenset({404})),
+    Abuse("Tenant B asks for a lease past the site's maximum on tenant A's cluster", "virtualcluster-extend-lease",
+          "post", target="cluster_submitted", body={"lease_end": PAST_MAXIMUM, "justification": "mine now"},
+          attackers=("owner_b", "anonymous", "node_b"), refused=frozenset({404}), control="member_a"),
+    Abuse("A lease past the site's maximum without a justification is refused for everyone",
+          "virtualcluster-extend-lease", "post", target="cluster_submitted", body={"lease_end": PAST_MAXIMUM},
+          attackers=("member_a", "owner_a", "admin"), refused=frozenset({400})),
+    Abuse("A member approves the extension he asked for", "virtualcluster-approve-extension", "post",
+          target="cluster_extending", attackers=("member_a", "owner_b", "anonymous", "node_b"),
+          refused=frozenset({403}), by_role={"owner_b": frozenset({404})}, control="owner_a"),
+    Abuse("A member or tenant B rejects an extension", "virtualcluster-reject-extension", "post",
+          target="cluster_extending", body={"reason": "no"}, attackers=("member_a", "owner_b", "anonymous", "node_b"),
+          refused=frozenset({403}), by_role={"owner_b": frozenset({404})}, control="owner_a"),
     Abuse("Tenant B resizes tenant A's cluster", "virtualcluster-resize", "post", target="cluster_endorsed",
           body={"worker_count": 64, "interconnect": "sriov-ib"}, attackers=("owner_b", "anonymous", "node_b"),
           refused=frozenset({404})),
@@ -140,6 +157,14 @@ ENTRIES = [
           target="cluster_submitted", kwargs={"verb": "endorse"},
           attackers=("member_a", "owner_b", "anonymous"), refused=frozenset({302}),
           by_role={"owner_b": frozenset({404})}, control="owner_a"),
+    Abuse("A member approves the extension he asked for on the page", "frontend:cluster-action", "post",
+          target="cluster_extending", kwargs={"verb": "approve-extension"},
+          attackers=("member_a", "owner_b", "anonymous"), refused=frozenset({302}),
+          by_role={"owner_b": frozenset({404})}, control="owner_a"),
+    Abuse("Tenant B asks for a lease past the maximum on the page", "frontend:cluster-action", "post",
+          target="cluster_submitted", kwargs={"verb": "extend-lease"},
+          body={"lease_end": PAST_MAXIMUM, "justification": "mine"}, attackers=("owner_b", "anonymous"),
+          refused=frozenset({404}), control="member_a"),
     Abuse("A tenant creates a tenant on the page", "frontend:tenant-list", "post",
           body={"slug": "mine", "name": "Mine"}, attackers=("owner_a", "member_a", "anonymous"),
           refused=frozenset({404}), control="admin"),

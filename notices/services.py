@@ -1,0 +1,88 @@
+"""The one way notices go out: an in-app row per user now, e-mail after the transaction commits."""
+
+import datetime
+
+from django.conf import settings
+from django.core.mail import send_mass_mail
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from audit.services import record, snapshot
+from notices.choices import NoticeKind
+from notices.models import Notice, Preference, SentOnce
+
+
+def notify(users, kind: str, subject: str, body: str, url: str = "", email: bool = True) -> int:
+    """Tell each user (in-app always; e-mail unless they turned this kind off or `email` is False)."""
+    unique = {u.pk: u for u in users if u is not None and u.is_active}
+    if not unique:
+        return 0
+    link = settings.PORTAL_URL.rstrip("/") + url if url else ""
+    text = body + (f"\nDetails: {link}\n" if link else "")
+    Notice.objects.bulk_create(
+        [Notice(user_id=pk, kind=kind, subject=subject[:200], body=text, url=url[:300]) for pk in unique]
+    )
+    if email:
+        muted = set(
+            Preference.objects.filter(user__in=list(unique), kind=kind, email=False).values_list("user_id", flat=True)
+        )
+        mails = [(f"[Enclave] {subject}", text, settings.DEFAULT_FROM_EMAIL, [u.email])
+                 for pk, u in unique.items() if u.email and pk not in muted]  # fmt: skip
+        if mails:
+            transaction.on_commit(lambda: send_mass_mail(mails, fail_silently=True))
+    return len(unique)
+
+
+def once(key: str) -> bool:
+    """Claim `key` for a notice sent only once: True the first time, False ever after (even concurrently)."""
+    try:
+        with transaction.atomic():
+            SentOnce.objects.create(key=key[:200])
+    except IntegrityError:
+        return False
+    return True
+
+
+def email_preferences(user) -> dict[str, bool]:
+    """Whether the user gets e-mail for each kind (absent rows mean yes)."""
+    chosen = dict(Preference.objects.filter(user=user).values_list("kind", "email"))
+    return {kind: chosen.get(kind, True) for kind in NoticeKind.values}
+
+
+def set_email_preferences(user, wanted: dict[str, bool]) -> dict[str, bool]:
+    """Store the user's e-mail choice per kind; audited."""
+    with transaction.atomic():
+        for kind in NoticeKind.values:
+            if kind not in wanted:
+                continue
+            pref, created = Preference.objects.select_for_update().get_or_create(
+                user=user, kind=kind, defaults={"email": wanted[kind]}
+            )
+            if not created and pref.email == wanted[kind]:
+                continue
+            before = None if created else snapshot(pref)
+            pref.email = wanted[kind]
+            pref.save(update_fields=["email"])
+            record("notice_preference.update", pref, before=before, after=snapshot(pref))
+    return email_preferences(user)
+
+
+def recent(user, limit: int = 5):
+    """The user's latest in-app notices (one query)."""
+    return list(Notice.objects.filter(user=user).only("subject", "url", "created", "kind", "read")[:limit])
+
+
+def unread_count(user) -> int:
+    return Notice.objects.filter(user=user, read__isnull=True).count()
+
+
+def mark_all_read(user) -> int:
+    """Mark every unread notice of the user read; return how many."""
+    return Notice.objects.filter(user=user, read__isnull=True).update(read=timezone.now())
+
+
+def prune(days: int | None = None) -> int:
+    """Delete notices older than the retention period (settings.NOTICE_RETENTION_DAYS), read or not."""
+    days = settings.NOTICE_RETENTION_DAYS if days is None else days
+    cutoff = timezone.now() - datetime.timedelta(days=days)
+    return Notice.objects.filter(created__lt=cutoff).delete()[0]
