@@ -4,7 +4,6 @@ Query values the schema does not allow are a 400, never silently ignored; respon
 error statuses are documented; unknown API paths answer JSON.
 """
 
-import datetime
 import ipaddress
 import json
 import random
@@ -19,11 +18,9 @@ from netpolicy.compiler.model import PolicyError, check_name
 from portal.errors import InvalidRequest
 from portal.openapi import IPV4_NETWORK, IPV6_NETWORK
 from tenants.models import VirtualCluster
-from tests.conftest import cluster_data
+from tests.conftest import cluster_data, service_data
 from tests.vsphere.sites import make_vcenter
 from vsphere.models import Host
-
-FUTURE = datetime.date(2099, 1, 1)
 
 pytestmark = pytest.mark.django_db
 
@@ -197,7 +194,8 @@ def test_a_catalog_request_names_its_cluster_by_the_same_grammar_as_the_form(wor
     from tests.catalog.builders import mpi_item
 
     item = mpi_item(world.admin)
-    body = {"tenant": world.tenant_a.pk, "name": "Ù!n", "lease_end": "2099-01-01", "justification": "j"}
+    body = {"tenant": world.tenant_a.pk, "name": "Ù!n", "lease_end": cluster_data()["lease_end"],
+            "justification": "j"}  # fmt: skip
     response = api(world.member_a).post(f"/api/v1/catalog-items/{item.pk}/request/", body, format="json")
     assert response.status_code == 400 and "name" in response.json()
     assert not VirtualCluster.objects.exists()
@@ -206,7 +204,7 @@ def test_a_catalog_request_names_its_cluster_by_the_same_grammar_as_the_form(wor
 def test_the_service_refuses_a_cluster_name_outside_the_grammar_whoever_calls_it(world):
     from tenants import services
 
-    data = {**cluster_data(), "name": "eth0\nlink del lo", "lease_end": datetime.date(2099, 1, 1)}
+    data = service_data(name="eth0\nlink del lo")
     with pytest.raises(InvalidRequest) as refused:
         services.create_cluster(world.tenant_a, world.member_a, data)
     assert refused.value.field == "name" and not VirtualCluster.objects.exists()
@@ -239,7 +237,7 @@ def test_the_schema_states_the_catalog_rules_and_an_unpaginated_version_list(sch
 def test_another_tenants_cluster_in_a_catalog_or_device_filter_answers_like_a_missing_one(world, api, route):
     from tenants import services
 
-    theirs = services.create_cluster(world.tenant_b, world.member_b, {**cluster_data(), "lease_end": FUTURE})
+    theirs = services.create_cluster(world.tenant_b, world.member_b, service_data())
     client = api(world.member_a)
     foreign = client.get(f"/api/v1/{route}/?cluster={theirs.pk}")
     missing = client.get(f"/api/v1/{route}/?cluster=99999")
