@@ -1,11 +1,14 @@
 """API serializers of the agents app; every value that reaches a node goes through the agent's grammar."""
 
 from django.core.validators import RegexValidator
+from drf_spectacular.utils import extend_schema_field
 from enclave_agent import grammar
 from rest_framework import serializers
 
 from agents.choices import TenantNetworkStatus
 from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
+from portal.fields import NetworkField
+from portal.openapi import IPV4_NETWORK, IPV6_NETWORK
 
 MAX_ERRORS = 200
 MAX_TENANTS_REPORTED = 100_000
@@ -39,7 +42,7 @@ class StrictObjectMixin:
 
 
 class PoolSubnetSerializer(serializers.ModelSerializer):
-    cidr = serializers.CharField(max_length=43, trim_whitespace=False, help_text="Canonical network, e.g. 10.10.0.0/16")
+    cidr = NetworkField(help_text="Canonical network, e.g. 10.10.0.0/16")  # the schema states its grammar
 
     class Meta:
         model = PoolSubnet
@@ -75,14 +78,22 @@ class InterfaceListSerializer(serializers.ListSerializer):
             raise serializers.ValidationError([str(exc)]) from None
 
 
+@extend_schema_field({"anyOf": [{"type": "string", "pattern": p} for p in (IPV4_NETWORK, IPV6_NETWORK)]})
+class InterfaceAddressField(serializers.CharField):
+    """An address with its prefix length (the schema states the spelling; the grammar also wants a host)."""
+
+
 class InterfaceSerializer(serializers.Serializer):
-    """One underlay interface; enclave_agent.grammar.interface is the one definition of valid."""
+    """One underlay interface; enclave_agent.grammar.interface is the one definition of valid (the fields
+    state its spelling for the schema; iproute2 keywords such as `up` are refused as names too)."""
 
     refuses_unknown_fields = True  # the grammar refuses other keys; the schema says so
 
-    name = serializers.CharField(max_length=grammar.IFNAMSIZ, help_text="Linux interface name, e.g. em1")
-    address = serializers.CharField(max_length=49, help_text="Address with prefix length, e.g. 10.0.0.5/24")
-    gateway = serializers.CharField(max_length=15, required=False, allow_null=True, help_text="IPv4 next hop")
+    name = serializers.RegexField(
+        rf"\A{grammar.IFNAME_RE.pattern}\Z", max_length=grammar.IFNAMSIZ, help_text="Linux interface name, e.g. em1"
+    )
+    address = InterfaceAddressField(max_length=49, help_text="Address with prefix length, e.g. 10.0.0.5/24")
+    gateway = serializers.IPAddressField(protocol="IPv4", required=False, allow_null=True, help_text="IPv4 next hop")
 
     class Meta:
         list_serializer_class = InterfaceListSerializer

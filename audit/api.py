@@ -13,7 +13,7 @@ from audit.serializers import AuditEventSerializer
 from portal.api import TenantScopedViewSet
 from portal.errors import InvalidRequest
 from portal.filters import FilterBackend
-from portal.rest import Pagination
+from portal.rest import int_param
 from tenants.access import tenant_ids
 
 FORMATS = {"csv": export.csv_response, "json": export.json_response}
@@ -29,7 +29,7 @@ class AuditCursorPagination(pagination.CursorPagination):
 
     def get_page_size(self, request):
         """A limit the schema does not allow is a 400, as on every other list (portal.rest.Pagination)."""
-        return Pagination.param(request, self.page_size_query_param, self.page_size, 1, self.max_page_size)
+        return int_param(request, self.page_size_query_param, self.page_size, 1, self.max_page_size)
 
     def decode_cursor(self, request):
         """A cursor that was never handed out is bad input (400), not a missing page (DRF's 404)."""

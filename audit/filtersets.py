@@ -17,8 +17,8 @@ class AuditEventFilterSet(filters.FilterSet):
     object_id = django_filters.CharFilter()
     request_id = django_filters.CharFilter()
     client_request_id = django_filters.CharFilter()
-    since = django_filters.IsoDateTimeFilter(field_name="created", lookup_expr="gte")
-    until = django_filters.IsoDateTimeFilter(field_name="created", lookup_expr="lt")
+    since = filters.IsoDateTimeFilter(field_name="created", lookup_expr="gte")
+    until = filters.IsoDateTimeFilter(field_name="created", lookup_expr="lt")
 
     class Meta:
         model = AuditEvent

@@ -9,6 +9,7 @@ from catalog import services
 from catalog.filtersets import CatalogItemFilterSet, ClusterOriginFilterSet
 from catalog.models import ClusterOrigin
 from catalog.serializers import (
+    CatalogItemCreateSerializer,
     CatalogItemDetailSerializer,
     CatalogItemSerializer,
     CatalogItemVersionSerializer,
@@ -42,7 +43,7 @@ class CatalogItemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
     def get_serializer_class(self):
         return {
             "request_cluster": CatalogRequestSerializer, "versions": CatalogItemVersionSerializer,
-            "retrieve": CatalogItemDetailSerializer,
+            "retrieve": CatalogItemDetailSerializer, "create": CatalogItemCreateSerializer,
         }.get(self.action, CatalogItemSerializer)  # fmt: skip
 
     def perform_create(self, serializer):
@@ -66,7 +67,7 @@ class CatalogItemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
                         status=status.HTTP_201_CREATED)  # fmt: skip
 
     @extend_schema(responses=CatalogItemVersionSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def versions(self, request, pk=None):
         """Every version of the item, newest first."""
         item = self.get_object()

@@ -43,6 +43,57 @@ def default(name: str):
     return VirtualCluster._meta.get_field(name).get_default()
 
 
+def required(name: str) -> bool:
+    """Whether an item must preset the field: the request has no valid value for it otherwise."""
+    field = VirtualCluster._meta.get_field(name)
+    return not field.has_default() and not field.blank
+
+
+def rules_schema() -> dict:
+    """The grammar as JSON Schema, for the API's schema; what it cannot state (a preset inside its own
+    bounds and choices, presets that make a valid request together) normalize() alone checks."""
+    return {
+        "type": "object", "additionalProperties": False, "properties": {name: _rule_schema(name) for name in FIELDS},
+        "required": [name for name in FIELDS if required(name)],
+    }  # fmt: skip
+
+
+def values_schema() -> dict:
+    """A request's own values as JSON Schema: known fields only, each of its type (the item bounds them)."""
+    return {"type": "object", "additionalProperties": False, "properties": {n: _value_schema(n) for n in FIELDS}}
+
+
+def _value_schema(name: str) -> dict:
+    if name in INT_FIELDS:
+        low, high = bounds(name)
+        return {"type": "integer", "minimum": low, "maximum": high}
+    if name in BOOL_FIELDS:
+        return {"type": "boolean"}
+    if name in CHOICE_FIELDS:
+        return {"type": "string", "enum": list(CHOICE_FIELDS[name].values)}
+    return {"type": "string", "pattern": r"^$|^[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}$"}  # tenants.models.vgpu_profile_name
+
+
+def _rule_schema(name: str) -> dict:
+    value = _value_schema(name)
+    if name in INT_FIELDS:
+        bounded = {"min": value, "max": value}
+    elif name in BOOL_FIELDS:
+        bounded = {}
+    else:
+        bounded = {"choices": {"type": "array", "items": value, "minItems": 1, "maxItems": MAX_CHOICES,
+                               "uniqueItems": True}}  # fmt: skip
+    fixed = {"value": value, "editable": {"type": "boolean", "enum": [False]}}
+    editable = {"value": value, "editable": {"type": "boolean", "enum": [True]}, **bounded}
+    return {
+        "type": "object",
+        "oneOf": [
+            {"properties": fixed, "required": ["value"], "additionalProperties": False},
+            {"properties": editable, "required": ["value", "editable"], "additionalProperties": False},
+        ],
+    }
+
+
 def normalize(spec) -> dict:
     """Check a whole spec and return it with every key spelled out; InvalidRequest names the first problem."""
     if not isinstance(spec, dict):
@@ -52,9 +103,9 @@ def normalize(spec) -> dict:
         raise InvalidRequest(
             f"Unknown request fields: {', '.join(map(str, unknown))} (known: {', '.join(FIELDS)}).", "rules"
         )
-    required = [name for name in FIELDS if name not in spec and default(name) is None]
-    if required:
-        missing = ", ".join(required)
+    missing = [name for name in FIELDS if name not in spec and required(name)]
+    if missing:
+        missing = ", ".join(missing)
         raise InvalidRequest(f"An item must preset {missing} (it may let researchers change them).", "rules")
     return {name: _field(name, spec[name]) for name in FIELDS if name in spec}
 

@@ -4,9 +4,10 @@ import django_filters
 
 from catalog.choices import Visibility
 from catalog.models import CatalogItem, ClusterOrigin
+from portal import filters
 
 
-class CatalogItemFilterSet(django_filters.FilterSet):
+class CatalogItemFilterSet(filters.FilterSet):
     visibility = django_filters.ChoiceFilter(choices=Visibility.choices)
     q = django_filters.CharFilter(field_name="current__name", lookup_expr="icontains")
 
@@ -15,8 +16,8 @@ class CatalogItemFilterSet(django_filters.FilterSet):
         fields = ["slug", "active", "visibility"]
 
 
-class ClusterOriginFilterSet(django_filters.FilterSet):
-    item = django_filters.NumberFilter(field_name="version__item")
+class ClusterOriginFilterSet(filters.FilterSet):
+    item = filters.IntegerFilter(field_name="version__item")
 
     class Meta:
         model = ClusterOrigin

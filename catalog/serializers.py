@@ -1,10 +1,23 @@
 """API serializers of the catalog; writes go through catalog.services."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from catalog import fields as grammar
+from catalog.choices import Visibility
 from catalog.models import CatalogItem, CatalogItemVersion, ClusterOrigin
 from tenants.access import tenant_ids
-from tenants.models import Tenant
+from tenants.models import Tenant, dns_label
+
+
+@extend_schema_field(grammar.rules_schema())
+class RulesField(serializers.JSONField):
+    """An item's rules (catalog.fields checks them); the schema states their grammar."""
+
+
+@extend_schema_field(grammar.values_schema())
+class ValuesField(serializers.JSONField):
+    """A request's own values; the schema states their types, the item bounds them."""
 
 
 class CatalogItemSerializer(serializers.ModelSerializer):
@@ -16,7 +29,7 @@ class CatalogItemSerializer(serializers.ModelSerializer):
         source="current.description", max_length=8000, required=False, allow_blank=True,
         help_text="What the item is for and its trade-offs",
     )  # fmt: skip
-    rules = serializers.JSONField(
+    rules = RulesField(
         source="current.rules", required=False,
         help_text='Per request field: {"value": preset, "editable": bool, "min"/"max" or "choices"}',
     )  # fmt: skip
@@ -40,6 +53,17 @@ class CatalogItemSerializer(serializers.ModelSerializer):
         return data
 
 
+class CatalogItemCreateSerializer(CatalogItemSerializer):
+    """A new item: its rules are required (they preset the request), and an item shown to listed tenants lists one."""
+
+    rules = RulesField(source="current.rules", help_text=CatalogItemSerializer().fields["rules"].help_text)
+    schema_variants = (
+        {"properties": {"visibility": {"enum": [Visibility.ALL.value]}}},
+        {"properties": {"visibility": {"enum": [Visibility.TENANTS.value]}, "tenants": {"minItems": 1}},
+         "required": ["visibility", "tenants"]},
+    )  # fmt: skip
+
+
 class CatalogItemDetailSerializer(CatalogItemSerializer):
     """One item with what the site says of it: each offered value available or why not (from PostgreSQL)."""
 
@@ -61,6 +85,7 @@ def flatten(validated: dict) -> dict:
 
 
 class CatalogItemVersionSerializer(serializers.ModelSerializer):
+    rules = RulesField(read_only=True)
     created_by = serializers.CharField(source="created_by.username", read_only=True)
 
     class Meta:
@@ -73,10 +98,10 @@ class CatalogRequestSerializer(serializers.Serializer):
     """A cluster request from an item: the researcher's own fields plus values the item lets them change."""
 
     tenant = serializers.PrimaryKeyRelatedField(queryset=Tenant.objects.all())
-    name = serializers.CharField(max_length=63)
+    name = serializers.CharField(max_length=63, validators=[dns_label])
     lease_end = serializers.DateField()
     justification = serializers.CharField(max_length=4000)
-    values = serializers.JSONField(required=False, help_text="Request fields the item lets you change")
+    values = ValuesField(required=False, help_text="Request fields the item lets you change")
     submit = serializers.BooleanField(default=False, help_text="Submit at once")
 
     def validate_tenant(self, tenant):

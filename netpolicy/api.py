@@ -116,9 +116,8 @@ class ServiceViewSet(*CRUD, viewsets.GenericViewSet):
                                                   dict(serializer.validated_data),
                                                   serializer.instance)
 
-    def perform_destroy(self, instance):
-        policy.require_editor(self.request.user, None)
-        raise InvalidRequest("Services are kept for the audit trail; stop using it instead.")
+    # Services are kept for the audit trail (stop using one instead): no DELETE, so the schema offers none.
+    http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
 
 class GroupViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
@@ -134,10 +133,8 @@ class GroupViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
                                                 dict(serializer.validated_data),
                                                 serializer.instance)
 
-    def perform_destroy(self, instance):
-        policy.require_editor(self.request.user, instance.tenant_id)
-        raise InvalidRequest("Remove the group from its rules first; groups are not deleted "
-                             "through the API yet.")
+    # Groups are not deleted through the API (rules and findings name them): no DELETE operation.
+    http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
 
 class FirewallPolicyViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
@@ -205,7 +202,7 @@ class WhatIfViewSet(viewsets.GenericViewSet):
 
     serializer_class = WhatIfSerializer
 
-    @extend_schema(request=WhatIfSerializer, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=WhatIfSerializer, responses={200: OpenApiTypes.OBJECT})  # an answer, nothing created
     def create(self, request):
         """Site admins ask about any traffic; everyone else about traffic to or from their own tenants (403)."""
         serializer = WhatIfSerializer(data=request.data)

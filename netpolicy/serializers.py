@@ -4,10 +4,11 @@ from django.db.models import Q
 from rest_framework import serializers
 
 from netpolicy.allocation import pool_usage
-from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Protocol
+from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, PoolKind, Protocol
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from portal.addresses import AddressError, parse_network
 from portal.fields import AddressField, NetworkField, NetworkListField
+from portal.openapi import IPV4_NETWORK, IPV6_NETWORK, OCTET
 from tenants.access import tenant_ids
 from tenants.models import Tenant
 
@@ -43,15 +44,61 @@ class VisibleField(serializers.PrimaryKeyRelatedField):
         return queryset.filter(visible)
 
 
+NULL = {"nullable": True, "enum": [None]}  # absent or null
+
+
+def _id_pool(kind: str, low: int, high: int) -> dict:
+    ids = {"type": "integer", "minimum": low, "maximum": high}
+    nulls = dict.fromkeys(("cidr", "default_prefix_length", "min_prefix_length"), NULL)
+    return {"properties": {"kind": {"enum": [kind]}, "first": ids, "last": ids, **nulls},
+            "required": ["kind", "first", "last"]}  # fmt: skip
+
+
+def _prefix_pool(kind: str, pattern: str, shortest: int, longest: int) -> dict:
+    length = {"type": "integer", "nullable": True, "minimum": shortest, "maximum": longest}
+    return {
+        "properties": {"kind": {"enum": [kind]}, "cidr": {"type": "string", "pattern": pattern}, "first": NULL,
+                       "last": NULL, "default_prefix_length": length, "min_prefix_length": length},
+        "required": ["kind", "cidr"],
+    }  # fmt: skip
+
+
+# A CGNAT pool lies inside 100.64.0.0/10.
+CGNAT_NETWORK = rf"^100\.(6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])\.{OCTET}\.{OCTET}/(1[0-9]|2[0-9]|3[0-2])$"
+
+
 class PoolSerializer(serializers.ModelSerializer):
+    """A pool: VLAN and VNI pools take first and last, address pools a cidr and prefix lengths (by kind).
+
+    What no schema states: first <= last, no host bits, prefix lengths from the cidr's own, no overlap.
+    """
+
+    schema_variants = (
+        _id_pool(PoolKind.VLAN.value, VLAN_MIN, VLAN_MAX), _id_pool(PoolKind.VNI.value, VNI_MIN, VNI_MAX),
+        _prefix_pool(PoolKind.IPV4.value, IPV4_NETWORK, 0, 32), _prefix_pool(PoolKind.IPV6.value, IPV6_NETWORK, 0, 128),
+        _prefix_pool(PoolKind.CGNAT.value, CGNAT_NETWORK, 10, 32),
+    )  # fmt: skip
     usage = serializers.SerializerMethodField()
     tenant = TenantField(required=False, allow_null=True)
     cidr = NetworkField(required=False, allow_null=True, help_text="Supernet, e.g. 10.64.0.0/16")
 
     class Meta:
         model = Pool
-        fields = ["id", "name", "kind", "first", "last", "cidr", "default_prefix_length", "min_prefix_length",
-                  "routing_domain", "tenant", "description", "usage", "created"]
+        fields = [
+            "id",
+            "name",
+            "kind",
+            "first",
+            "last",
+            "cidr",
+            "default_prefix_length",
+            "min_prefix_length",
+            "routing_domain",
+            "tenant",
+            "description",
+            "usage",
+            "created",
+        ]
         read_only_fields = ["created"]
 
     def get_usage(self, pool) -> dict:
@@ -64,36 +111,59 @@ class SegmentSerializer(serializers.ModelSerializer):
     tenant = TenantField()
     id_pool = VisibleField(Pool, required=False, allow_null=True)
     prefix_pool = VisibleField(Pool, required=False, allow_null=True)
-    vlan_id = serializers.IntegerField(required=False, allow_null=True, min_value=VLAN_MIN,
-                                       max_value=VLAN_MAX)
-    vni = serializers.IntegerField(required=False, allow_null=True, min_value=VNI_MIN,
-                                   max_value=VNI_MAX)
+    vlan_id = serializers.IntegerField(required=False, allow_null=True, min_value=VLAN_MIN, max_value=VLAN_MAX)
+    vni = serializers.IntegerField(required=False, allow_null=True, min_value=VNI_MIN, max_value=VNI_MAX)
     subnet = NetworkField(required=False, allow_blank=True)
     gateway = AddressField(required=False, allow_blank=True)
-    prefix_length = serializers.IntegerField(required=False, write_only=True, min_value=1,
-                                             max_value=128)
+    prefix_length = serializers.IntegerField(required=False, write_only=True, min_value=1, max_value=128)
     effective_mtu = serializers.IntegerField(read_only=True)
     mtu_warning = serializers.CharField(read_only=True)
     # Plain text in the schema: a second enum named "state" would collide with the clusters'.
-    state = serializers.CharField(read_only=True, help_text="requested, approved, provisioning, "
-                                  "ready, error, rejected or retired")
+    state = serializers.CharField(
+        read_only=True, help_text="requested, approved, provisioning, ready, error, rejected or retired"
+    )
 
     class Meta:
         model = Segment
-        fields = ["id", "tenant", "name", "kind", "id_pool", "vlan_id", "vni", "prefix_pool",
-                  "subnet", "prefix_length", "gateway", "routing_domain", "mtu", "effective_mtu",
-                  "mtu_warning", "data_path", "vsphere_cluster", "node_pool", "state",
-                  "generation", "observed_generation", "created", "updated"]
-        read_only_fields = ["routing_domain", "generation", "observed_generation",
-                            "created", "updated"]
+        fields = [
+            "id",
+            "tenant",
+            "name",
+            "kind",
+            "id_pool",
+            "vlan_id",
+            "vni",
+            "prefix_pool",
+            "subnet",
+            "prefix_length",
+            "gateway",
+            "routing_domain",
+            "mtu",
+            "effective_mtu",
+            "mtu_warning",
+            "data_path",
+            "vsphere_cluster",
+            "node_pool",
+            "state",
+            "generation",
+            "observed_generation",
+            "created",
+            "updated",
+        ]
+        read_only_fields = ["routing_domain", "generation", "observed_generation", "created", "updated"]
         validators = []  # collisions are checked by the service and the database
 
 
 class ServiceSerializer(serializers.ModelSerializer):
     protocol = serializers.ChoiceField(choices=Protocol.choices)
     # Not trimmed: a port list with whitespace is refused, never silently rewritten.
-    ports = serializers.CharField(required=False, allow_blank=True, max_length=200, trim_whitespace=False,
-                                  help_text="Comma-separated ports and ranges, e.g. 22,6817-6819")
+    ports = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        trim_whitespace=False,
+        help_text="Comma-separated ports and ranges, e.g. 22,6817-6819",
+    )
 
     class Meta:
         model = Service
@@ -107,8 +177,7 @@ class GroupSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Group
-        fields = ["id", "name", "tenant", "cidrs", "segment", "all_segments", "role",
-                  "description"]
+        fields = ["id", "name", "tenant", "cidrs", "segment", "all_segments", "role", "description"]
         validators = []
 
     def validate_cidrs(self, value):
@@ -125,8 +194,7 @@ class FirewallPolicySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = FirewallPolicy
-        fields = ["id", "name", "tenant", "scope", "category", "sequence", "description",
-                  "created", "updated"]
+        fields = ["id", "name", "tenant", "scope", "category", "sequence", "description", "created", "updated"]
         read_only_fields = ["created", "updated"]
         validators = []
 
@@ -144,9 +212,23 @@ class FirewallRuleSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = FirewallRule
-        fields = ["id", "policy", "name", "sequence", "sources", "destinations", "services",
-                  "action", "direction", "logged", "enabled", "description", "findings",
-                  "created", "updated"]
+        fields = [
+            "id",
+            "policy",
+            "name",
+            "sequence",
+            "sources",
+            "destinations",
+            "services",
+            "action",
+            "direction",
+            "logged",
+            "enabled",
+            "description",
+            "findings",
+            "created",
+            "updated",
+        ]
         read_only_fields = ["created", "updated"]
         validators = []
 
@@ -159,5 +241,4 @@ class WhatIfSerializer(serializers.Serializer):
     source = AddressField()
     destination = AddressField()
     protocol = serializers.ChoiceField(choices=["tcp", "udp", "icmp"])
-    port = serializers.IntegerField(required=False, allow_null=True, min_value=1,
-                                    max_value=65535)
+    port = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=65535)

@@ -11,11 +11,20 @@ from netpolicy.models import SiteSettings
 
 
 class SiteSettingsSerializer(serializers.ModelSerializer):
-    """DNS, NTP and NFS servers every tenant's VMs are given and may reach (derived site groups)."""
+    """DNS, NTP and NFS servers every tenant's VMs are given and may reach (derived site groups).
 
-    dns_servers = serializers.ListField(child=serializers.CharField(max_length=45), required=False, max_length=16)
-    ntp_servers = serializers.ListField(child=serializers.CharField(max_length=45), required=False, max_length=16)
-    nfs_servers = serializers.ListField(child=serializers.CharField(max_length=49), required=False, max_length=16)
+    Whitespace is not trimmed: netpolicy.site refuses it with the grammar's message.
+    """
+
+    dns_servers = serializers.ListField(
+        child=serializers.CharField(max_length=45, trim_whitespace=False), required=False, max_length=16
+    )
+    ntp_servers = serializers.ListField(
+        child=serializers.CharField(max_length=45, trim_whitespace=False), required=False, max_length=16
+    )
+    nfs_servers = serializers.ListField(
+        child=serializers.CharField(max_length=49, trim_whitespace=False), required=False, max_length=16
+    )
     updated = serializers.DateTimeField(read_only=True, allow_null=True, help_text="Null until first changed")
 
     class Meta:

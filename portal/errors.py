@@ -24,7 +24,10 @@ class InvalidRequest(ServiceError):
 
 
 class QuotaExceeded(ServiceError):
-    status_code = 400
+    """The tenant's usage (pending requests included) leaves too little: a conflict with state, as Neutron's
+    OverQuota; the same request succeeds once the quota grows or other requests go."""
+
+    status_code = 409
     code = "quota_exceeded"
 
     def __init__(self, messages: list[str]):
@@ -32,9 +35,11 @@ class QuotaExceeded(ServiceError):
 
 
 class NotOffered(ServiceError):
-    """The site cannot realize what was asked (an attachment, a data path, a GPU profile); says why."""
+    """The site cannot realize what was asked (an attachment, a data path, a GPU profile); says why.
 
-    status_code = 400
+    A conflict with the site's inventory, as a quota is with the tenant's usage: valid once the site has it."""
+
+    status_code = 409
     code = "not_offered"
 
     def __init__(self, reasons: list[str]):

@@ -7,11 +7,14 @@ Here a reference filter compares ids (unknown and foreign ids alike give an empt
 and integers must be spelled as the schema says.
 """
 
+import datetime
 import re
 
 import django_filters
 from django import forms
 from django.db import models
+from django.utils import timezone
+from django_filters.fields import IsoDateTimeField
 from django_filters.filterset import FILTER_FOR_DBFIELD_DEFAULTS
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
@@ -52,6 +55,24 @@ class StrictIntegerField(forms.IntegerField):
         return int(value)
 
 
+class UtcIsoDateTimeField(IsoDateTimeField):
+    """An ISO 8601 date-time handed to the database in UTC: PostgreSQL refuses offsets beyond +-15:59."""
+
+    def to_python(self, value):
+        parsed = super().to_python(value)
+        if parsed is None or timezone.is_naive(parsed):
+            return parsed
+        try:
+            return parsed.astimezone(datetime.UTC)
+        except OverflowError:
+            raise forms.ValidationError("That date-time is out of range.", code="invalid") from None
+
+
+@extend_schema_field(OpenApiTypes.DATETIME)
+class IsoDateTimeFilter(django_filters.IsoDateTimeFilter):
+    field_class = UtcIsoDateTimeField
+
+
 @extend_schema_field(OpenApiTypes.BOOL)
 class BooleanFilter(django_filters.BooleanFilter):
     field_class = StrictNullBooleanField
@@ -72,6 +93,7 @@ class FilterSet(django_filters.FilterSet):
         models.ForeignKey: {"filter_class": IntegerFilter},
         models.OneToOneField: {"filter_class": IntegerFilter},
         models.BooleanField: {"filter_class": BooleanFilter},
+        models.DateTimeField: {"filter_class": IsoDateTimeFilter},
         models.IntegerField: {"filter_class": IntegerFilter},
         models.PositiveIntegerField: {"filter_class": IntegerFilter},
         models.PositiveSmallIntegerField: {"filter_class": IntegerFilter},

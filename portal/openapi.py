@@ -4,11 +4,16 @@ Every error is JSON (portal.rest.exception_handler): `{"detail": ..., "code": ..
 `{field: [messages]}` for invalid input. Each operation lists the statuses it can answer with, so a
 client (or schemathesis' status-code conformance check) knows a 409 or a 429 is part of the contract.
 A view adds statuses its operations give beyond those with `error_statuses = ("404", ...)`.
+A serializer states rules across its fields that JSON Schema can express (which fields go together, e.g. a
+pool's kind and its range or cidr) as `schema_variants`: its request body must match one of them (given
+groups of variants, one of each group: the schema lists every combination).
 """
+
+import itertools
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
-from drf_spectacular.plumbing import ResolvedComponent
+from drf_spectacular.plumbing import ResolvedComponent, force_instance, is_serializer
 from rest_framework import serializers
 
 ERROR_SCHEMA = {
@@ -31,6 +36,8 @@ ERRORS = {
     "429": "Too many requests; see Retry-After",
 }
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
+VARIANTS = "x-enclave-variants"
+NOT_BLANK = r"\S"  # unanchored: somewhere a character that is not whitespace
 
 
 class AutoSchema(SpectacularAutoSchema):
@@ -55,7 +62,18 @@ class AutoSchema(SpectacularAutoSchema):
         schema = super()._map_basic_serializer(serializer, direction)
         if direction == "request" and getattr(serializer, "refuses_unknown_fields", False):
             schema["additionalProperties"] = False
+        if direction == "request":
+            _not_blank(serializer, schema)
+        if direction == "request" and _variants(serializer):
+            schema[VARIANTS] = _variants(serializer)  # anyOf/allOf, after the enum hook (postprocess_variants)
         return schema
+
+    def _get_request_for_media_type(self, serializer, direction="request"):
+        """A body that must match one of its serializer's variants is required (an empty one matches none)."""
+        schema, required = super()._get_request_for_media_type(serializer, direction)
+        if is_serializer(serializer) and self.method != "PATCH" and _variants(force_instance(serializer)):
+            required = True
+        return schema, required
 
     def _error_codes(self, operation: dict) -> list[str]:
         """The error statuses this operation can answer with."""
@@ -79,11 +97,54 @@ class AutoSchema(SpectacularAutoSchema):
         return response
 
 
+def postprocess_variants(result, generator, **kwargs):
+    """Serializers' variants become `anyOf` once drf-spectacular has named the enums: their one-value enums
+    pick a variant (a pool's kind) and are no choice sets of their own."""
+    for schema in result.get("components", {}).get("schemas", {}).values():
+        groups = schema.pop(VARIANTS, None)
+        if groups:
+            schema["anyOf"] = [_merged(combination) for combination in itertools.product(*groups)]
+    return result
+
+
+def _merged(variants: tuple[dict, ...]) -> dict:
+    """One variant of each group as one (an anyOf of them is what generators and readers handle best)."""
+    merged = {"properties": {}, "required": []}
+    for variant in variants:
+        if set(merged["properties"]) & set(variant.get("properties", {})):
+            raise ValueError("groups of schema variants must constrain different fields")
+        merged["properties"].update(variant.get("properties", {}))
+        merged["required"] += variant.get("required", [])
+    return {key: value for key, value in merged.items() if value}
+
+
+def _not_blank(serializer, schema: dict) -> None:
+    """A trimmed text field that may not be blank refuses whitespace alone: a pattern says so, unless the
+    field's own pattern (drf-spectacular has added validators' by now) already does."""
+    for name, field in serializer.fields.items():
+        prop = schema.get("properties", {}).get(name, {})
+        trimmed = isinstance(field, serializers.CharField) and field.trim_whitespace and not field.allow_blank
+        if trimmed and prop.get("type") == "string" and "pattern" not in prop:
+            prop["pattern"] = NOT_BLANK
+
+
+def _variants(serializer) -> list[list[dict]]:
+    """The serializer's `schema_variants` for a whole body, as groups (a PATCH may send any one field alone)."""
+    variants = () if getattr(serializer, "partial", False) else getattr(serializer, "schema_variants", ())
+    if variants and isinstance(variants[0], dict):
+        return [list(variants)]
+    return [list(group) for group in variants]
+
+
 # portal.addresses' grammar as far as JSON Schema can say it: an address of either family, a network with
-# a prefix length (host bits and canonical spelling are still checked by the API alone).
+# a prefix length (host bits, and which run of zero groups `::` stands for, are still checked by the API alone).
 OCTET = r"(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 IPV4_NETWORK = rf"^({OCTET}\.){{3}}{OCTET}/(3[0-2]|[12]?[0-9])$"
-IPV6_NETWORK = r"^[0-9a-f:.]{2,39}/(12[0-8]|1[01][0-9]|[1-9]?[0-9])$"
+# Canonical IPv6 (Python's spelling, IPv4-mapped addresses in hex too): lowercase groups without leading
+# zeros, at most one `::`.
+_GROUP = r"(0|[1-9a-f][0-9a-f]{0,3})"
+_IPV6 = rf"({_GROUP}(:{_GROUP}){{7}}|({_GROUP}(:{_GROUP}){{0,6}})?::({_GROUP}(:{_GROUP}){{0,6}})?)"
+IPV6_NETWORK = rf"^{_IPV6}/(12[0-8]|1[01][0-9]|[1-9]?[0-9])$"
 
 
 def _either(options: list[dict], field) -> dict:

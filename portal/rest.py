@@ -11,6 +11,20 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from portal.errors import ServiceError
 
 
+def int_param(request, name: str, default: int, low: int, high: int | None) -> int:
+    """A whole-number query parameter given at most once, within [low, high]; a 400 otherwise."""
+    values = request.query_params.getlist(name)
+    if not values:
+        return default
+    raw = values[0]
+    if len(values) > 1:
+        raise exceptions.ValidationError({name: ["Give it once."]})
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < low or (high is not None and int(raw) > high):
+        bounds = f"from {low} to {high}" if high is not None else f"{low} or more"
+        raise exceptions.ValidationError({name: [f"Use a whole number {bounds}."]})
+    return int(raw)
+
+
 class Pagination(pagination.LimitOffsetPagination):
     """Limit/offset pagination with a bounded page size; a limit or offset the schema does not allow is a 400."""
 
@@ -18,23 +32,10 @@ class Pagination(pagination.LimitOffsetPagination):
     max_limit = 1000
 
     def get_limit(self, request):
-        return self.param(request, self.limit_query_param, self.default_limit, 1, self.max_limit)
+        return int_param(request, self.limit_query_param, self.default_limit, 1, self.max_limit)
 
     def get_offset(self, request):
-        return self.param(request, self.offset_query_param, 0, 0, None)
-
-    @staticmethod
-    def param(request, name: str, default: int, low: int, high: int | None) -> int:
-        values = request.query_params.getlist(name)
-        if not values:
-            return default
-        raw = values[0]
-        if len(values) > 1:
-            raise exceptions.ValidationError({name: ["Give it once."]})
-        if not (raw.isascii() and raw.isdigit()) or int(raw) < low or (high is not None and int(raw) > high):
-            bounds = f"from {low} to {high}" if high is not None else f"{low} or more"
-            raise exceptions.ValidationError({name: [f"Use a whole number {bounds}."]})
-        return int(raw)
+        return int_param(request, self.offset_query_param, 0, 0, None)
 
     def get_schema_operation_parameters(self, view):
         parameters = super().get_schema_operation_parameters(view)

@@ -215,6 +215,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.postprocess_variants"],
     "ENUM_NAME_OVERRIDES": {
         "SiteKindEnum": "tenants.choices.SiteKind",
         "ApprovableSiteKindEnum": "tenants.choices.APPROVABLE_SITE_KINDS",

@@ -3,7 +3,16 @@
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from tenants.choices import APPROVABLE_SITE_KINDS, Interconnect, SiteKind
+from tenants.choices import (
+    APPROVABLE_SITE_KINDS,
+    VMXNET3_DATA_PATHS,
+    DataPath,
+    GpuMode,
+    Interconnect,
+    NicType,
+    Role,
+    SiteKind,
+)
 from tenants.models import LeaseExtension, Membership, Quota, Tenant, VirtualCluster
 
 
@@ -18,6 +27,7 @@ class MembershipSerializer(serializers.ModelSerializer):
     username = serializers.SlugRelatedField(
         source="user", slug_field="username", queryset=get_user_model().objects.all()
     )
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 
     class Meta:
         model = Membership
@@ -33,8 +43,31 @@ class QuotaSerializer(serializers.ModelSerializer):
         read_only_fields = ["tenant"]
 
 
+def _gpu_variants() -> tuple[dict, ...]:
+    """GPUs per worker go with a GPU mode, a vGPU profile with vGPU mode only (tenants.services.check_request)."""
+    none, whole, shared = GpuMode.NONE.value, GpuMode.PASSTHROUGH.value, GpuMode.VGPU.value
+    return (
+        {"properties": {"gpu_mode": {"enum": [none]}, "gpus_per_worker": {"maximum": 0},
+                        "vgpu_profile": {"maxLength": 0}}},
+        {"properties": {"gpu_mode": {"enum": [whole]}, "gpus_per_worker": {"minimum": 1},
+                        "vgpu_profile": {"maxLength": 0}}, "required": ["gpu_mode", "gpus_per_worker"]},
+        {"properties": {"gpu_mode": {"enum": [shared]}, "gpus_per_worker": {"minimum": 1},
+                        "vgpu_profile": {"minLength": 1}}, "required": ["gpu_mode", "gpus_per_worker", "vgpu_profile"]},
+    )  # fmt: skip
+
+
+def _data_path_variants() -> tuple[dict, ...]:
+    """The enhanced and offloaded data paths run on VMXNET3 only."""
+    others = sorted(set(DataPath.values) - {p.value for p in VMXNET3_DATA_PATHS})
+    vmxnet3 = NicType.VMXNET3.value
+    return {"properties": {"data_path": {"enum": others}}}, {"properties": {"nic_type": {"enum": [vmxnet3]}}}
+
+
 class ClusterSerializer(serializers.ModelSerializer):
     """A virtual cluster request; state fields are read-only and change only through actions."""
+
+    # A new request's absent fields take their defaults, so the schema states which fields go together.
+    schema_variants = (_gpu_variants(), _data_path_variants())
 
     submit = serializers.BooleanField(write_only=True, default=False, help_text="Submit at once")
     requested_by = serializers.CharField(source="requested_by.username", read_only=True)
@@ -75,11 +108,18 @@ class ClusterSerializer(serializers.ModelSerializer):
 
 
 class ClusterUpdateSerializer(ClusterSerializer):
+    # An edit keeps the stored value of every field it leaves out: whether the GPU and data path fields
+    # then go together depends on the stored draft as well, so only the service can tell (a 400).
+    schema_variants = ()
+
     class Meta(ClusterSerializer.Meta):
         read_only_fields = ClusterSerializer.Meta.read_only_fields + ["tenant"]
 
 
 class ResizeSerializer(serializers.Serializer):
+    """A new worker count, a new interconnect, or both (tenants.services.resize_cluster refuses neither)."""
+
+    schema_variants = ({"required": ["worker_count"]}, {"required": ["interconnect"]})
     worker_count = serializers.IntegerField(min_value=1, max_value=1024, required=False)
     interconnect = serializers.ChoiceField(choices=Interconnect.choices, required=False)
 

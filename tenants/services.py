@@ -3,6 +3,7 @@
 import datetime
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -115,6 +116,7 @@ def create_cluster(tenant: Tenant, user, data: dict, submit: bool = False) -> Vi
     _check_lease(data["lease_end"])
     with transaction.atomic():
         cluster = VirtualCluster(tenant=tenant, requested_by=user, **_editable(data))
+        check_fields(cluster, EDITABLE_FIELDS)
         check_request(cluster)
         try:
             with transaction.atomic():
@@ -136,7 +138,9 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
     with transaction.atomic():
         before = snapshot(cluster)
         changes = _editable(data)
-        check_request(VirtualCluster(**{**{f: getattr(cluster, f) for f in EDITABLE_FIELDS}, **changes}))
+        edited = VirtualCluster(**{**{f: getattr(cluster, f) for f in EDITABLE_FIELDS}, **changes})
+        check_fields(edited, changes)
+        check_request(edited)
         try:
             with transaction.atomic():
                 updated = VirtualCluster.objects.filter(pk=cluster.pk, state=S.DRAFT).update(
@@ -292,10 +296,8 @@ def _check_extender(cluster: VirtualCluster, user, lease_end: datetime.date) -> 
         raise Forbidden("Only the requester, a tenant owner or a site admin may extend the lease.")
     if lease_end <= timezone.localdate():
         raise InvalidRequest("The lease end must be a date in the future.", field="lease_end")
-    if lease_end <= cluster.lease_end:
-        raise InvalidRequest(
-            f"The new lease end must be after the current one ({cluster.lease_end}).", field="lease_end"
-        )
+    if lease_end <= cluster.lease_end:  # a conflict with state: another user may just have extended it
+        raise Conflict(f"The new lease end must be after the current one ({cluster.lease_end}).", field="lease_end")
 
 
 RESIZABLE = ("worker_count", "interconnect")
@@ -406,6 +408,16 @@ def refuse_unrealizable(cluster: VirtualCluster) -> None:
     reasons = offers.refusals(cluster)
     if reasons:
         raise NotOffered(reasons)
+
+
+def check_fields(cluster: VirtualCluster, names) -> None:
+    """Each named field against the model's grammar (names reach vSphere and nodes), whoever called."""
+    others = [f.name for f in VirtualCluster._meta.fields if f.name not in names]
+    try:
+        cluster.clean_fields(exclude=others)
+    except ValidationError as exc:
+        field, messages = next(iter(exc.message_dict.items()))
+        raise InvalidRequest(messages, field=field) from None
 
 
 def check_request(cluster: VirtualCluster) -> None:

@@ -51,7 +51,7 @@ def test_it_rejects_a_duplicate_name_within_a_tenant(world, api):
 def test_quota_refusals_are_json_with_the_numbers(world, api):
     body = cluster_data(tenant=world.tenant_a.pk, worker_count=500, submit=True)
     response = api(world.member_a).post("/api/v1/clusters/", body, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["code"] == "quota_exceeded"
     assert "nodes: asked 502, 16 left of 16" in response.json()["quota"]
     assert VirtualCluster.objects.count() == 0

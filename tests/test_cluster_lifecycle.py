@@ -120,7 +120,7 @@ def test_withdrawing_and_decommissioning(world):
 
 def test_lease_extension_must_move_forward(world):
     cluster = submitted_by_member(world)
-    with pytest.raises(InvalidRequest, match="after the current one"):
+    with pytest.raises(Conflict, match="after the current one"):
         services.extend_lease(cluster, world.owner_a, cluster.lease_end)
     later = cluster.lease_end + datetime.timedelta(days=7)
     assert services.extend_lease(cluster, world.owner_a, later).lease_end == later

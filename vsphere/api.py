@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from portal.api import SITE_ADMIN_ONLY, TenantScopedViewSet
+from portal.rest import int_param
 from tenants.access import scope
 from tenants.models import VirtualCluster
 from vsphere import allocation, previews, services
@@ -118,8 +119,8 @@ class CapacityView(APIView):
     )
     def get(self, request):
         vcenters = VCenter.objects.order_by("name")
-        if request.query_params.get("vcenter", "").isdigit():
-            vcenters = vcenters.filter(pk=request.query_params["vcenter"])
+        if "vcenter" in request.query_params:
+            vcenters = vcenters.filter(pk=int_param(request, "vcenter", 0, 1, None))
         return Response(CapacitySerializer({"vcenters": capacity_report(vcenters)}).data)
 
 

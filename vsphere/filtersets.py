@@ -60,23 +60,23 @@ class OperationLogFilterSet(filters.FilterSet):
         fields = ["generation", "status", "after"]
 
 
-class PCIDeviceFilterSet(django_filters.FilterSet):
-    vcenter = django_filters.NumberFilter(field_name="host__vcenter")
+class PCIDeviceFilterSet(filters.FilterSet):
+    vcenter = filters.IntegerFilter(field_name="host__vcenter")
 
     class Meta:
         model = PCIDevice
         fields = ["host", "vcenter", "kind", "mode", "pci_id"]
 
 
-class VGPUProfileFilterSet(django_filters.FilterSet):
+class VGPUProfileFilterSet(filters.FilterSet):
     class Meta:
         model = VGPUProfile
         fields = ["vcenter", "name"]
 
 
-class DeviceAssignmentFilterSet(django_filters.FilterSet):
-    host = django_filters.NumberFilter(field_name="device__host")
-    tenant = django_filters.NumberFilter(field_name="cluster__tenant")
+class DeviceAssignmentFilterSet(filters.FilterSet):
+    host = filters.IntegerFilter(field_name="device__host")
+    tenant = filters.IntegerFilter(field_name="cluster__tenant")
 
     class Meta:
         model = DeviceAssignment

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib.postgres.constraints import ExclusionConstraint
 from django.contrib.postgres.fields import RangeOperators
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q, Sum
 from django.db.models.functions import Coalesce
@@ -118,10 +118,13 @@ class PhysicalFunction(models.Model):
     model = models.CharField(max_length=80, blank=True)
     port = models.PositiveSmallIntegerField(default=1)
     link_type = models.CharField(max_length=16, choices=LinkType.choices, default=LinkType.INFINIBAND)
+    # NUM_OF_VFS covers the card's enabled VFs plus one (clean), so it is at least 1 and a port enables fewer.
     firmware_num_vfs = models.PositiveSmallIntegerField(
-        validators=[MaxValueValidator(FIRMWARE_MAX_VFS)], help_text="NUM_OF_VFS of the card"
+        validators=[MinValueValidator(1), MaxValueValidator(FIRMWARE_MAX_VFS)], help_text="NUM_OF_VFS of the card"
     )
-    max_vfs = models.PositiveSmallIntegerField(help_text="VFs the driver enables on this port (max_vfs)")
+    max_vfs = models.PositiveSmallIntegerField(
+        validators=[MaxValueValidator(FIRMWARE_MAX_VFS - 1)], help_text="VFs the driver enables on this port (max_vfs)"
+    )
     source = models.CharField(max_length=16, choices=PFSource.choices, default=PFSource.MANUAL)
 
     class Meta:
@@ -284,9 +287,7 @@ class PCIDevice(models.Model):
         ordering = ["host__name", "pci_id"]
         constraints = [
             models.UniqueConstraint(fields=["host", "pci_id"], name="pcidevice_unique_per_host"),
-            models.CheckConstraint(
-                condition=Q(mode="passthrough") | Q(kind="gpu"), name="pcidevice_only_gpus_share"
-            ),
+            models.CheckConstraint(condition=Q(mode="passthrough") | Q(kind="gpu"), name="pcidevice_only_gpus_share"),
         ]
 
     def __str__(self):

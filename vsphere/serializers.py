@@ -72,6 +72,12 @@ class PhysicalFunctionSerializer(serializers.ModelSerializer):
             "firmware_num_vfs", "max_vfs", "used_vfs", "source",
         ]  # fmt: skip
         read_only_fields = ["source"]
+        # The schema states the rule across fields and ports in words: JSON Schema cannot compare two values.
+        extra_kwargs = {
+            "firmware_num_vfs": {
+                "help_text": "NUM_OF_VFS of the card: at least the max_vfs of every port of the card plus one (the PF)"
+            }
+        }
         # Uniqueness per host is checked by the service, with a message naming the host and PCI id.
         validators = []
 

@@ -150,7 +150,7 @@ def test_an_item_the_site_cannot_realize_says_why_and_its_requests_are_refused_a
     assert any("SR-IOV Ethernet" in r for r in detail["site"]["refusals"])
     body = request_body(world, name="bert", submit=True)
     response = api(world.member_a).post(f"/api/v1/catalog-items/{item.pk}/request/", body, format="json")
-    assert response.status_code == 400, response.content
+    assert response.status_code == 409, response.content
     assert any("No GPU is enabled for DirectPath I/O" in r for r in response.json()["site"])
     assert not ClusterOrigin.objects.exists() and not VirtualCluster.objects.exists()
 

@@ -59,7 +59,7 @@ def test_requested_segments_count_against_the_segment_quota(world, api):
     assert request(api, world.member_a, world.tenant_a, name="b").status_code == 201
     assert set(Segment.objects.filter(tenant=world.tenant_a).values_list("state", flat=True)) == {"requested"}
     response = request(api, world.member_a, world.tenant_a, name="c")
-    assert response.status_code == 400 and "segments: 2 of 2 in use" in response.json()["quota"][0]
+    assert response.status_code == 409 and "segments: 2 of 2 in use" in response.json()["quota"][0]
 
 
 def test_only_a_few_segment_requests_may_await_approval(world, api):
@@ -68,7 +68,7 @@ def test_only_a_few_segment_requests_may_await_approval(world, api):
     first = request(api, world.member_a, world.tenant_a, name="a").json()
     assert request(api, world.owner_a, world.tenant_a, name="b").status_code == 201
     refused = request(api, world.member_a, world.tenant_a, name="c")
-    assert refused.status_code == 400
+    assert refused.status_code == 409
     assert "segment requests: 2 of 2 already await approval" in refused.json()["quota"][0]
     assert request(api, world.admin, world.tenant_a, name="d").status_code == 201  # approved at once: not pending
     assert api(world.admin).post(f"/api/v1/segments/{first['id']}/approve/").status_code == 200

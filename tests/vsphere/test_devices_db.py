@@ -175,7 +175,7 @@ def test_a_request_for_an_option_the_site_lacks_is_refused_at_submit_with_the_re
 
     body = cluster_data(tenant=world.tenant_a.pk, interconnect="sriov-roce", submit=True)
     response = client.post("/api/v1/clusters/", body, format="json")
-    assert response.status_code == 400, response.content
+    assert response.status_code == 409 and response.json()["code"] == "not_offered", response.content
     assert "no SR-IOV Ethernet physical functions" in response.json()["site"][0]
     body = cluster_data(tenant=world.tenant_a.pk, name="ens", data_path="enhanced", interconnect="pvrdma", submit=True)
     reasons = client.post("/api/v1/clusters/", body, format="json").json()["site"]

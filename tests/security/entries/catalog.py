@@ -59,6 +59,9 @@ ENTRIES = [
     Abuse("A researcher goes beyond the item's bounds", "catalogitem-request", "post", target="item_all",
           body=_request(values={"worker_count": 1000, "interconnect": "sriov-ib"}),
           attackers=("member_a", "owner_a", "admin"), refused=frozenset({400})),
+    Abuse("A researcher names a cluster from an item outside the DNS-label grammar", "catalogitem-request", "post",
+          target="item_all", body=_request() | {"name": "x\nlink del lo"}, attackers=("member_a", "owner_a", "admin"),
+          refused=frozenset({400})),
     Abuse("A researcher smuggles a field the item does not know", "catalogitem-request", "post", target="item_all",
           body=_request(values={"tenant": 1, "requested_by": 1}), attackers=("member_a",), refused=frozenset({400})),
     # ------------------------------------------------------------ pages
