@@ -135,9 +135,7 @@ class GroupViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
                                                 serializer.instance)
 
     def perform_destroy(self, instance):
-        policy.require_editor(self.request.user, instance.tenant_id)
-        raise InvalidRequest("Remove the group from its rules first; groups are not deleted "
-                             "through the API yet.")
+        policy.delete_group(self.request.user, instance)
 
 
 class FirewallPolicyViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
