@@ -5,7 +5,7 @@ from django.db.models import Q
 
 from agents.models import NodePool
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Action, PoolKind, SegmentKind
-from netpolicy.models import FirewallRule, Group, Pool, Segment, Service
+from netpolicy.models import FirewallRule, Group, Pool, Segment, Service, ir_name
 from portal.fields import clean_network
 from tenants.access import is_site_admin, visible_tenants
 
@@ -136,7 +136,7 @@ class GroupAddressForm(forms.Form):
 class GroupCreateForm(GroupAddressForm):
     """A new group of explicit addresses (a partner network, a CIDR group) in one tenant."""
 
-    name = forms.CharField(max_length=40, help_text="Letters, digits and _ (e.g. partner_lab)")
+    name = forms.CharField(max_length=40, validators=[ir_name], help_text="a-z, 0-9 and _ (e.g. partner_lab)")
     field_order = ["name", "cidrs", "description"]
 
 

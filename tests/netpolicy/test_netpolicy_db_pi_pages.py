@@ -36,6 +36,8 @@ def test_a_bad_address_or_name_is_refused_next_to_its_field_and_writes_nothing(w
     client = login(client, world.owner_a)
     html = client.post(new_group_url(world), {"name": "partners", "cidrs": "192.0.2.1/24"}).content.decode()
     assert "192.0.2.1/24" in field_errors(html, "cidrs")
+    html = client.post(new_group_url(world), {"name": "Bad Name!", "cidrs": "192.0.2.0/24"}).content.decode()
+    assert "Use a-z, 0-9" in field_errors(html, "name")
     html = client.post(new_group_url(world), {"name": "all", "cidrs": "192.0.2.0/24"}).content.decode()
     assert "already exists" in field_errors(html, "name")
     assert writes() == before
