@@ -1,13 +1,32 @@
-# Image for web, worker and beat (docker-compose.yml). Static files are collected at build time.
-FROM python:3.11-slim-bookworm
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 ENCLAVE_DATA_DIR=/data
+# The portal image (web, worker, beat, migrate): Debian's Python 3.11, only the run-time packages
+# (requirements-prod.txt and ./agent; no pytest, playwright or ruff), static files collected at
+# build, running as an unprivileged user. BASE is any Debian 12 image: deploy/base-image.sh builds
+# one from Debian packages alone (mmdebstrap) where no image registry can be reached.
+ARG BASE=debian:bookworm-slim
+FROM ${BASE}
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 ENCLAVE_DATA_DIR=/data PATH=/opt/venv/bin:$PATH \
+    PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_CERT=/etc/ssl/certs/ca-certificates.crt
+# A site's own CAs (e.g. of a TLS-inspecting proxy), trusted by apt, pip and the portal alike.
+COPY deploy/ca-certificates/ /usr/local/share/ca-certificates/
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 python3-venv ca-certificates tzdata \
+    && rm -rf /var/lib/apt/lists/* /usr/local/share/ca-certificates/README /usr/local/share/ca-certificates/.gitignore \
+    && update-ca-certificates >/dev/null \
+    && python3 -m venv /opt/venv \
+    && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin enclave
 WORKDIR /app
-COPY requirements.txt .
-COPY agent/ agent/
-RUN pip install --no-cache-dir -r requirements.txt
+COPY requirements-prod.txt ./
+RUN pip install -r requirements-prod.txt
+# The agent package: the server imports its wire format and grammar (one copy of each contract).
+COPY agent ./agent
+RUN pip install ./agent && rm -rf ./agent/build ./agent/*.egg-info
 COPY . .
-RUN ENCLAVE_SECRET_KEY=build-only python manage.py collectstatic --noinput -v0 \
-    && useradd --system --home /data enclave && mkdir -p /data && chown enclave /data
+# Throwaway values: collectstatic needs settings to load, never these keys.
+RUN ENCLAVE_PRODUCTION=1 ENCLAVE_SECRET_KEY=build-only ENCLAVE_FIELD_ENCRYPTION_KEYS=build-only \
+    python manage.py collectstatic --noinput -v0 \
+    && python -m compileall -q /app \
+    && mkdir -p /data && chown enclave:enclave /data
 USER enclave
 EXPOSE 8000
+# gthread: a thread per parked node long-poll (sizing: portal/gunicorn_conf.py).
 CMD ["gunicorn", "-c", "portal/gunicorn_conf.py", "portal.wsgi:application"]

@@ -182,7 +182,7 @@ def measure(site: Site, args, agents: int, bounded: float) -> dict:
     """Everything measured over HTTP against a started site."""
     result: dict = {}
     admin, owner = web.Login(site.ports[0], "bench-admin"), web.Login(site.ports[0], "pi-0")
-    fleet = web.Fleet(site.ports, args.nodes, agents)
+    fleet = web.Fleet(site.ports, args.nodes, agents, args.agent_wait)
     fleet.start(ramp_s=args.ramp)
     result["parked"] = fleet.wait_parked(timeout=args.ramp + 600)
     result["initial_get"] = fleet.initial_latencies()
@@ -231,6 +231,7 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--requests", type=int, default=20, help="timed requests per list, role and page")
     parser.add_argument("--ramp", type=float, default=120.0, help="seconds over which the agents start")
+    parser.add_argument("--agent-wait", type=int, default=30, help="seconds each agent's long-poll asks for")
     parser.add_argument("--baseline", default=BASELINE)
     parser.add_argument("--baseline-agents", type=int, default=0)
     parser.add_argument("--bounded", type=float, default=30.0, help="baseline: seconds before a request is given up")

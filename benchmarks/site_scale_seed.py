@@ -52,13 +52,14 @@ def _tenants(count: int):
     from django.contrib.auth.hashers import make_password
 
     from tenants.models import Membership, Quota, Tenant
-    from users.models import APIToken, PosixAccount, hash_token
+    from users.models import APIToken, PosixAccount, TokenScope, credential_stamp, hash_token
 
     user_model = get_user_model()
     password = make_password(PASSWORD)
     admin = user_model.objects.create(username="bench-admin", is_staff=True, password=password)
     owners = user_model.objects.bulk_create(
-        [user_model(username=f"pi-{i}", password=password) for i in range(count)], batch_size=BATCH)
+        [user_model(username=f"pi-{i}", password=password) for i in range(count)], batch_size=BATCH
+    )
     tenants = Tenant.objects.bulk_create([Tenant(slug=f"lab-{i}", name=f"Lab {i}") for i in range(count)],
                                          batch_size=BATCH)  # fmt: skip
     Quota.objects.bulk_create([Quota(tenant=t, max_segments=10) for t in tenants], batch_size=BATCH)
@@ -69,7 +70,10 @@ def _tenants(count: int):
                                      batch_size=BATCH)  # fmt: skip
     for user in (admin, owners[0]):
         raw = api_token(user.username)
-        APIToken.objects.create(user=user, name="bench", token_hash=hash_token(raw), hint=raw[:9])
+        # A write token stamped with its user's password, as users.services.create_token makes them (an
+        # unstamped token is refused), but with a plaintext the harness can derive.
+        APIToken.objects.create(user=user, name="bench", token_hash=hash_token(raw), hint=raw[:9],
+                                scope=TokenScope.WRITE, stamp=credential_stamp(user))  # fmt: skip
     return tenants, owners
 
 
@@ -201,7 +205,8 @@ EVENTS_SQL_BASELINE = (
     " jsonb_build_object('n', g), '', md5(g::text) FROM generate_series(1, %s) AS g"
 )
 EVENTS_SQL = EVENTS_SQL_BASELINE.replace("request_id)", "request_id, client_request_id)").replace(
-    "md5(g::text) FROM", "md5(g::text), '' FROM")
+    "md5(g::text) FROM", "md5(g::text), '' FROM"
+)
 
 
 def audit_events(count: int) -> None:

@@ -43,7 +43,8 @@ def home(request):
     clusters = paginate(request, visible_clusters(request.user).exclude(state=ClusterState.RETIRED), 20)
     tenants = paginate(request, visible_tenants(request.user).order_by("slug"), 20, param="tenants")
     context = {"tenants": tenants, "clusters": clusters.rows, "pager": clusters,
-               "notices": notice_services.recent(request.user)}  # fmt: skip
+               "notices": notice_services.recent(request.user),
+               "unread_notices": notice_services.unread_count(request.user)}  # fmt: skip
     return render(request, "frontend/home.html", context)
 
 

@@ -1,4 +1,8 @@
-"""In-app notices, e-mail preferences, and the record of notices sent only once."""
+"""In-app notices, e-mail preferences, and the record of notices sent only once.
+
+Notices are messages about intent, not intent: marking them read and pruning old ones are not audited
+(as a session or a token's last use is not); the changes they tell of are, and so are preferences.
+"""
 
 from django.conf import settings
 from django.db import models
@@ -15,6 +19,7 @@ class Notice(models.Model):
     body = models.TextField(blank=True)
     url = models.CharField(max_length=300, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    read = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created", "-id"]

@@ -1,8 +1,11 @@
 """The one way notices go out: an in-app row per user now, e-mail after the transaction commits."""
 
+import datetime
+
 from django.conf import settings
 from django.core.mail import send_mass_mail
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from audit.services import record, snapshot
 from notices.choices import NoticeKind
@@ -66,4 +69,20 @@ def set_email_preferences(user, wanted: dict[str, bool]) -> dict[str, bool]:
 
 def recent(user, limit: int = 5):
     """The user's latest in-app notices (one query)."""
-    return list(Notice.objects.filter(user=user).only("subject", "url", "created", "kind")[:limit])
+    return list(Notice.objects.filter(user=user).only("subject", "url", "created", "kind", "read")[:limit])
+
+
+def unread_count(user) -> int:
+    return Notice.objects.filter(user=user, read__isnull=True).count()
+
+
+def mark_all_read(user) -> int:
+    """Mark every unread notice of the user read; return how many."""
+    return Notice.objects.filter(user=user, read__isnull=True).update(read=timezone.now())
+
+
+def prune(days: int | None = None) -> int:
+    """Delete notices older than the retention period (settings.NOTICE_RETENTION_DAYS), read or not."""
+    days = settings.NOTICE_RETENTION_DAYS if days is None else days
+    cutoff = timezone.now() - datetime.timedelta(days=days)
+    return Notice.objects.filter(created__lt=cutoff).delete()[0]

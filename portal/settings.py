@@ -169,6 +169,15 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+if PRODUCTION:
+    # gunicorn serves the files collected at image build itself (hashed names, compressed, cached
+    # for a year), so the stack needs no separate file server; runserver serves them in development.
+    MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                      "whitenoise.middleware.WhiteNoiseMiddleware")  # fmt: skip
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 
 # Bodies beyond this are refused with 400 before any parsing: requests are small JSON documents.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("ENCLAVE_MAX_BODY_BYTES", 256 * 1024)
@@ -237,11 +246,14 @@ LEASE_WARNING_DAYS = tuple(
 # NOTICE_DIGEST_SECONDS instead of one e-mail per request (in-app notices still appear).
 NOTICE_DIGEST_THRESHOLD = env_int("ENCLAVE_NOTICE_DIGEST_THRESHOLD", 10)
 NOTICE_DIGEST_SECONDS = float(env_int("ENCLAVE_NOTICE_DIGEST_SECONDS", 86400))
+# In-app notices older than this are deleted once a day, read or not (the audit log keeps the changes).
+NOTICE_RETENTION_DAYS = env_int("ENCLAVE_NOTICE_RETENTION_DAYS", 180)
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
     "lease-warnings": {"task": "tenants.tasks.warn_expiring_leases", "schedule": 3600.0},  # idempotent
     "admin-digest": {"task": "tenants.tasks.send_admin_digest", "schedule": NOTICE_DIGEST_SECONDS},
+    "prune-notices": {"task": "notices.tasks.prune_notices", "schedule": 86400.0},
     "worker-heartbeat": {"task": "portal.tasks.heartbeat", "schedule": 30.0},
     "silent-nodes": {"task": "agents.tasks.mark_silent_nodes", "schedule": 30.0},
     "sweep-nodes": {"task": "agents.tasks.sweep", "schedule": 30.0},  # portal.leases.SWEEP_INTERVAL
@@ -261,6 +273,8 @@ if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("ENCLAVE_SSL_REDIRECT", True)
+    # Container and load-balancer health probes speak plain HTTP to the web process itself.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_HSTS_SECONDS = env_int("ENCLAVE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

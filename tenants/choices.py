@@ -68,6 +68,7 @@ class ExtensionState(models.TextChoices):
     PENDING = "pending", "Waiting for a decision"
     APPROVED = "approved", "Approved"
     REJECTED = "rejected", "Rejected"
+    WITHDRAWN = "withdrawn", "Withdrawn (the cluster ended first)"
 
 
 class SiteKind(models.TextChoices):
@@ -128,6 +129,7 @@ E = ExtensionState
 EXTENSION_MOVES = {
     "lease_extension.approve": ({E.PENDING}, E.APPROVED),
     "lease_extension.reject": ({E.PENDING}, E.REJECTED),
+    "lease_extension.withdraw": ({E.PENDING}, E.WITHDRAWN),  # its cluster left LEASE_STATES
 }
 # A cluster in these states may have its lease moved; the others are gone or going.
 LEASE_STATES = MOVES["cluster.extend_lease"][0]

@@ -365,11 +365,25 @@ def _transition(cluster, action, to_state, *, from_states=None, quota_pending=No
         VirtualCluster.objects.filter(pk=current.pk, state=current.state).update(**changes)
         current.refresh_from_db()
         record(action, current, before=before, after=snapshot(current), tenant=current.tenant_id)
+        if to_state is not None and to_state not in LEASE_STATES:
+            _withdraw_extensions(current)
         if notify and to_state is not None and before["state"] != to_state:
             notifications.state_changed(current, action)
         if bump:
             realizers.queue(current)
     return current
+
+
+def _withdraw_extensions(cluster: VirtualCluster) -> None:
+    """Close a pending lease extension of a cluster that is going or gone: nobody need decide it any more."""
+    allowed_from, to_state = EXTENSION_MOVES["lease_extension.withdraw"]
+    for extension in LeaseExtension.objects.select_for_update().filter(cluster=cluster, state__in=allowed_from):
+        before = snapshot(extension)
+        extension.state, extension.decided = to_state, timezone.now()
+        extension.decision_reason = f"The cluster is {_state_of(cluster)}."
+        extension.save(update_fields=["state", "decided", "decision_reason"])
+        record("lease_extension.withdraw", extension, before=before, after=snapshot(extension),
+               tenant=cluster.tenant_id)  # fmt: skip
 
 
 def _state_of(cluster) -> str:

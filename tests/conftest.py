@@ -41,7 +41,8 @@ def django_db_setup(request, django_test_environment, django_db_modify_db_settin
 
 
 # Files that run for minutes go first, so under pytest-xdist (a file stays in one process) they
-# overlap the rest of the suite instead of running alone at its end.
+# overlap the rest of the suite instead of running alone at its end. Only with
+# --no-loadscope-reorder (scripts/test.sh): by default xdist hands out files with the most tests first.
 LONG_FILES = ("agent/test_vrf_guest.py", "vsphere/test_capacity_db.py", "vsphere/test_devices_db.py")
 
 

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -55,3 +56,25 @@ def test_only_the_role_and_migration_jobs_get_the_owner_and_superuser_passwords(
         assert services[name].get("env_file", services["web"]["env_file"]) == [".env"], name
     assert ".env.db-owner" in services["migrate"]["env_file"] and ".env.postgres" not in services["migrate"]["env_file"]
     assert services["migrate"]["depends_on"]["dbroles"]["condition"] == "service_completed_successfully"
+
+
+def _requirements(name: str) -> list[str]:
+    return [x for x in (ROOT / name).read_text().splitlines() if x and not x.startswith("#")]
+
+
+def test_the_image_installs_only_pinned_run_time_requirements():
+    prod = _requirements("requirements-prod.txt")
+    assert all(re.match(r"[A-Za-z0-9_.-]+==[A-Za-z0-9_.+-]+(;|$)", x) for x in prod), prod
+    names = {x.split("==")[0].lower() for x in prod}
+    assert not names & {"pytest", "pytest-django", "pytest-timeout", "playwright", "ruff", "hypothesis"}
+    assert _requirements("requirements.txt")[0] == "-r requirements-prod.txt"  # development = run time + tools
+
+
+def test_the_dockerfile_installs_the_agent_after_copying_it_and_runs_unprivileged():
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")  # join continued lines
+    lines = [" ".join(x.split()) for x in text.splitlines() if x[:1].isupper()]
+    install = next(i for i, x in enumerate(lines) if x.startswith("RUN pip install ./agent"))
+    assert lines.index("COPY agent ./agent") < install
+    assert any(x.startswith("RUN ") and "collectstatic" in x for x in lines)
+    users = [x.split()[1] for x in lines if x.startswith("USER ")]
+    assert users and users[-1] not in ("root", "0")

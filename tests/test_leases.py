@@ -217,3 +217,14 @@ def test_the_request_form_says_the_longest_lease_and_refuses_a_longer_one_while_
     body = {**cluster_data(tenant=world.tenant_a.pk, lease_end=days(61).isoformat()), "submit": "1"}
     page = client.post("/clusters/new/", body).content.decode()
     assert "Leases run at most 60 days" in page and not VirtualCluster.objects.exists()
+
+
+def test_a_waiting_extension_is_withdrawn_when_its_cluster_is_decommissioned(world):
+    cluster = live_cluster(world)
+    extension = services.change_lease(cluster, world.member_a, days(500), "Long campaign")
+    services.decommission_cluster(VirtualCluster.objects.get(pk=cluster.pk), world.member_a)
+    extension.refresh_from_db()
+    assert extension.state == ExtensionState.WITHDRAWN and "decommissioning" in extension.decision_reason
+    assert AuditEvent.objects.filter(action="lease_extension.withdraw", object_id=str(extension.pk)).count() == 1
+    with pytest.raises(Conflict):
+        services.decide_extension(extension, world.owner_a, approve=True)

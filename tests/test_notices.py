@@ -1,7 +1,10 @@
 """Notices: whoever must act next hears of it (PI, site admins, owners), by e-mail unless they opted out."""
 
+import datetime
+
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from audit.models import AuditEvent
 from netpolicy import allocation, segments
@@ -132,3 +135,29 @@ def test_the_preferences_page_turns_email_off_per_kind_for_the_user_only(world, 
     ]
     page = client.get("/notices/preferences/").content.decode()
     assert 'name="endorse"' in page and 'name="endorse" id="id_endorse" checked' not in page
+
+
+def test_unread_notices_are_marked_and_the_user_marks_them_read_without_touching_anyone_elses(world, client):
+    services.create_cluster(world.tenant_a, world.member_a, service_data(), submit=True)
+    assert Notice.objects.filter(user=world.owner_a, read__isnull=True).count() == 1
+    client.force_login(world.owner_a)
+    assert "(1 unread)" in client.get("/").content.decode()
+    page = client.get("/notices/preferences/").content.decode()
+    assert 'id="unread-count"' in page and 'class="unread"' in page
+    others = Notice.objects.exclude(user=world.owner_a).filter(read__isnull=True).count()
+    assert client.post("/notices/preferences/", {"read_all": "1"}).status_code == 302
+    assert not Notice.objects.filter(user=world.owner_a, read__isnull=True).exists()
+    assert Notice.objects.exclude(user=world.owner_a).filter(read__isnull=True).count() == others
+    assert "unread" not in client.get("/").content.decode()
+
+
+def test_notices_past_their_retention_are_pruned_by_the_daily_task(world, settings):
+    from notices.tasks import prune_notices
+
+    services.create_cluster(world.tenant_a, world.member_a, service_data(), submit=True)
+    old = Notice.objects.get(user=world.owner_a)
+    Notice.objects.filter(pk=old.pk).update(created=timezone.now() - datetime.timedelta(days=200))
+    services.create_cluster(world.tenant_a, world.member_a, service_data(name="mpi-2"), submit=True)
+    settings.NOTICE_RETENTION_DAYS = 180
+    assert prune_notices() == 1
+    assert not Notice.objects.filter(pk=old.pk).exists() and Notice.objects.filter(user=world.owner_a).count() == 1

@@ -8,7 +8,7 @@
  * PAM_TYPE (checked), sets a fixed PATH (as the SPANK plugin does) and executes the absolute
  * command given on the PAM line:
  *
- *   session required pam_exec.so quiet /usr/local/sbin/enclave-pam-exec /usr/local/bin/enclave-agent enter --pam
+ *   session required pam_exec.so quiet type=open_session /usr/local/sbin/enclave-pam-exec /usr/local/bin/enclave-agent enter --pam
  */
 #include <errno.h>
 #include <stdio.h>

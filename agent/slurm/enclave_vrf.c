@@ -1,9 +1,15 @@
 /*
- * enclave_vrf: SPANK plugin that puts every Slurm task into its tenant's VRF.
+ * enclave_vrf: SPANK plugin that puts every Slurm job step into its tenant's VRF.
  *
- * PAM does not run for job steps, so each task is placed here, on the node that runs it,
- * by `enclave-agent enter --uid <job uid> --pid <task pid>`. Any failure of that command
- * fails the task (fail closed): a task must never run in the default VRF.
+ * PAM does not run for job steps, so each step is placed here, on the node that runs it, by
+ * `enclave-agent enter --uid <job uid> --pid <pid>`, twice:
+ *  - slurm_spank_init moves slurmstepd itself, before it opens the step's I/O and launch
+ *    response connections to srun: an srun started inside a VRF (a login, a batch script)
+ *    listens in that VRF and would never see them from the default VRF. Best effort: a
+ *    failure here is only logged (slurmstepd's log; the user would not see it);
+ *  - slurm_spank_task_init_privileged moves each task and is the gate: any failure of the
+ *    agent fails the task (fail closed) with the agent's message on the task's stderr, so a
+ *    task never runs in the default VRF.
  *
  * plugstack.conf:  required /usr/lib/slurm/enclave_vrf.so [agent=/path] [state_dir=/path]
  */
@@ -70,24 +76,20 @@ static int run_agent(char *const argv[])
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
+/* `agent [--state-dir D] enter --uid <job uid> --pid <our pid>`; 0 when the agent moved us. */
+static int enter_vrf(spank_t sp, int ac, char **av, const char *what)
 {
 	const char *agent = DEFAULT_AGENT, *state_dir = NULL;
 	char uid_s[16], pid_s[16], *argv[9];
 	uid_t uid;
 	int n = 0, rc;
 
-	/* Only slurmstepd has tasks; srun/sbatch load the plugin too but must do nothing. */
-	if (!spank_remote(sp))
-		return ESPANK_SUCCESS;
 	if (parse_args(ac, av, &agent, &state_dir) < 0)
 		return REFUSE;
 	if (spank_get_item(sp, S_JOB_UID, &uid) != ESPANK_SUCCESS) {
 		slurm_error("enclave_vrf: cannot get the job's uid");
 		return REFUSE;
 	}
-	/* This callback runs inside the freshly forked task, before exec, so our own pid is the
-	 * task pid; S_TASK_PID still reads -1 here (slurmstepd records it in the parent). */
 	snprintf(uid_s, sizeof(uid_s), "%u", (unsigned)uid);
 	snprintf(pid_s, sizeof(pid_s), "%d", (int)getpid());
 
@@ -105,9 +107,27 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
 
 	rc = run_agent(argv);
 	if (rc != 0) {
-		slurm_error("enclave_vrf: %s enter --uid %s --pid %s failed (%d); task refused",
-			    agent, uid_s, pid_s, rc);
+		slurm_error("enclave_vrf: %s enter --uid %s --pid %s failed (%d); %s",
+			    agent, uid_s, pid_s, rc, what);
 		return REFUSE;
 	}
 	return ESPANK_SUCCESS;
+}
+
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+	/* Only slurmstepd (remote context) runs steps; srun, sbatch and salloc load us too. */
+	if (!spank_remote(sp))
+		return ESPANK_SUCCESS;
+	enter_vrf(sp, ac, av, "slurmstepd stays in the default VRF; each task must enter itself");
+	return ESPANK_SUCCESS;
+}
+
+int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
+{
+	if (!spank_remote(sp))
+		return ESPANK_SUCCESS;
+	/* This callback runs inside the freshly forked task, before exec, so our own pid is the
+	 * task pid; S_TASK_PID still reads -1 here (slurmstepd records it in the parent). */
+	return enter_vrf(sp, ac, av, "task refused");
 }

@@ -1,33 +1,34 @@
-# Sourced by scripts/run.sh: enrol one demo node — enclave-agent in a network namespace on this
-# machine — into the pool "demo-rack". Needs root (network namespaces); skipped otherwise.
-DEMO_NS=enc-demo-n1
+# Sourced by scripts/run.sh: enrol one demo node (scripts/demo-node.sh: enclave-agent in a network
+# namespace) into the pool "demo-rack". Where this machine's kernel has VRF the node runs here;
+# where it lacks VRF (the agent would report the node NotReady) it runs inside the VRF guest (QEMU
+# with the pinned Debian kernel, scripts/vrf-guest/guest.py serve), whose user-mode network reaches
+# nothing but the portal's port (at 10.0.2.100 in the guest). Needs root and socat; skipped otherwise.
+demo_agent="$(command -v enclave-agent)"
+demo_portal="http://127.0.0.1:$PORT"
 if [ "$(id -u)" -ne 0 ] || ! command -v socat >/dev/null; then
   echo "demo node: skipped (needs root and socat)"
 else
-  ip netns del "$DEMO_NS" 2>/dev/null || true
-  ip link del encdemo0 2>/dev/null || true
-  ip netns add "$DEMO_NS"
-  ip link add encdemo0 type veth peer name em1 netns "$DEMO_NS"
-  ip addr add 10.99.0.1/24 dev encdemo0 && ip link set encdemo0 up
-  ip netns exec "$DEMO_NS" ip addr add 10.99.0.5/24 dev em1
-  ip netns exec "$DEMO_NS" ip link set em1 up
-  ip netns exec "$DEMO_NS" ip link set lo up
-  ip netns exec "$DEMO_NS" ip route add default via 10.99.0.1
-  cleanups+=("ip netns del $DEMO_NS" "ip link del encdemo0")
-  # The portal listens on loopback only; expose it to the demo node on the veth address alone.
-  socat "TCP-LISTEN:$PORT,bind=10.99.0.1,fork,reuseaddr" "TCP:127.0.0.1:$PORT" & pids+=($!)
-  # The agent speaks plain http only to loopback (a real node uses https): give the node a
-  # loopback door to that veth address inside its namespace.
-  ip netns exec "$DEMO_NS" socat "TCP-LISTEN:$PORT,bind=127.0.0.1,fork,reuseaddr" "TCP:10.99.0.1:$PORT" & pids+=($!)
-  for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.2; done
-  state="$ENCLAVE_DATA_DIR/demo-node"
-  portal="http://127.0.0.1:$PORT"
-  if ! grep -qs "\"server\": \"$portal\"" "$state/credential.json"; then
-    token="$(python manage.py join_token demo-rack --node demo-node-1)"
-    ip netns exec "$DEMO_NS" enclave-agent --state-dir "$state" join --server "$portal" \
-      --token "$token" --hostname demo-node-1 >"$ENCLAVE_DATA_DIR/logs/demo-node.log" 2>&1
+  for _ in $(seq 100); do curl -s -o /dev/null "$demo_portal/healthz" && break; sleep 0.2; done
+  if unshare -n "$demo_agent" capabilities >/dev/null 2>&1; then
+    demo_where="here (this kernel has VRF)"
+    demo_state="$ENCLAVE_DATA_DIR/demo-node" demo_cred="$ENCLAVE_DATA_DIR/demo-node/credential.json"
+  else
+    demo_where="in the VRF guest (this kernel lacks VRF; QEMU/TCG, Ready in about 1.5 minutes)"
+    demo_job="$ENCLAVE_DATA_DIR/demo-guest"  # the guest's writable /tmp/job, kept across runs
+    demo_state=/tmp/job/state demo_cred="$demo_job/state/credential.json"
   fi
-  python manage.py node_interfaces demo-node-1 em1=10.99.0.5/24 >/dev/null
-  ip netns exec "$DEMO_NS" enclave-agent --state-dir "$state" run --wait 25 >>"$ENCLAVE_DATA_DIR/logs/demo-node.log" 2>&1 & pids+=($!)
-  echo "demo node: demo-node-1 (namespace $DEMO_NS) enrolled in pool demo-rack; see /nodes/"
+  demo_token=""
+  if ! grep -qs "\"server\": \"$demo_portal\"" "$demo_cred"; then
+    demo_token="$(python manage.py join_token demo-rack --node demo-node-1)"
+  fi
+  demo_cmd="sh $PWD/scripts/demo-node.sh $demo_agent"
+  if [ -z "${demo_job:-}" ]; then
+    $demo_cmd 127.0.0.1 "$PORT" "$demo_state" $demo_token >>"$ENCLAVE_DATA_DIR/logs/demo-node.log" 2>&1 &
+  else
+    mkdir -p "$demo_job" && chmod 700 "$demo_job"
+    python scripts/vrf-guest/guest.py serve --forward "$PORT" --job-dir "$demo_job" \
+      -c "$demo_cmd 10.0.2.100 $PORT $demo_state $demo_token" >>"$ENCLAVE_DATA_DIR/logs/demo-node.log" 2>&1 &
+  fi
+  pids+=($!)
+  echo "demo node: demo-node-1 (namespace enc-demo-n1) joins pool demo-rack $demo_where; see /nodes/"
 fi

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import os
 import re
 import shutil
@@ -20,9 +21,29 @@ KREL = "6.1.0-50-amd64"
 PROJECT = Path(__file__).resolve().parents[2]  # the checkout, wherever it was cloned
 CACHE = Path(os.environ.get("ENCLAVE_GUEST_CACHE", "/var/cache/enclave-vrf-guest"))
 MODULES = [
-    "crc32c_generic", "vrf", "vxlan", "veth", "bridge", "dummy", "9p", "9pnet_virtio", "virtio_pci",
-    "nf_tables", "nft_nat", "nft_chain_nat", "nft_ct", "nft_masq", "nft_reject_inet",
-    "nft_fib_inet", "nft_limit", "nfnetlink", "nf_conntrack", "nf_nat",
+    "crc32c_generic",
+    "vrf",
+    "vxlan",
+    "veth",
+    "bridge",
+    "dummy",
+    "9p",
+    "9pnet_virtio",
+    "virtio_pci",
+    "virtio_net",
+    "nf_tables",
+    "nft_nat",
+    "nft_chain_nat",
+    "nft_ct",
+    "nft_masq",
+    "nft_reject_inet",
+    "nft_fib_inet",
+    "nft_limit",
+    "nft_log",
+    "nf_log_syslog",
+    "nfnetlink",
+    "nf_conntrack",
+    "nf_nat",
 ]
 INIT = r"""#!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -59,8 +80,7 @@ def kernel_dir() -> Path:
     CACHE.mkdir(parents=True, exist_ok=True)
     deb = CACHE / f"{KERNEL_PKG}_{KERNEL_VERSION}_amd64.deb"
     if not deb.exists():
-        subprocess.run(["apt-get", "download", f"{KERNEL_PKG}={KERNEL_VERSION}"],
-                       cwd=CACHE, check=True)
+        subprocess.run(["apt-get", "download", f"{KERNEL_PKG}={KERNEL_VERSION}"], cwd=CACHE, check=True)
     subprocess.run(["dpkg-deb", "-x", str(deb), str(out)], check=True)
     return out
 
@@ -87,6 +107,7 @@ def module_order(kdir: Path, wanted: list[str]) -> list[str]:
 
 def write_newc(root: Path, out: Path) -> None:
     """Write root as a gzipped newc cpio archive (no cpio binary on this machine)."""
+
     def entry(f, name: str, st: os.stat_result, data: bytes, ino: int) -> None:
         fields = [ino, st.st_mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name) + 1, 0]
         f.write(b"070701" + b"".join(b"%08x" % v for v in fields))
@@ -114,8 +135,10 @@ def build() -> tuple[Path, Path]:
     """Build (or reuse) the initramfs; return (vmlinuz, initramfs)."""
     kdir = kernel_dir()
     vmlinuz = kdir / "boot" / f"vmlinuz-{KREL}"
-    initrd = CACHE / f"initramfs-{KREL}.gz"
-    if initrd.exists() and initrd.stat().st_mtime > Path(__file__).stat().st_mtime:
+    # Named by what goes into it: checkouts with other modules or another init share the cache.
+    recipe = hashlib.sha256(("\n".join(MODULES) + INIT).encode()).hexdigest()[:12]
+    initrd = CACHE / f"initramfs-{KREL}-{recipe}.gz"
+    if initrd.exists():
         return vmlinuz, initrd
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -135,23 +158,50 @@ def build() -> tuple[Path, Path]:
     return vmlinuz, initrd
 
 
+PORTAL = "10.0.2.100"  # where a networked guest reaches the forwarded port of this host's loopback
+
+
+def qemu_argv(job: Path, mem: int, forward: int | None = None) -> list[str]:
+    """The QEMU command line: host root read-only, job dir writable; with forward, a user-mode NIC
+    that reaches nothing but this host's 127.0.0.1:forward, as PORTAL:forward."""
+    vmlinuz, initrd = build()
+    cmd = [
+        "qemu-system-x86_64",
+        "-accel",
+        "tcg",
+        "-m",
+        str(mem),
+        "-smp",
+        "1",
+        "-nographic",
+        "-no-reboot",
+        "-kernel",
+        str(vmlinuz),
+        "-initrd",
+        str(initrd),
+        # no_timer_check: under a loaded host, TCG misses the IO-APIC timer check and panics.
+        "-append",
+        f"console=ttyS0 quiet panic=-1 no_timer_check rdinit=/init enclave_project={PROJECT}",
+        "-virtfs",
+        "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
+        "-virtfs",
+        f"local,path={job},mount_tag=job,security_model=none",
+        "-virtfs",
+        f"local,path={PROJECT},mount_tag=project,security_model=none,readonly=on,multidevs=remap",
+    ]
+    if forward is not None:  # restrict=on: no other address or port of the host or beyond
+        fwd = f"guestfwd=tcp:{PORTAL}:{forward}-cmd:socat STDIO TCP:127.0.0.1:{forward}"
+        cmd += ["-netdev", f"user,id=n0,restrict=on,{fwd}", "-device", "virtio-net-pci,netdev=n0"]
+    return cmd
+
+
 def run(script: str, timeout: float = 900, mem: int = 1536) -> tuple[int, str]:
     """Boot the guest, run script (sh) with the host root as /, return (rc, console log)."""
-    vmlinuz, initrd = build()
     with tempfile.TemporaryDirectory(prefix="vrfguest-") as job:
         Path(job, "cmd.sh").write_text(script)
-        cmd = [
-            "qemu-system-x86_64", "-accel", "tcg", "-m", str(mem), "-smp", "1",
-            "-nographic", "-no-reboot", "-kernel", str(vmlinuz), "-initrd", str(initrd),
-            # no_timer_check: under a loaded host, TCG misses the IO-APIC timer check and panics.
-            "-append", f"console=ttyS0 quiet panic=-1 no_timer_check rdinit=/init enclave_project={PROJECT}",
-            "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
-            "-virtfs", f"local,path={job},mount_tag=job,security_model=none",
-            "-virtfs", f"local,path={PROJECT},mount_tag=project,security_model=none,readonly=on,multidevs=remap",
-        ]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
-                                  timeout=timeout, stdin=subprocess.DEVNULL)
+            proc = subprocess.run(qemu_argv(Path(job), mem), capture_output=True, text=True,
+                                  errors="replace", timeout=timeout, stdin=subprocess.DEVNULL)  # fmt: skip
             log = proc.stdout + proc.stderr
         except subprocess.TimeoutExpired as exc:
             out = exc.stdout or b""
@@ -161,16 +211,31 @@ def run(script: str, timeout: float = 900, mem: int = 1536) -> tuple[int, str]:
     return (int(marks[-1]) if marks else 125), log
 
 
+NET_UP = "ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2\n"
+
+
+def serve(script: str, job: Path, forward: int, mem: int = 768) -> int:
+    """Boot a guest that reaches this host's port forward and runs script until it ends (the demo
+    node); its console goes to stdout."""
+    job.mkdir(parents=True, exist_ok=True)
+    (job / "cmd.sh").write_text(NET_UP + script)
+    os.execvp("qemu-system-x86_64", qemu_argv(job, mem, forward))  # noqa: S606 - our own fixed argv
+
+
 def main() -> int:
-    """CLI: build | run -c 'commands'."""
+    """CLI: build | run -c 'commands' | serve --forward PORT --job-dir DIR -c 'commands' (no timeout)."""
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("action", choices=["build", "run"])
-    ap.add_argument("-c", "--command", default="uname -a; ip link add t type vrf table 10")
+    ap.add_argument("action", choices=["build", "run", "serve"])
+    ap.add_argument("-c", "--command", default="uname -a; ip link add name t type vrf table 10 && echo VRF-OK")
     ap.add_argument("--timeout", type=float, default=900)
+    ap.add_argument("--job-dir", type=Path, help="serve: the guest's writable /tmp/job (kept)")
+    ap.add_argument("--forward", type=int, help=f"serve: this host's 127.0.0.1 port the guest reaches at {PORTAL}")
     args = ap.parse_args()
     if args.action == "build":
         print(*build())
         return 0
+    if args.action == "serve":
+        return serve(args.command, args.job_dir or Path(tempfile.mkdtemp(prefix="vrfguest-")), args.forward)
     rc, log = run(args.command, timeout=args.timeout)
     sys.stdout.write(log)
     return rc

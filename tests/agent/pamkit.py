@@ -60,7 +60,7 @@ class Kit:
         path.write_text(
             "auth sufficient pam_rootok.so\naccount required pam_permit.so\n"
             "session required pam_env.so readenv=0 user_readenv=1\n"
-            f"session required pam_exec.so quiet log={self.base}/pam_exec.log {' '.join(cmd)}\n"
+            f"session required pam_exec.so quiet type=open_session log={self.base}/pam_exec.log {' '.join(cmd)}\n"
         )
         return path
 

@@ -23,14 +23,14 @@ NODE = "enclavenode"
 TENANT = 70001
 SLURM = ("slurmctld", "slurmd", "srun", "sinfo")
 
-needs_header = pytest.mark.skipif(not Path("/usr/include/slurm/spank.h").exists(),
-                                  reason="libslurm-dev is not installed (deps/apt.txt)")
+needs_header = pytest.mark.skipif(
+    not Path("/usr/include/slurm/spank.h").exists(), reason="libslurm-dev is not installed (deps/apt.txt)"
+)
 
 
 def build(out: Path) -> subprocess.CompletedProcess:
     """`make -C agent/slurm OUT=out`: the documented build, kept out of the source tree."""
-    return subprocess.run(["make", "-s", "-C", str(SRC), f"OUT={out}"], capture_output=True,
-                          text=True, check=False)
+    return subprocess.run(["make", "-s", "-C", str(SRC), f"OUT={out}"], capture_output=True, text=True, check=False)
 
 
 @needs_header
@@ -43,6 +43,7 @@ def test_it_compiles_without_warnings_against_the_real_spank_header(tmp_path):
 
 
 # -- a real one-node cluster: slurmctld + slurmd on localhost, auth/none, all under a tmp dir --
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -79,12 +80,22 @@ PartitionName=main Nodes={NODE} Default=YES State=UP MaxTime=5
 def _not_ready_state(d: Path) -> None:
     """d/state as the real agent writes it on this kernel: the tenant is not ready (no VRF)."""
     state, ns = d / "state", f"es{uuid.uuid4().hex[:8]}"
-    (d / "desired.json").write_text(json.dumps(desired("n1", 1, [TENANT],
-                                                       uids={TENANT: [NOBODY]})))
+    (d / "desired.json").write_text(json.dumps(desired("n1", 1, [TENANT], uids={TENANT: [NOBODY]})))
     sh("ip", "netns", "add", ns)  # its own netns: apply must not touch the host's nftables
     try:
-        sh("ip", "netns", "exec", ns, str(AGENT), "--state-dir", str(state), "apply",
-           "--file", str(d / "desired.json"), check=False)
+        sh(
+            "ip",
+            "netns",
+            "exec",
+            ns,
+            str(AGENT),
+            "--state-dir",
+            str(state),
+            "apply",
+            "--file",
+            str(d / "desired.json"),
+            check=False,
+        )
     finally:
         sh("ip", "netns", "del", ns, check=False)
     status = json.loads((state / "status.json").read_text())
@@ -113,8 +124,9 @@ class Cluster:
         return self
 
     def _idle(self) -> bool:
-        out = subprocess.run(["sinfo", "-h", "-N", "-o", "%t"], env=self.env,
-                             capture_output=True, text=True, check=False)
+        out = subprocess.run(
+            ["sinfo", "-h", "-N", "-o", "%t"], env=self.env, capture_output=True, text=True, check=False
+        )
         return out.stdout.strip() == "idle"
 
     def _dead(self) -> bool:
@@ -130,9 +142,18 @@ class Cluster:
 
     def srun(self, script: str) -> subprocess.CompletedProcess:
         """A one-task job step run by the unprivileged test user."""
-        return subprocess.run(["srun", "-N1", "-n1", "sh", "-c", script], env=self.env, cwd="/",
-                              user=NOBODY, group=NOBODY, extra_groups=[], capture_output=True,
-                              text=True, timeout=120, check=False)
+        return subprocess.run(
+            ["srun", "-N1", "-n1", "sh", "-c", script],
+            env=self.env,
+            cwd="/",
+            user=NOBODY,
+            group=NOBODY,
+            extra_groups=[],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
 
     def stop(self) -> None:
         """Stop the daemons (TERM, then KILL) and remove every file of the cluster."""
@@ -179,27 +200,31 @@ def cluster():
 
 @needs_header
 def test_a_required_plugin_refuses_the_job_step_when_the_tenant_network_is_not_ready(cluster):
-    cluster.plugstack(f"required {cluster.dir}/enclave_vrf.so agent={AGENT} "
-                      f"state_dir={cluster.state}")
+    cluster.plugstack(f"required {cluster.dir}/enclave_vrf.so agent={AGENT} state_dir={cluster.state}")
     out = cluster.srun("echo TASK-RAN")
     assert out.returncode != 0
     assert "TASK-RAN" not in out.stdout  # the user's command never started
-    assert (f"enclave-agent: session refused: tenant {TENANT} network is not ready: "
-            "kernel lacks VRF support") in out.stderr, out.stderr + cluster.logs()
+    assert (
+        f"enclave-agent: session refused: tenant {TENANT} network is not ready: kernel lacks VRF support"
+    ) in out.stderr, out.stderr + cluster.logs()
 
 
 @needs_header
-def test_it_passes_the_job_uid_and_the_task_pid_to_the_agent(cluster):
-    """The real agent always refuses on this kernel, so a recording stand-in shows the call."""
+def test_it_passes_the_job_uid_and_the_pids_of_slurmstepd_and_the_task_to_the_agent(cluster):
+    """The real agent always refuses on this kernel, so a recording stand-in shows the calls."""
     record, argv_file = cluster.dir / "record-agent", cluster.dir / "argv"
-    record.write_text(f'#!/bin/sh\necho "$@" > {argv_file}\n')
+    record.write_text(f'#!/bin/sh\necho "$PPID $(cat /proc/$PPID/comm) $@" >> {argv_file}\n')
     record.chmod(0o755)
     cluster.plugstack(f"required {cluster.dir}/enclave_vrf.so agent={record} state_dir=/st")
     out = cluster.srun("echo PID=$$")  # sh is exec'd in the task process itself
     assert out.returncode == 0, out.stderr + cluster.logs()
-    pid = out.stdout.strip().removeprefix("PID=")
-    assert argv_file.read_text().split() == ["--state-dir", "/st", "enter", "--uid",
-                                             str(NOBODY), "--pid", pid]
+    task = out.stdout.strip().removeprefix("PID=")
+    calls = [line.split() for line in argv_file.read_text().splitlines()]
+    assert [c[2:] for c in calls] == [
+        ["--state-dir", "/st", "enter", "--uid", str(NOBODY), "--pid", calls[0][0]],  # slurmstepd
+        ["--state-dir", "/st", "enter", "--uid", str(NOBODY), "--pid", task],
+    ]
+    assert calls[0][1] == "slurmstepd" and calls[0][0] != task  # first slurmstepd, then the task
 
 
 @needs_header

@@ -12,15 +12,16 @@ SPEC = importlib.util.spec_from_file_location("vrf_guest", ROOT / "scripts/vrf-g
 guest = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(guest)
 
-SUITE = f"""cd {ROOT} && {ROOT}/.venv/bin/python -m pytest -p no:django -p no:cacheprovider \\
+SUITE = f"""cd {ROOT} && {ROOT}/.venv/bin/python -m pytest -p no:django -p no:cacheprovider --durations=5 \\
   -o addopts='' --color=no --confcutdir=tests/agent -q tests/agent/guest 2>&1"""
 
 
-@pytest.mark.timeout(1800)
-@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("qemu-system-x86_64"),
-                    reason="needs root and qemu-system-x86_64")
+@pytest.mark.timeout(2700)
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not shutil.which("qemu-system-x86_64"), reason="needs root and qemu-system-x86_64"
+)
 def test_the_vrf_suite_passes_inside_a_guest_with_a_vrf_kernel():
-    rc, log = guest.run(SUITE, timeout=1500)
+    rc, log = guest.run(SUITE, timeout=2400)  # one boot for the whole VRF suite (TCG: slow)
     tail = log[-6000:]
     assert rc == 0, tail
     assert " passed" in tail and " failed" not in tail and " skipped" not in tail

@@ -20,15 +20,17 @@ SUBNET = "10.77.0"
 OUTSIDE = "198.51.100"
 MCAST = "239.1.1.77"
 PORT = 4789
+ANY = "0.0.0.0"  # noqa: S104 (listeners of the test topology, inside its namespaces)
 PORTAL_RULESET = f"""table inet enclave {{
   chain input {{
     type filter hook input priority 0; policy accept;
     ct state established,related accept
     iifname "eth0" ip saddr != {SUBNET}.0/24 tcp dport 22 accept
+    iifname "eth0" ip saddr != {SUBNET}.0/24 limit rate 10/second log prefix "enclave drop " drop
     iifname "eth0" ip saddr != {SUBNET}.0/24 drop
   }}
 }}
-"""
+"""  # with a `log` and a `limit` statement, as the portal's compiled rulesets have
 
 
 def sh(*args: str, check: bool = True, input: str | None = None) -> subprocess.CompletedProcess:
@@ -73,8 +75,21 @@ class Topology:
         return self
 
     def _wire(self, a: str, a_dev: str, b: str, b_dev: str, b_addr: str) -> None:
-        sh("ip", "link", "add", f"{self.prefix}x", "netns", self.ns(a), "type", "veth",
-           "peer", "name", b_dev, "netns", self.ns(b))
+        sh(
+            "ip",
+            "link",
+            "add",
+            f"{self.prefix}x",
+            "netns",
+            self.ns(a),
+            "type",
+            "veth",
+            "peer",
+            "name",
+            b_dev,
+            "netns",
+            self.ns(b),
+        )
         self.ex(a, "ip", "link", "set", f"{self.prefix}x", "name", a_dev)
         self.ex(a, "ip", "link", "set", a_dev, "up")
         self.ex(b, "ip", "addr", "add", b_addr, "dev", b_dev)
@@ -95,15 +110,21 @@ class Topology:
 
     def spawn(self, role: str, *args: str, **kw) -> subprocess.Popen:
         """Start a long-running process in a namespace (killed by destroy)."""
-        proc = subprocess.Popen(["ip", "netns", "exec", self.ns(role), *args],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+        proc = subprocess.Popen(
+            ["ip", "netns", "exec", self.ns(role), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            **kw,
+        )
         self.procs.append(proc)
         return proc
 
-    def listen(self, role: str, port: int, dev: str = "", udp: bool = False,
-               addr: str = "0.0.0.0") -> subprocess.Popen:  # noqa: S104
+    def listen(
+        self, role: str, port: int, dev: str = "", udp: bool = False, addr: str = ANY, timeout: float = 120
+    ) -> subprocess.Popen:
         """A one-shot echo listener, optionally bound to a VRF device; waits until READY."""
-        args = [PY, PROBE, "listen", "--port", str(port), "--addr", addr]
+        args = [PY, PROBE, "listen", "--port", str(port), "--addr", addr, "--timeout", str(timeout)]
         args += ["--dev", dev] if dev else []
         args += ["--udp"] if udp else []
         proc = self.spawn(role, *args)
@@ -122,21 +143,33 @@ class Topology:
 def tenant(tid: int, node_addr: str, uids=()) -> dict:
     """Desired-state entry for one tenant on a node (VRF table and CGNAT from the id)."""
     return {
-        "id": tid, "vrf": {"name": f"vrf{tid}", "table": table_for(tid)}, "vni": tid,
-        "cgnat": cgnat_for(tid), "uids": list(uids),
-        "vxlans": [{"device": vxlan_name("eth0", tid), "underlay": "eth0", "dstport": PORT,
-                    "address": f"{node_addr}/24", "group": MCAST}],
+        "id": tid,
+        "vrf": {"name": f"vrf{tid}", "table": table_for(tid)},
+        "vni": tid,
+        "cgnat": cgnat_for(tid),
+        "uids": list(uids),
+        "vxlans": [
+            {
+                "device": vxlan_name("eth0", tid),
+                "underlay": "eth0",
+                "dstport": PORT,
+                "address": f"{node_addr}/24",
+                "group": MCAST,
+            }
+        ],
     }
 
 
-def desired(node: str, host: int, tenants: list[int], generation: int = 1,
-            uids: dict | None = None) -> dict:
+def desired(node: str, host: int, tenants: list[int], generation: int = 1, uids: dict | None = None) -> dict:
     """A whole desired-state document for node n1 (host 1) or n2 (host 2)."""
     addr = f"{SUBNET}.{host}"
     return {
         "generation": generation,
-        "node": {"name": node, "address": addr, "interfaces": [
-            {"name": "eth0", "address": f"{addr}/24", "gateway": f"{SUBNET}.254"}]},
+        "node": {
+            "name": node,
+            "address": addr,
+            "interfaces": [{"name": "eth0", "address": f"{addr}/24", "gateway": f"{SUBNET}.254"}],
+        },
         "tenants": [tenant(t, addr, (uids or {}).get(t, ())) for t in tenants],
         "nftables": PORTAL_RULESET,
     }
@@ -149,8 +182,7 @@ def agent(topo: Topology, role: str, state: dict, *cmd: str, check: bool = False
     path = Path(state_dir, "input.json")
     path.write_text(json.dumps(state))
     args = cmd or ("apply", "--file", str(path))
-    return topo.ex(role, PY, "-m", "enclave_agent.cli", "--state-dir", state_dir, *args,
-                   check=check)
+    return topo.ex(role, PY, "-m", "enclave_agent.cli", "--state-dir", state_dir, *args, check=check)
 
 
 def report(proc: subprocess.CompletedProcess) -> dict:

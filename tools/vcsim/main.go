@@ -12,9 +12,11 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"net"
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 
 	"github.com/vmware/govmomi/find"
@@ -23,6 +25,8 @@ import (
 )
 
 type options struct {
+	listen    string
+	tlsName   string
 	port      int
 	hosts     int
 	datastore int
@@ -41,7 +45,10 @@ type options struct {
 
 func parseFlags() options {
 	var o options
-	flag.IntVar(&o.port, "port", 0, "loopback port to listen on (0 picks a free one)")
+	flag.IntVar(&o.port, "port", 0, "port to listen on (0 picks a free one)")
+	flag.StringVar(&o.listen, "listen", "127.0.0.1", "address to listen on (a container's simulator: 0.0.0.0)")
+	flag.StringVar(&o.tlsName, "tls-name", "", "serve a fresh self-signed certificate for this DNS name "+
+		"and announce it as the host (default: Go's test certificate for 127.0.0.1)")
 	flag.IntVar(&o.hosts, "hosts", 4, "hosts in the cluster")
 	flag.IntVar(&o.datastore, "datastores", 1, "datastores mounted on every host")
 	flag.StringVar(&o.template, "template", "hpc-template", "name of the VM template to clone from")
@@ -145,11 +152,18 @@ func prepareInventory(m *simulator.Model, template string, pfs []pfSpec) error {
 
 func startServer(m *simulator.Model, o options, ctl *control) *simulator.Server {
 	m.Service.Listen = &url.URL{
-		Host: fmt.Sprintf("127.0.0.1:%d", o.port),
+		Host: net.JoinHostPort(o.listen, strconv.Itoa(o.port)),
 		User: url.UserPassword(o.user, o.password),
 	}
 	if !o.insecure {
 		m.Service.TLS = new(tls.Config)
+		if o.tlsName != "" {
+			cert, err := selfSigned(o.tlsName)
+			if err != nil {
+				log.Fatalf("vcsim: certificate for %s: %v", o.tlsName, err)
+			}
+			m.Service.TLS.Certificates = []tls.Certificate{cert} // httptest keeps given certificates
+		}
 	}
 	m.Service.HandleFunc(controlPrefix, ctl.ServeHTTP)
 	return m.Service.NewServer()
@@ -179,6 +193,11 @@ type readyInfo struct {
 func announce(s *simulator.Server, o options) error {
 	info := readyInfo{
 		Host: s.URL.Host, User: o.user, Password: o.password, PID: os.Getpid(),
+	}
+	if o.tlsName != "" { // clients reach it by the certificate's name, not the bound address
+		_, port, _ := net.SplitHostPort(s.URL.Host)
+		s.URL.Host = net.JoinHostPort(o.tlsName, port)
+		info.Host = s.URL.Host
 	}
 	sdk := *s.URL
 	sdk.User = nil

@@ -3,16 +3,13 @@
 import subprocess
 
 import pytest
+from nodekit import UIDS, A, B  # tenants and their members' UIDs, shared by the guest suite
 from topo import Topology, agent, desired, report
-
-A, B = 70001, 70002  # above 65536 on purpose: the paper's table numbering broke there
-UIDS = {A: [65534], B: [65533]}
 
 
 def _kernel_has_vrf() -> bool:
     cmd = "ip link add enclvrfprobe type vrf table 4294967001 && ip link del enclvrfprobe"
-    return subprocess.run(["unshare", "-n", "sh", "-c", cmd], capture_output=True,
-                          check=False).returncode == 0
+    return subprocess.run(["unshare", "-n", "sh", "-c", cmd], capture_output=True, check=False).returncode == 0
 
 
 collect_ignore_glob = [] if _kernel_has_vrf() else ["test_*.py"]

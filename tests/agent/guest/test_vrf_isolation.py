@@ -3,11 +3,10 @@
 import json
 import time
 
+from nodekit import UIDS, A, B  # as the `net` fixture (conftest.py) realises them
 from topo import OUTSIDE, PROBE, PY, SUBNET, Topology, agent, desired, report
 
-A, B = 70001, 70002  # above 65536 on purpose: the paper's table numbering broke there
 VRF_A, VRF_B = f"vrf{A}", f"vrf{B}"
-UIDS = {A: [65534], B: [65533]}  # the same as the `net` fixture (conftest.py) realises
 
 
 def test_tenant_reaches_its_own_listener_on_another_node(net):
