@@ -12,6 +12,7 @@ from agents.choices import NodeStatus
 from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
 from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
+from tenants.models import Tenant
 
 SILENT_AFTER = datetime.timedelta(seconds=90)  # three missed long-polls
 NODE_EDITABLE = ("address", "interfaces")
@@ -158,7 +159,7 @@ def record_observed(node: Node, report: dict) -> Node:
     tenants = report.get("tenants") or {}
     ok = not report.get("node_errors") and all(t["status"] == "ready" for t in tenants.values())
     errors = list(report.get("node_errors") or [])
-    errors += [f"tenant {tid}: {e}" for tid, t in tenants.items() for e in t.get("errors", [])]
+    errors += _tenant_errors(tenants)
     with transaction.atomic():
         current = Node.objects.select_for_update().get(pk=node.pk)
         before = snapshot(current)
@@ -171,6 +172,17 @@ def record_observed(node: Node, report: dict) -> Node:
         if before["status"] != current.status or before["applied_generation"] != current.applied_generation:
             record("node.observed", current, before=_brief(before), after=_brief(snapshot(current)))
     return current
+
+
+def _tenant_errors(tenants: dict) -> list[str]:
+    """Each tenant's errors, named by slug (one query, only when a tenant reported errors)."""
+    failing = [tid for tid, t in tenants.items() if t.get("errors")]
+    if not failing:
+        return []
+    ids = [int(tid) for tid in failing if str(tid).isdigit()]
+    slugs = dict(Tenant.objects.filter(pk__in=ids).values_list("pk", "slug"))
+    return [f"tenant {slugs.get(int(tid), tid) if str(tid).isdigit() else tid}: {e}"
+            for tid in failing for e in tenants[tid]["errors"]]  # fmt: skip
 
 
 def touch(node: Node) -> None:

@@ -1,11 +1,11 @@
 """Site-admin pages: node pools, nodes with their state, last report, errors and tenants."""
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from agents import services
-from agents.choices import NodeStatus
+from agents.choices import NodeStatus, TenantNetworkStatus
 from agents.models import Node, NodePool
 from frontend.admin_views import staff_member_required
 from frontend.views import render_page
@@ -33,14 +33,44 @@ def node_list(request):
 
 @staff_member_required
 def node_detail(request, pk):
-    """A node and the tenants it reported, one page of them at a time."""
+    """A node, its capabilities and the tenants it reported; live while it has not applied its generation."""
     node = get_object_or_404(Node.objects.select_related("pool").prefetch_related("credentials"), pk=pk)
     reported = sorted((node.last_report or {}).get("tenants", {}).items(), key=lambda item: _as_int(item[0]))
     pager = paginate(request, reported)
     ids = [_as_int(tid) for tid, _ in pager.rows]
-    tenants = {t.pk: t for t in Tenant.objects.filter(pk__in=ids)}
-    rows = [{"tenant": tenants.get(_as_int(tid)), "id": tid, **entry} for tid, entry in pager.rows]
-    return render(request, "agents/node_detail.html", {"node": node, "tenant_rows": rows, "pager": pager})
+    tenants = {t.pk: t for t in Tenant.objects.filter(pk__in=ids).only("pk", "slug", "name")}
+    labels = dict(TenantNetworkStatus.choices)
+    rows = [{"tenant": tenants.get(_as_int(tid)), "id": tid, "status": entry.get("status", ""),
+             "label": labels.get(entry.get("status"), entry.get("status", "")), "errors": entry.get("errors", [])}
+            for tid, entry in pager.rows]  # fmt: skip
+    context = {"node": node, "tenant_rows": rows, "pager": pager, "capabilities": capability_rows(node.capabilities),
+               "live": node.applied_generation != node.desired_generation}  # fmt: skip
+    return render_page(request, "agents/node_detail.html", context, "agents/partials/node_status.html")
+
+
+# What the agent probes (enclave_agent.plan.Capabilities), in words; unknown keys are shown as they come.
+CAPABILITY_LABELS = {
+    "kernel": "Kernel",
+    "vrf": "VRF (a routing table per tenant)",
+    "vxlan": "VXLAN (overlay segments)",
+    "nftables": "nftables (the tenants' firewall)",
+    "detail": "Detail",
+}
+
+
+def capability_rows(capabilities) -> list[tuple[str, str, bool | None]]:
+    """(label, value as text, supported?) per capability: known ones first, booleans as yes/no."""
+    caps = capabilities if isinstance(capabilities, dict) else {}
+    keys = [k for k in CAPABILITY_LABELS if k in caps] + sorted(k for k in caps if k not in CAPABILITY_LABELS)
+    rows = []
+    for key in keys:
+        value = caps[key]
+        if isinstance(value, bool):
+            rows.append((CAPABILITY_LABELS.get(key, key), "yes" if value else "no", value))
+        else:
+            text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            rows.append((CAPABILITY_LABELS.get(key, key), text or "—", None))
+    return rows
 
 
 def _as_int(text) -> int:

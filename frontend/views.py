@@ -3,19 +3,20 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
+from audit.services import snapshot
 from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm, ResizeForm
 from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from notices import services as notice_services
 from portal.errors import Conflict, NotFound, ServiceError
 from portal.paging import paginate
-from tenants import advice, notifications, offers, quotas, realizers, services
+from tenants import advice, notifications, offers, quotas, realizers, resize, services
 from tenants.access import can_decide, is_owner, is_site_admin, scope, tenant_ids, visible_tenants
 from tenants.choices import LEASE_STATES, ClusterState, Role
 from tenants.filtersets import ClusterFilterSet
@@ -149,11 +150,15 @@ def cluster_create(request):
 @login_required
 def cluster_detail(request, pk):
     cluster = get_cluster(request.user, pk)
+    if request.htmx:  # the live status card alone: what is being applied, and why it waits or failed
+        if not cluster.work_pending:  # the work is done: load the whole page once (actions, access, history)
+            return HttpResponse(headers={"HX-Refresh": "true"})
+        return render(request, "frontend/partials/cluster_status.html", _status_context(cluster))
     history = AuditEvent.objects.filter(object_type="tenants.virtualcluster", object_id=str(cluster.pk))
     can_resize = can_decide(request.user, cluster) and cluster.state in RESIZABLE_STATES
     context = {
-        "cluster": cluster,
-        "history": history.order_by("created", "id"),
+        **_status_context(cluster),
+        "history": [_with_summary(e) for e in history.order_by("created", "id")],
         "can_endorse": cluster.state == ClusterState.SUBMITTED and is_owner(request.user, cluster.tenant_id),
         "can_approve": cluster.state == ClusterState.ENDORSED and is_site_admin(request.user),
         "can_decide": can_decide(request.user, cluster),
@@ -168,6 +173,18 @@ def cluster_detail(request, pk):
         **_access_context(cluster, request.user),
     }  # fmt: skip
     return render_page(request, "frontend/cluster_detail.html", context, "frontend/partials/cluster_status.html")
+
+
+def _status_context(cluster) -> dict:
+    """The status card: the state, and while work is pending what is applied and why it waits or failed."""
+    pending = resize.pending(cluster) if cluster.generation != cluster.observed_generation else []
+    return {"cluster": cluster, "live": cluster.work_pending, "pending": pending}
+
+
+def _with_summary(event):
+    """A history row says what a resize changed (from → to), not only that one happened."""
+    event.changes = resize.describe(event.before, event.after) if event.action == "cluster.resize" else []
+    return event
 
 
 def _lease_context(cluster, user) -> dict:
@@ -243,13 +260,29 @@ FORM_ACTIONS = {
 }  # fmt: skip
 
 
-def _done(result) -> str:
-    """What a successful action says: the cluster's new state, or the extension now waiting."""
+def _done(result, before: VirtualCluster) -> str:
+    """What a successful action says: the cluster's new state, the work now pending, or the extension waiting."""
     if isinstance(result, LeaseExtension):
         return (
             f"Extension of {result.cluster} to {result.lease_end} requested: it waits for a PI's or admin's approval."
         )
-    return f"{result} is now {result.get_state_display().lower()}."
+    state = result.get_state_display().lower()
+    if result.state == before.state and result.generation != before.generation:
+        changes = ", ".join(resize.describe(snapshot(before), snapshot(result))) or "no change"
+        return (f"Resize of {result} submitted ({changes}): generation {result.generation} is being applied, "
+                "and this page follows it until it is done.")  # fmt: skip
+    if result.work_pending:
+        return f"{result} is now {state}; the site is at work on it, and this page follows it until it is done."
+    return f"{result} is now {state}."
+
+
+def _resize_plan(request, cluster, changes: dict):
+    """The resize's plan (what changes, sizes, quota effect) and a confirmation, before anything is submitted."""
+    if not can_decide(request.user, cluster) or cluster.state not in RESIZABLE_STATES:
+        messages.error(request, "Only a tenant owner or a site admin may resize a live cluster.")
+        return redirect("frontend:cluster-detail", pk=cluster.pk)
+    context = {"cluster": cluster, "plan": resize.plan(cluster, changes), "changes": changes}
+    return render(request, "frontend/cluster_resize.html", context)
 
 
 @login_required
@@ -263,6 +296,8 @@ def cluster_action(request, pk, verb):
         if not form.is_valid():
             messages.error(request, problem)
             return redirect("frontend:cluster-detail", pk=pk)
+        if verb == "resize" and request.POST.get("confirm") != "yes":
+            return _resize_plan(request, cluster, form.cleaned_data)
         handler = lambda c, u, p: call(c, u, form.cleaned_data)  # noqa: E731
     elif verb in ACTIONS:
         handler = ACTIONS[verb]
@@ -270,7 +305,7 @@ def cluster_action(request, pk, verb):
         raise Http404("No such action.")
     try:
         result = handler(cluster, request.user, request.POST)
-        messages.success(request, _done(result))
+        messages.success(request, _done(result, cluster))
     except NotFound:
         raise Http404("No such cluster.") from None
     except ServiceError as exc:

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from audit.models import AuditEvent
 from frontend.admin_views import staff_member_required
 from frontend.views import render_page
-from netpolicy import allocation, findings, firewall_page, policy, segments, whatif
+from netpolicy import allocation, findings, firewall_page, policy, realization, segments, whatif
 from netpolicy import rules as rule_service
 from netpolicy.allocation import PoolExhausted, pool_usage
 from netpolicy.choices import SegmentKind, SegmentState
@@ -156,6 +156,7 @@ def _get_segment(user, pk) -> Segment:
 
 @login_required
 def segment_detail(request, pk):
+    """A segment, where it is realized and how far each node got; live while work is pending."""
     segment = _get_segment(request.user, pk)
     admin = is_site_admin(request.user)
     history = AuditEvent.objects.filter(object_type="netpolicy.segment", object_id=str(segment.pk))
@@ -166,9 +167,28 @@ def segment_detail(request, pk):
         "can_retire": (admin or is_owner(request.user, segment.tenant_id))
         and segment.state in (S.REQUESTED, S.APPROVED, S.READY, S.ERROR),
         "reason_form": ReasonForm(),
+        **_realization_context(request, segment),
     }
     return render_page(request, "netpolicy/segment_detail.html", context,
                        "netpolicy/partials/segment_status.html")
+
+
+BUSY_CLUSTER_STATES = ("approved", "provisioning", "decommissioning")
+
+
+def _realization_context(request, segment) -> dict:
+    """Where the segment is realized (one page of its pool's nodes, its clusters) and whether work is pending."""
+    realized = segment.state not in realization.NOT_REALIZED
+    on_nodes = realized and segment.node_pool_id
+    nodes = paginate(request, realization.nodes_of(segment), param="nodes") if on_nodes else None
+    rows = realization.node_rows(segment, nodes.rows) if nodes else []
+    clusters = segment.clusters.filter(tenant_id=segment.tenant_id).exclude(state="retired").select_related("tenant")
+    clusters = list(clusters.order_by("pk")[:50])
+    live = segment.state == S.REQUESTED or any(row.status == "applying" for row in rows)
+    live = live or (on_nodes and segment.observed_generation < segment.generation)
+    live = live or any(c.state in BUSY_CLUSTER_STATES or c.generation != c.observed_generation for c in clusters)
+    return {"summary": realization.summary(segment, clusters), "node_rows": rows, "node_pager": nodes,
+            "segment_clusters": clusters, "live": bool(live)}  # fmt: skip
 
 
 def _transition(request, pk, action: str, to_state: str, reason: str = ""):

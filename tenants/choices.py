@@ -99,6 +99,8 @@ LIVE_STATES = COMMITTED_STATES - {ClusterState.DECOMMISSIONING}
 # States in which a site reconciler owes work while generation and observed_generation differ
 # (error waits for a person or a new generation: sweeping it would hammer the site).
 RECONCILED_STATES = COMMITTED_STATES - {ClusterState.ERROR}
+# States in which a site is at work on the cluster whatever its generations say (its page stays live).
+BUSY_STATES = {ClusterState.APPROVED, ClusterState.PROVISIONING, ClusterState.DECOMMISSIONING}
 
 # Requests not yet decided: they can be edited (drafts) or withdrawn.
 REQUEST_STATES = {ClusterState.DRAFT, ClusterState.SUBMITTED, ClusterState.ENDORSED}

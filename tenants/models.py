@@ -5,6 +5,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 
 from tenants.choices import (
+    BUSY_STATES,
+    COMMITTED_STATES,
     LEASE_STATES,
     MAX_GPUS_PER_WORKER,
     SRIOV_INTERCONNECTS,
@@ -161,6 +163,13 @@ class VirtualCluster(models.Model):
 
     def __str__(self):
         return f"{self.tenant.slug}/{self.name}"
+
+    @property
+    def work_pending(self) -> bool:
+        """Whether a site owes work: a transition under way, or a generation of a live cluster not yet observed."""
+        return self.state in BUSY_STATES or (
+            self.state in COMMITTED_STATES and self.generation != self.observed_generation
+        )
 
     @property
     def vm_count(self) -> int:

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from notices.choices import NoticeKind as K
 from notices.services import notify
+from tenants import resize
 from tenants.choices import ClusterState, ExtensionState, Role
 
 SUBJECTS = {
@@ -64,10 +65,17 @@ def access_text(cluster) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def state_changed(cluster, action: str) -> None:
-    """Tell the requester about a transition of their request, and whoever must act next."""
+def state_changed(cluster, action: str, since: int | None = None) -> None:
+    """Tell the requester about a transition of their request, and whoever must act next.
+
+    `since` is the generation the site had observed before: a "ready" after a resize says what changed.
+    """
     what = SUBJECTS.get(action)
-    if what:
+    resized = resize.applied(cluster, since, cluster.observed_generation) if action == "cluster.ready" and since else []
+    if resized:
+        notify([cluster.requested_by], K.CLUSTER, f"{cluster} resized: {', '.join(resized)}",
+               resized_text(cluster, resized), cluster_url(cluster))  # fmt: skip
+    elif what:
         body = f"Your cluster request {cluster} is now {cluster.get_state_display()}.\n"
         if cluster.rejection_reason and action == "cluster.reject":
             body += f"\nReason: {cluster.rejection_reason}\n"
@@ -84,6 +92,16 @@ def state_changed(cluster, action: str) -> None:
         notify(site_admins(), K.APPROVE, f"{cluster} waits for your approval",
                f"{cluster} was endorsed by {cluster.endorsed_by} and waits for a site admin.\n",
                cluster_url(cluster), email=not digesting())  # fmt: skip
+
+
+def resized_text(cluster, changes: list[str]) -> str:
+    """The e-mail of a resize once the site applied it: what changed, the cluster's size now, how to reach it."""
+    lines = [f"The resize of your cluster {cluster} is applied; it is {cluster.get_state_display()} again.",
+             "", "What changed:", *[f"    {change}" for change in changes], "",
+             f"Now: {cluster.worker_count} workers + manager{' + login' if cluster.login_node else ''} = "
+             f"{cluster.vm_count} VMs, {cluster.total_vcpus} vCPUs, {cluster.total_memory_gb} GB, "
+             f"interconnect {cluster.get_interconnect_display()}."]  # fmt: skip
+    return "\n".join(lines) + "\n" + access_text(cluster)
 
 
 def segment_requested(segment) -> None:

@@ -368,7 +368,7 @@ def _transition(cluster, action, to_state, *, from_states=None, quota_pending=No
         if to_state is not None and to_state not in LEASE_STATES:
             _withdraw_extensions(current)
         if notify and to_state is not None and before["state"] != to_state:
-            notifications.state_changed(current, action)
+            notifications.state_changed(current, action, since=before["observed_generation"])
         if bump:
             realizers.queue(current)
     return current

@@ -206,3 +206,38 @@ def _cluster(world, name, save=True):
     if save:
         cluster.save()
     return cluster
+
+
+def cluster_history(world, n):
+    """A live cluster with a resize being applied and n resizes in its history (the cluster page)."""
+    cluster = _cluster(world, "resized", save=False)
+    cluster.state, cluster.generation, cluster.observed_generation = "ready", n + 1, n
+    cluster.save()
+    AuditEvent.objects.bulk_create([
+        AuditEvent(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant=world.tenant_a,
+                   action="cluster.resize", object_type="tenants.virtualcluster", object_id=str(cluster.pk),
+                   object_repr=str(cluster), before={"worker_count": i, "generation": i},
+                   after={"worker_count": i + 1, "generation": i + 1})
+        for i in range(1, n + 1)
+    ])  # fmt: skip
+
+
+def node_report(world, n):
+    """A node whose last report names n tenants (the node page)."""
+    made = tenants(world, n)
+    pool = NodePool.objects.create(name="bulk-rack")
+    report = {"generation": 2, "tenants": {str(t.pk): {"status": "failed", "errors": ["e"]} for t in made}}
+    Node.objects.create(name="reporter", pool=pool, last_report=report, capabilities={"vrf": True, "kernel": "6.1"},
+                        desired_generation=3, applied_generation=2)  # fmt: skip
+
+
+def segment_nodes(world, n):
+    """An overlay segment of tenant A on a node pool of n nodes that reported it (the segment page)."""
+    vnis = Pool.objects.create(name="bulk-vnis", kind="vni", first=5000, last=5999)
+    v4 = Pool.objects.create(name="bulk-v4", kind="ipv4", cidr="10.0.0.0/8", default_prefix_length=26)
+    pool = NodePool.objects.create(name="bulk-rack")
+    Segment.objects.create(tenant=world.tenant_a, name="uvn", kind="overlay", id_pool=vnis, vni=5000, prefix_pool=v4,
+                           subnet="10.0.0.0/26", gateway="10.0.0.1", state="approved", node_pool=pool)  # fmt: skip
+    report = {"generation": 2, "tenants": {str(world.tenant_a.pk): {"status": "ready", "errors": []}}}
+    Node.objects.bulk_create([Node(name=f"n{i}", pool=pool, status="ready", last_report=report, desired_generation=2,
+                                   applied_generation=2) for i in range(n)])  # fmt: skip

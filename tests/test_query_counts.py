@@ -65,6 +65,10 @@ LISTS = {
     "catalog:item-list": (bulk.catalog, ("admin", "owner_a"), None),
     "catalog:item-create": (bulk.catalog, ("admin",), None),
     "catalog:item-edit": (bulk.catalog, ("admin",), "catalog-item"),
+    # Detail pages with rows of their own: a cluster's history, a node's tenants, a segment's nodes.
+    "frontend:cluster-detail": (bulk.cluster_history, ("admin", "owner_a"), "cluster"),
+    "agents:node-detail": (bulk.node_report, ("admin",), "node"),
+    "netpolicy:segment-detail": (bulk.segment_nodes, ("admin", "owner_a"), "segment"),
 }
 SEEDS = sorted({seed for seed, _, _ in LISTS.values()}, key=lambda seed: seed.__name__)
 
@@ -74,6 +78,14 @@ def url_of(route, world, args):
         from tenants.models import VirtualCluster
 
         return reverse(route, kwargs={"pk": VirtualCluster.objects.filter(tenant=world.tenant_a).first().pk})
+    if args == "node":
+        from agents.models import Node
+
+        return reverse(route, kwargs={"pk": Node.objects.get(name="reporter").pk})
+    if args == "segment":
+        from netpolicy.models import Segment
+
+        return reverse(route, kwargs={"pk": Segment.objects.get(name="uvn").pk})
     if args == "catalog-item":  # the one shown to tenant A and n other tenants (bulk.catalog)
         from catalog.models import CatalogItem
 

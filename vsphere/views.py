@@ -110,5 +110,6 @@ def cluster_operations(request, pk):
     """The reconciler's operation log; the htmx partial polls itself while the cluster is busy."""
     cluster = get_cluster(request.user, pk)
     operations = list(OperationLog.objects.filter(cluster=cluster).order_by("-id")[:LOG_TAIL])[::-1]
-    context = {"cluster": cluster, "operations": operations, "polling": cluster.state in ACTIVE_STATES}
+    polling = cluster.state in ACTIVE_STATES or cluster.work_pending
+    context = {"cluster": cluster, "operations": operations, "polling": polling}
     return render_page(request, "vsphere/cluster_operations.html", context, "vsphere/partials/operation_log.html")

@@ -67,7 +67,7 @@ def cluster_vsphere(context, cluster) -> dict:
     return {
         "enabled": True,
         "show_plan": is_site_admin(user) and cluster.state in PREVIEW_STATES,
-        "polling": cluster.state in ACTIVE_STATES,
+        "polling": cluster.state in ACTIVE_STATES or cluster.work_pending,
         "operations": operations,
         "vfs": VFAssignment.objects.filter(cluster=cluster).select_related("pf__host").order_by("node_name"),
     }

@@ -36,6 +36,9 @@ def add_objects(world) -> None:
         world.tenant_a, world.member_a, service_data(name="extending"), submit=True
     )
     services.change_lease(world.cluster_extending, world.member_a, datetime.date.fromisoformat(PAST_MAXIMUM), "runs")
+    live = services.create_cluster(world.tenant_a, world.owner_a, service_data(name="live", worker_count=1),
+                                   submit=True)  # fmt: skip
+    world.cluster_live = services.approve_cluster(live, world.admin)
 
 
 def _cluster(**extra) -> dict:
@@ -159,6 +162,11 @@ ENTRIES = [
           by_role={"owner_b": frozenset({404})}, control="owner_a"),
     Abuse("A member approves the extension he asked for on the page", "frontend:cluster-action", "post",
           target="cluster_extending", kwargs={"verb": "approve-extension"},
+          attackers=("member_a", "owner_b", "anonymous"), refused=frozenset({302}),
+          by_role={"owner_b": frozenset({404})}, control="owner_a"),
+    Abuse("A member or tenant B resizes tenant A's live cluster on the page (confirmed)", "frontend:cluster-action",
+          "post", target="cluster_live", kwargs={"verb": "resize"},
+          body={"worker_count": 2, "interconnect": "sriov-ib", "confirm": "yes"},
           attackers=("member_a", "owner_b", "anonymous"), refused=frozenset({302}),
           by_role={"owner_b": frozenset({404})}, control="owner_a"),
     Abuse("Tenant B asks for a lease past the maximum on the page", "frontend:cluster-action", "post",

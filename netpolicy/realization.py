@@ -1,0 +1,82 @@
+"""How far a segment is realized, and why not further: read from the database (pages never ask a node or vCenter)."""
+
+from dataclasses import dataclass
+
+from django.db.models.fields.json import KeyTransform
+
+from agents.choices import NodeStatus, TenantNetworkStatus
+from netpolicy.choices import SegmentState as S
+
+NOT_REALIZED = {
+    S.REQUESTED: "Waits for a site admin's approval; nothing is realized before that.",
+    S.REJECTED: "Rejected: it is never realized.",
+    S.RETIRED: "Retired: its ids and subnet went back to the pools, and nodes remove it.",
+}
+
+
+@dataclass(frozen=True)
+class NodeRow:
+    """One node of the segment's pool: how far it realized the segment's tenant network, and why."""
+
+    node: object
+    status: str  # "ready", "applying" or "failed"
+    reason: str
+
+
+def summary(segment, clusters) -> str:
+    """Why the segment is (or is not yet) observed, in one sentence for its page."""
+    if segment.state in NOT_REALIZED:
+        return NOT_REALIZED[segment.state]
+    if segment.node_pool_id:
+        if segment.observed_generation < segment.generation:
+            return (
+                f"Generation {segment.generation} waits for the worker to compile it into the desired state "
+                f"of node pool {segment.node_pool} (compiled so far: {segment.observed_generation})."
+            )
+        return f"Compiled into the desired state of node pool {segment.node_pool}; each node's progress is below."
+    if segment.vsphere_cluster or clusters:
+        return (
+            "Realized on vSphere as a port group by the reconcile of each cluster placed on it (below); "
+            "the segment itself has no reconciler, so its observed generation stays behind."
+        )
+    return "Not placed on a Linux node pool or a vSphere cluster yet: nothing realizes it."
+
+
+def nodes_of(segment):
+    """The nodes of the segment's pool, each with only its report's entry for the segment's tenant."""
+    entry = KeyTransform(str(segment.tenant_id), KeyTransform("tenants", "last_report"))
+    nodes = segment.node_pool.nodes.defer("last_report", "desired_node").annotate(entry=entry)
+    return nodes.order_by("name")
+
+
+def node_rows(segment, nodes) -> list[NodeRow]:
+    """Each node's realization of the segment, from its last report (the agent reports per tenant)."""
+    compiled = segment.observed_generation >= segment.generation
+    return [_row(segment, node, compiled) for node in nodes]
+
+
+def _row(segment, node, compiled: bool) -> NodeRow:
+    if not compiled:
+        return NodeRow(node, "applying", "Waits for the worker to compile the pool's desired state.")
+    if node.status == NodeStatus.PENDING:
+        return NodeRow(node, "applying", "Enrolled; the agent has not reported yet.")
+    if node.applied_generation < node.desired_generation:
+        return NodeRow(
+            node,
+            "applying",
+            f"Applying generation {node.desired_generation} "
+            f"(applied {node.applied_generation}); the agent fetches it on its next poll.",
+        )
+    entry = node.entry if isinstance(node.entry, dict) else None
+    if entry is None and node.status == NodeStatus.NOT_READY:
+        return NodeRow(node, "failed", node.last_error or "The node is not ready.")
+    if entry is None:
+        return NodeRow(node, "applying", "Not in the node's last report yet.")
+    errors = "; ".join(entry.get("errors") or [])
+    if entry.get("status") == TenantNetworkStatus.READY:
+        if node.status == NodeStatus.NOT_READY:
+            return NodeRow(node, "failed", f"Realized, but the node is not ready: {node.last_error}")
+        return NodeRow(node, "ready", "Realized (VRF, VXLAN and firewall applied).")
+    if entry.get("status") == TenantNetworkStatus.NOT_READY:
+        return NodeRow(node, "applying", f"Blocked: {errors or 'not ready'}")
+    return NodeRow(node, "failed", f"Failed: {errors or 'no reason given'}")
