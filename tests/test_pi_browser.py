@@ -17,7 +17,7 @@ def test_an_owner_adds_a_partner_network_opens_a_rule_to_it_sees_the_warning_and
     owner.fill("#id_name", "partners")
     owner.fill("#id_cidrs", "130.225.1.0/24")
     owner.click("#save-group")
-    owner.wait_for_selector("#groups ~ table:has-text('tenant-a/partners')")
+    owner.wait_for_selector("tr[id^=group-]:has-text('tenant-a/partners')")
     partners = Group.objects.get(tenant=world.tenant_a, name="partners")
 
     policy = FirewallPolicy.objects.get(tenant=world.tenant_a, name="isolation")
