@@ -48,7 +48,10 @@ class ClusterForm(forms.ModelForm):
 
     def __init__(self, *args, user=None, site_offers=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["tenant"].queryset = visible_tenants(user)
+        tenants = visible_tenants(user)
+        self.fields["tenant"].queryset = tenants
+        if len(tenants[:2]) == 1:  # a lone tenant is preselected
+            self.fields["tenant"].initial = tenants[0].pk
         self.site_offers = offers.site_offers() if site_offers is None else site_offers
         offer_site_options(self, self.site_offers)
         latest = max_lease_end()

@@ -71,15 +71,44 @@ QUOTA_FIELDS = ("tenant", "worker_count", "vcpus_per_node", "memory_gb_per_node"
                 "gpu_mode", "gpus_per_worker")  # fmt: skip
 
 
-def _quota_preview(form) -> list[str]:
-    """What the request would exceed, shown as soon as the sizing fields are valid (checked again at submit)."""
-    if not form.is_bound:
-        return []
-    form.is_valid()
-    sizing = {k: form.cleaned_data[k] for k in QUOTA_FIELDS if k in form.cleaned_data}
-    if len(sizing) < len(QUOTA_FIELDS):
-        return []
-    return quotas.shortfalls(VirtualCluster(**sizing), quotas.quota_of(sizing["tenant"].pk))
+def _quota_context(form) -> dict:
+    """The chosen tenant's quotas (limit, use, what this request adds) and what the request would exceed.
+
+    Shown from the first page view (a lone tenant is preselected); the service checks again at submit.
+    """
+    tenant, cluster = _chosen_tenant(form), None
+    if tenant is None:
+        return {"quota_problems": []}
+    if form.is_bound:
+        sizing = {k: form.cleaned_data[k] for k in QUOTA_FIELDS if k in form.cleaned_data}
+        cluster = VirtualCluster(**sizing) if len(sizing) == len(QUOTA_FIELDS) else None
+    quota = quotas.quota_of(tenant.pk)
+    return {
+        "quota_tenant": tenant,
+        "quota_rows": quotas.panel(cluster, quota),
+        "sized": cluster,
+        "quota_problems": quotas.shortfalls(cluster, quota) if cluster else [],
+    }
+
+
+def _chosen_tenant(form):
+    """The tenant picked in the form (posted and valid, or preselected), never one the user may not see."""
+    if form.is_bound:
+        form.is_valid()  # cleaned_data holds every field that is valid
+        return form.cleaned_data.get("tenant")
+    initial = form.get_initial_for_field(form.fields["tenant"], "tenant")
+    return form.fields["tenant"].queryset.filter(pk=getattr(initial, "pk", initial)).first() if initial else None
+
+
+def _with_recommendation(data):
+    """The posted form with the workload class's recommended interconnect, network mode and data path."""
+    data = data.copy()
+    found = advice.recommendation(data.get("workload_class", ""))
+    if found:
+        data.update(
+            {"interconnect": found.interconnect, "network_mode": found.network_mode, "data_path": found.data_path}
+        )
+    return data
 
 
 SITE_FIELDS = ("tenant", "name", "workload_class", "worker_count", "login_node", "interconnect", "network_mode",
@@ -97,8 +126,10 @@ def _site_problems(form) -> list[str]:
 @login_required
 def cluster_create(request):
     """The request form; htmx posts it on every change to validate and advise live."""
-    form = ClusterForm(request.POST or None, user=request.user)
-    live_check = request.htmx and request.headers.get("X-Enclave-Validate") == "1"
+    applying = request.method == "POST" and "apply_recommendation" in request.POST
+    data = _with_recommendation(request.POST) if applying else request.POST or None
+    form = ClusterForm(data, user=request.user)
+    live_check = applying or request.htmx and request.headers.get("X-Enclave-Validate") == "1"
     if request.method == "POST" and form.is_valid() and not live_check:
         data = dict(form.cleaned_data)
         tenant = data.pop("tenant")
@@ -110,7 +141,7 @@ def cluster_create(request):
             messages.success(request, f"Cluster request {cluster} is {cluster.get_state_display().lower()}.")
             return redirect("frontend:cluster-detail", pk=cluster.pk)
     context = {
-        "form": form, "live": live_check, "quota_problems": _quota_preview(form), "site_problems": _site_problems(form),
+        "form": form, "live": live_check, **_quota_context(form), "site_problems": _site_problems(form),
         "site_offers": form.site_offers, **_advice_context(form),
     }  # fmt: skip
     return render_page(request, "frontend/cluster_form.html", context, "frontend/partials/cluster_form_body.html")

@@ -133,8 +133,8 @@ class GroupViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
                                                 dict(serializer.validated_data),
                                                 serializer.instance)
 
-    # Groups are not deleted through the API (rules and findings name them): no DELETE operation.
-    http_method_names = ["get", "post", "put", "patch", "head", "options"]
+    def perform_destroy(self, instance):
+        policy.delete_group(self.request.user, instance)
 
 
 class FirewallPolicyViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):

@@ -56,7 +56,7 @@ def findings(tenant_ids) -> Findings:
         if int(tenant.name[1:]) not in built.broken:
             found += analysis.cover_findings(site, tenant)
             for policy in tenant.policies:
-                found += analysis.exposure_findings(site, policy, spaces)
+                found += analysis.exposure_findings(site, policy, spaces) + analysis.outside_findings(policy)
             found += vds.notes(site, tenant)  # how the vSphere switch filter enforces them, never silent
     names = Names([f.message for f in found] + list(built.broken.values()), built.broken)
     result = Findings()

@@ -82,6 +82,7 @@ def context(request) -> dict:
     return {"rows": rows, "pager": rules, "policies": policies[0], "policy_pager": policies[1],
             "groups": [(g, editable(g.tenant_id)) for g in groups.rows], "group_pager": groups,
             "tenant": Tenant.objects.filter(pk=tenant_id).first() if tenant_id else None,
+            "tenant_editable": tenant_id is not None and editable(tenant_id),
             "tenant_choices": _choices(request, admin), "is_admin": admin, "form": {},
             "categories": Category.choices, "actions": Action.choices,
             "broken": sorted(set(found.broken.values()))}  # fmt: skip

@@ -4,10 +4,10 @@ from django import forms
 from django.db.models import Q
 
 from agents.models import NodePool
-from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, PoolKind, SegmentKind
-from netpolicy.models import FirewallRule, Group, Pool, Segment, Service
+from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Action, PoolKind, SegmentKind
+from netpolicy.models import FirewallRule, Group, Pool, Segment, Service, ir_name
 from portal.fields import clean_network
-from tenants.access import is_site_admin, tenant_ids, visible_tenants
+from tenants.access import is_site_admin, visible_tenants
 
 
 def strict_network(text: str) -> str:
@@ -133,6 +133,13 @@ class GroupAddressForm(forms.Form):
         return [strict_network(item) for item in items]
 
 
+class GroupCreateForm(GroupAddressForm):
+    """A new group of explicit addresses (a partner network, a CIDR group) in one tenant."""
+
+    name = forms.CharField(max_length=40, validators=[ir_name], help_text="a-z, 0-9 and _ (e.g. partner_lab)")
+    field_order = ["name", "cidrs", "description"]
+
+
 class GroupChoices(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj):
         return str(obj)
@@ -156,16 +163,22 @@ class RuleForm(forms.ModelForm):
 
     def __init__(self, *args, user=None, policy=None, **kwargs):
         super().__init__(*args, **kwargs)
-        groups = Group.objects.select_related("tenant")
-        if not is_site_admin(user):
-            groups = groups.filter(Q(tenant__in=tenant_ids(user)) | Q(tenant__isnull=True))
-        message = "Unknown group: choose one of your tenant's groups or a site group."
+        groups = Group.objects.select_related("tenant").filter(Q(tenant__isnull=True) | Q(tenant=policy.tenant_id))
+        if not is_site_admin(user) and self._allows():
+            # Owners' allow rules may only name their own groups (policy.check_rule_groups refuses the rest).
+            groups = groups.filter(tenant=policy.tenant_id)
+        message = "Unknown group: choose one of this tenant's groups (site groups: drop and reject rules only)."
         for name in ("sources", "destinations"):
             self.fields[name].queryset = groups
             self.fields[name].error_messages["invalid_choice"] = message
             self.fields[name].widget.attrs["size"] = 6
         self.fields["services"].widget.attrs["size"] = 6
         self.policy = policy
+
+    def _allows(self) -> bool:
+        """Whether the rule (as posted, else as saved) allows traffic; new rules default to allow."""
+        action = self.data.get("action") if self.is_bound else self.initial.get("action")
+        return (action or self.instance.action or Action.ALLOW) == Action.ALLOW
 
     def service_data(self) -> dict:
         return {"policy": self.policy, **self.cleaned_data}

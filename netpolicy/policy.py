@@ -1,6 +1,7 @@
 """Firewall intent changes: the default policy, and audited, permission-checked edits."""
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from audit.services import record, snapshot
 from netpolicy import propagation
@@ -240,3 +241,20 @@ def save_group(user, data: dict, instance: Group | None = None) -> Group:
         group = _save(group, "group.update" if instance else "group.create", before, tenant)
         propagation.policy_changed({tenant.pk} if tenant else None)
         return group
+
+
+def delete_group(user, group: Group) -> None:
+    """Delete a group no rule names (derived groups follow intent and stay); audited with its last state."""
+    require_editor(user, group.tenant_id)
+    with transaction.atomic(), compiling(group.tenant_id):
+        group = Group.objects.select_for_update().get(pk=group.pk)
+        if group.derived_from:
+            raise InvalidRequest(f"Group {group.name} holds {group.derived_from}; it follows intent and stays.")
+        used = sorted(FirewallRule.objects.filter(Q(sources=group) | Q(destinations=group))
+                      .values_list("name", flat=True).distinct()[:5])  # fmt: skip
+        if used:
+            raise InvalidRequest(f"Group {group.name} is used by rule(s) {', '.join(used)}: remove it from "
+                                 "them (or delete them) first.")
+        record("group.delete", group, before=snapshot(group), tenant=group.tenant_id)
+        propagation.policy_changed({group.tenant_id} if group.tenant_id else None)
+        group.delete()

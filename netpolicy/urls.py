@@ -20,6 +20,9 @@ urlpatterns = [
     path("firewall/policies/<int:pk>/rules/new/", views.rule_create, name="rule-create"),
     path("firewall/rules/<int:pk>/", views.rule_edit, name="rule-edit"),
     path("firewall/rules/<int:pk>/move/", views.rule_move, name="rule-move"),
+    path("firewall/rules/<int:pk>/delete/", views.rule_delete, name="rule-delete"),
+    path("firewall/tenants/<int:pk>/groups/new/", views.group_create, name="group-create"),
     path("firewall/groups/<int:pk>/", views.group_edit, name="group-edit"),
+    path("firewall/groups/<int:pk>/delete/", views.group_delete, name="group-delete"),
     path("firewall/services/", views.service_create, name="service-create"),
 ]

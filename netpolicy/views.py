@@ -20,6 +20,7 @@ from netpolicy.allocation import PoolExhausted, pool_usage
 from netpolicy.choices import SegmentKind, SegmentState
 from netpolicy.forms import (
     GroupAddressForm,
+    GroupCreateForm,
     PoolForm,
     ReasonForm,
     RuleForm,
@@ -31,7 +32,7 @@ from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment,
 from netpolicy.serializers import WhatIfSerializer
 from portal.errors import Forbidden, NotFound, ServiceError
 from portal.paging import paginate
-from tenants.access import is_owner, is_site_admin, scope, tenant_ids
+from tenants.access import is_owner, is_site_admin, scope, tenant_ids, visible_tenants
 
 S = SegmentState
 
@@ -300,7 +301,8 @@ def _rule_form_page(request, policy_obj: FirewallPolicy, instance: FirewallRule 
         policy.require_editor(request.user, policy_obj.tenant_id)
     except ServiceError as exc:
         return _refused(request, exc)
-    form = RuleForm(request.POST or None, instance=instance, user=request.user, policy=policy_obj)
+    initial = {"action": request.GET.get("action")} if instance is None else {}
+    form = RuleForm(request.POST or None, instance=instance, user=request.user, policy=policy_obj, initial=initial)
     if request.method == "POST" and form.is_valid():
         fresh = FirewallRule.objects.get(pk=instance.pk) if instance else None  # form mutated instance
         try:
@@ -371,6 +373,68 @@ def group_edit(request, pk):
             messages.success(request, f"Addresses of {group} saved.")
             return redirect(reverse("netpolicy:rule-list") + "#groups")
     return render(request, "netpolicy/group_form.html", {"form": form, "group": group, "derived": derived})
+
+
+def _confirm_delete(request, obj, what: str, delete, back: str):
+    """GET: the confirmation page; POST: delete through the service (refusals come back as a message)."""
+    if request.method == "POST":
+        try:
+            delete(request.user, obj)
+        except Forbidden as exc:
+            return _refused(request, exc)
+        except ServiceError as exc:
+            messages.error(request, _text(exc))
+        else:
+            messages.success(request, f"Deleted {what} {obj}.")
+        return redirect(back)
+    return render(request, "netpolicy/confirm_delete.html", {"object": obj, "what": what, "back": back})
+
+
+@login_required
+def group_create(request, pk):
+    """A tenant owner adds a group of explicit addresses (a partner network) to the tenant."""
+    tenant = get_object_or_404(visible_tenants(request.user), pk=pk)
+    try:
+        policy.require_editor(request.user, tenant.pk)
+    except ServiceError as exc:
+        return _refused(request, exc)
+    form = GroupCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            group = policy.save_group(request.user, {"tenant": tenant, **form.cleaned_data})
+        except ServiceError as exc:
+            _attach(form, exc)
+        else:
+            messages.success(request, f"Group {group} created; name it in a rule to use it.")
+            return redirect(_groups_url(request.user, tenant.pk))
+    return render(request, "netpolicy/group_form.html", {"form": form, "tenant": tenant})
+
+
+def _groups_url(user, tenant_id) -> str:
+    return reverse("netpolicy:rule-list") + firewall_page.url_for(user, tenant_id) + "#groups"
+
+
+@login_required
+def group_delete(request, pk):
+    """Delete a group no rule names, after a confirmation."""
+    group = get_object_or_404(_own_or_site(Group.objects.select_related("tenant"), request.user), pk=pk)
+    try:
+        policy.require_editor(request.user, group.tenant_id)
+    except ServiceError as exc:
+        return _refused(request, exc)
+    return _confirm_delete(request, group, "group", policy.delete_group, _groups_url(request.user, group.tenant_id))
+
+
+@login_required
+def rule_delete(request, pk):
+    """Delete a rule, after a confirmation."""
+    rule = _get_rule(request.user, pk)
+    try:
+        policy.require_editor(request.user, rule.policy.tenant_id)
+    except ServiceError as exc:
+        return _refused(request, exc)
+    back = reverse("netpolicy:rule-list") + firewall_page.url_for(request.user, rule.policy.tenant_id)
+    return _confirm_delete(request, rule, "rule", rule_service.delete_rule, back)
 
 
 @staff_member_required

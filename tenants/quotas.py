@@ -76,3 +76,22 @@ def shortfalls(cluster: VirtualCluster, quota: Quota, include_pending: bool = Tr
         if asked > left:
             problems.append(f"{label}: asked {asked}, {left} left of {limit}")
     return problems
+
+
+def panel(cluster: VirtualCluster | None, quota: Quota) -> list[dict]:
+    """Each quota's limit, what the tenant holds (pending requests included), what this request adds, what is left."""
+    held = usage(quota.tenant_id, COMMITTED_STATES | PENDING_STATES, exclude_pk=getattr(cluster, "pk", None))
+    rows = []
+    for label, limit_attr, attr in DIMENSIONS:
+        limit, adds = getattr(quota, limit_attr), _amount(cluster, attr) if cluster else 0
+        rows.append(
+            {
+                "label": label,
+                "limit": limit,
+                "used": held[attr],
+                "adds": adds,
+                "left": limit - held[attr] - adds,
+                "over": held[attr] + adds > limit,
+            }
+        )
+    return rows

@@ -31,6 +31,7 @@ class FindingKind(StrEnum):
     SHADOWED = "shadowed"
     REDUNDANT = "redundant"
     EXPOSES = "exposes"
+    EXPOSES_OUTSIDE = "exposes-outside"
     EMPTY = "matches-nothing"
 
 
@@ -226,13 +227,31 @@ def exposure_findings(site: Site, policy: Policy, spaces=None) -> list[Finding]:
     return findings
 
 
+WIDE_OUTSIDE = {4: 24, 6: 48}  # a public network this wide (or wider) is "outside", not a partner host
+
+
+def outside_findings(policy: Policy) -> list[Finding]:
+    """Allow rules letting a wide public network (a /24 or wider, not private) into the tenant."""
+    findings = []
+    for rule in policy.rules:
+        if rule.action is not Action.ALLOW or not rule.enabled or rule.direction is Direction.OUT:
+            continue
+        wide = [net for g in rule.sources for net in g.cidrs
+                if not net.is_private and net.prefixlen <= WIDE_OUTSIDE[net.version]]
+        if wide:
+            findings.append(Finding(FindingKind.EXPOSES_OUTSIDE, policy.id, rule.id,
+                                    f"rule {policy.id}/{rule.id} opens tenant {policy.tenant} to outside "
+                                    f"network{'s' if len(wide) > 1 else ''} {', '.join(map(str, wide))}"))
+    return findings
+
+
 def analyse_tenant(site: Site, name: str) -> list[Finding]:
     """Findings for one tenant's own rules (what the API shows after a tenant edit)."""
     tenant = site.tenant(name)
     spaces = _tenant_spaces(site)
     findings = cover_findings(site, tenant)
     for policy in tenant.policies:
-        findings += exposure_findings(site, policy, spaces)
+        findings += exposure_findings(site, policy, spaces) + outside_findings(policy)
     return findings
 
 
@@ -245,7 +264,7 @@ def analyse(site: Site) -> list[Finding]:
     for tenant in site.tenants:
         findings += cover_findings(site, tenant)
         for policy in tenant.policies:
-            findings += exposure_findings(site, policy, spaces)
+            findings += exposure_findings(site, policy, spaces) + outside_findings(policy)
     return findings
 
 

@@ -38,6 +38,9 @@ NETPOLICY_MATRIX = {
     "netpolicy:rule-edit": ("get", "action", "np_rule_a"),
     "netpolicy:rule-move": ("post", "action", "np_rule_a"),
     "netpolicy:group-edit": ("get", "action", "np_group_a"),
+    "netpolicy:group-create": ("get", "action", "tenant_a"),  # tenant A's new-group form
+    "netpolicy:group-delete": ("get", "action", "np_group_a"),  # a GET only shows the confirmation
+    "netpolicy:rule-delete": ("get", "action", "np_rule_a"),
 }
 # The service catalogue is site-wide and carries no tenant data; what-if is a POST that answers
 # non-admins only about their own tenants' traffic (tests/netpolicy/test_netpolicy_db_whatif.py and
