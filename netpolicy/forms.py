@@ -4,7 +4,7 @@ from django import forms
 from django.db.models import Q
 
 from agents.models import NodePool
-from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Action, PoolKind, SegmentKind
+from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Action, PoolKind, Protocol, SegmentKind
 from netpolicy.models import FirewallRule, Group, Pool, Segment, Service, ir_name
 from portal.fields import clean_network
 from tenants.access import is_site_admin, visible_tenants
@@ -185,3 +185,18 @@ class RuleForm(forms.ModelForm):
 
     def validate_unique(self):
         """The service names the rule that already has this sequence number."""
+
+
+class ServiceRequestForm(forms.Form):
+    """A PI's request for a new service: what it is, on which tenant's behalf, and why."""
+
+    tenant = forms.ModelChoiceField(queryset=None, empty_label=None, help_text="The tenant that needs it")
+    name = forms.CharField(max_length=40, validators=[ir_name], help_text="a-z, 0-9 and _ (e.g. jupyter)")
+    protocol = forms.ChoiceField(choices=Protocol.choices)
+    ports = forms.CharField(max_length=200, required=False, help_text="e.g. 8888-8899")
+    justification = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 3}),
+                                    help_text="What it is for; the site admins decide")  # fmt: skip
+
+    def __init__(self, *args, tenants=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tenant"].queryset = tenants

@@ -25,4 +25,5 @@ urlpatterns = [
     path("firewall/groups/<int:pk>/", views.group_edit, name="group-edit"),
     path("firewall/groups/<int:pk>/delete/", views.group_delete, name="group-delete"),
     path("firewall/services/", views.service_create, name="service-create"),
+    path("firewall/services/request/", views.service_request, name="service-request"),
 ]

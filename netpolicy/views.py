@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from audit.models import AuditEvent
 from frontend.admin_views import staff_member_required
 from frontend.views import render_page
-from netpolicy import allocation, findings, firewall_page, policy, realization, segments, whatif
+from netpolicy import allocation, findings, firewall_page, policy, realization, segments, service_requests, whatif
 from netpolicy import rules as rule_service
 from netpolicy.allocation import PoolExhausted, pool_usage
 from netpolicy.choices import SegmentKind, SegmentState
@@ -26,6 +26,7 @@ from netpolicy.forms import (
     RuleForm,
     SegmentForm,
     ServiceForm,
+    ServiceRequestForm,
 )
 from netpolicy.ir import Builder
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
@@ -33,6 +34,7 @@ from netpolicy.serializers import WhatIfSerializer
 from portal.errors import Forbidden, NotFound, ServiceError
 from portal.paging import paginate
 from tenants.access import is_owner, is_site_admin, scope, tenant_ids, visible_tenants
+from tenants.choices import Role
 
 S = SegmentState
 
@@ -440,7 +442,9 @@ def rule_delete(request, pk):
 @staff_member_required
 def service_create(request):
     """Add a service to the catalogue (ports are checked: 1..65535, ranges not inverted)."""
-    form = ServiceForm(request.POST or None)
+    # A PI's request links here with the service filled in (netpolicy.service_requests).
+    prefill = {k: v for k, v in request.GET.items() if k in ServiceForm.Meta.fields}
+    form = ServiceForm(request.POST or None, initial=prefill)
     if request.method == "POST" and form.is_valid():
         try:
             service = policy.save_service(request.user, dict(form.cleaned_data))
@@ -451,3 +455,28 @@ def service_create(request):
             return redirect("netpolicy:service-create")
     pager = paginate(request, Service.objects.all())
     return render(request, "netpolicy/service_form.html", {"form": form, "services": pager.rows, "pager": pager})
+
+
+@login_required
+def service_request(request):
+    """A tenant owner (PI) asks the site admins for a new service; the catalogue is shown beside the form."""
+    owned = visible_tenants(request.user).filter(pk__in=tenant_ids(request.user, Role.OWNER)).order_by("slug")
+    form = None
+    if owned.exists():
+        form = ServiceRequestForm(request.POST or None, tenants=owned, initial={"tenant": owned.first()})
+    elif request.method == "POST":
+        return _refused(request, Forbidden("Only a tenant owner (PI) asks for new services."))
+    if form is not None and request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        tenant, justification = data.pop("tenant"), data.pop("justification")
+        try:
+            service_requests.request_service(request.user, tenant, data, justification)
+        except ServiceError as exc:
+            _attach(form, exc)
+        else:
+            messages.success(request, f"Asked the site admins for the service {data['name']}; you will hear when "
+                             "it is in the catalogue.")  # fmt: skip
+            return redirect("netpolicy:service-request")
+    pager = paginate(request, Service.objects.all())
+    context = {"form": form, "services": pager.rows, "pager": pager, "is_admin": is_site_admin(request.user)}
+    return render(request, "netpolicy/service_request.html", context)

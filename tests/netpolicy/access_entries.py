@@ -32,6 +32,7 @@ NETPOLICY_MATRIX = {
     "netpolicy:pool-create": ("get", "admin", None),
     "netpolicy:site-settings": ("get", "admin", None),
     "netpolicy:service-create": ("get", "admin", None),
+    "netpolicy:service-request": ("get", "list", None),
     # Edit forms are GETs with "action" semantics: tenant B gets 404, a member of A 403 (owners
     # and site admins only edit), which tests/netpolicy/test_netpolicy_db_forms.py checks exactly.
     "netpolicy:rule-create": ("get", "action", "np_policy_a"),
