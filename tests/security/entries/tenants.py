@@ -23,8 +23,12 @@ def add_objects(world) -> None:
     from tenants import services
     from tests.conftest import service_data
 
+    from tenants.models import Quota
+
     world.membership_member_a = world.tenant_a.memberships.get(user=world.member_a)
-    world.quota_a = world.tenant_a.quota
+    # Room for every request below plus one more: the controls submit and create clusters too.
+    Quota.objects.filter(tenant=world.tenant_a).update(max_nodes=32, max_segments=8)
+    world.quota_a = Quota.objects.get(tenant=world.tenant_a)
     world.cluster_draft = services.create_cluster(world.tenant_a, world.member_a, service_data(name="draft"))
     world.cluster_submitted = services.create_cluster(
         world.tenant_a, world.member_a, service_data(name="submitted"), submit=True
