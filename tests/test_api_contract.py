@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from netpolicy.compiler.model import PolicyError, check_name
+from netpolicy.models import Group
 from portal.errors import InvalidRequest
 from portal.openapi import IPV4_NETWORK, IPV6_NETWORK
 from tenants.models import VirtualCluster
@@ -178,11 +179,21 @@ def test_a_site_server_of_whitespace_is_refused_by_the_grammar(world, api):
     assert response.status_code == 400 and "blank" not in str(response.json())
 
 
-@pytest.mark.parametrize("route", ["services", "groups"])
-def test_services_and_groups_offer_no_delete(world, api, route, schema):
-    response = api(world.admin).delete(f"/api/v1/{route}/1/")
+def test_services_offer_no_delete(world, api, schema):
+    response = api(world.admin).delete("/api/v1/services/1/")
     assert response.status_code == 405
-    assert "delete" not in schema["paths"][f"/api/v1/{route}/{{id}}/"]
+    assert "delete" not in schema["paths"]["/api/v1/services/{id}/"]
+
+
+def test_a_group_delete_is_documented_with_the_refusal_of_a_group_in_use(world, api, schema):
+    assert {"204", "400"} <= set(schema["paths"]["/api/v1/groups/{id}/"]["delete"]["responses"])
+    client = api(world.owner_a)
+    group = client.post("/api/v1/groups/", {"name": "partners", "tenant": world.tenant_a.pk,
+                                            "cidrs": ["192.0.2.0/24"]}, format="json").json()  # fmt: skip
+    assert client.delete(f"/api/v1/groups/{group['id']}/").status_code == 204
+    derived = Group.objects.get(tenant=world.tenant_a, name="all")
+    response = client.delete(f"/api/v1/groups/{derived.pk}/")
+    assert response.status_code == 400 and "follows intent" in str(response.json())
 
 
 def test_what_if_is_documented_as_the_200_it_answers(schema):

@@ -21,9 +21,8 @@ PAST_MAXIMUM = (datetime.date.today() + datetime.timedelta(days=3000)).isoformat
 def add_objects(world) -> None:
     """Tenant A's cluster requests in each state an action starts from, and A's member's membership."""
     from tenants import services
-    from tests.conftest import service_data
-
     from tenants.models import Quota
+    from tests.conftest import service_data
 
     world.membership_member_a = world.tenant_a.memberships.get(user=world.member_a)
     # Room for every request below plus one more: the controls submit and create clusters too.
