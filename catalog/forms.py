@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from catalog import fields as grammar
 from catalog.choices import Visibility
-from portal.widgets import OfferedSelect, unavailable_options
+from portal.widgets import FastSelect, FastSelectMultiple, OfferedSelect, unavailable_options
 from tenants.access import visible_tenants
 from tenants.models import Tenant, VirtualCluster
 
@@ -44,7 +44,8 @@ class ItemForm(forms.Form):
     description = forms.CharField(max_length=8000, required=False, widget=forms.Textarea(attrs={"rows": 5}),
                                   help_text="What it is for and its trade-offs, with the site's figures")  # fmt: skip
     visibility = forms.ChoiceField(choices=Visibility.choices, widget=forms.RadioSelect, initial=Visibility.ALL)
-    tenants = forms.ModelMultipleChoiceField(queryset=Tenant.objects.order_by("slug"), required=False)
+    tenants = forms.ModelMultipleChoiceField(queryset=Tenant.objects.order_by("slug"), required=False,
+                                             widget=FastSelectMultiple)  # every tenant of the site
     max_lease_days = forms.IntegerField(min_value=1, max_value=3650, required=False, label="Longest lease (days)")
     active = forms.BooleanField(required=False, initial=True, label="Requestable (untick to retire)")
 
@@ -110,7 +111,7 @@ def item_initial(item) -> dict:
 class RequestForm(forms.Form):
     """A cluster request from an item: the researcher's own fields and those the item lets them change."""
 
-    tenant = forms.ModelChoiceField(queryset=Tenant.objects.none())
+    tenant = forms.ModelChoiceField(queryset=Tenant.objects.none(), widget=FastSelect)
     name = forms.CharField(max_length=63, validators=VirtualCluster._meta.get_field("name").validators)
     lease_end = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     justification = forms.CharField(max_length=4000, widget=forms.Textarea(attrs={"rows": 3}))

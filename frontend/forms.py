@@ -4,7 +4,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from portal.widgets import OfferedSelect, unavailable_options
+from portal.widgets import FastSelect, OfferedSelect, unavailable_options
 from tenants import offers
 from tenants.access import visible_tenants
 from tenants.choices import Interconnect, Role
@@ -42,7 +42,8 @@ class ClusterForm(forms.ModelForm):
             "login_node", "interconnect", "network_mode", "data_path", "nic_type", "gpu_mode", "gpus_per_worker",
             "vgpu_profile", "lease_end", "justification",
         ]  # fmt: skip
-        widgets = {"lease_end": DateInput(), "justification": forms.Textarea(attrs={"rows": 3})}
+        # FastSelect: a site admin's tenant list holds every tenant of the site
+        widgets = {"lease_end": DateInput(), "justification": forms.Textarea(attrs={"rows": 3}), "tenant": FastSelect}
         labels = {"worker_count": "Worker nodes", "memory_gb_per_node": "Memory per node (GB)",
                   "nic_type": "Network adapter", "gpu_mode": "GPUs", "gpus_per_worker": "GPUs per worker"}  # fmt: skip
 

@@ -7,6 +7,7 @@ from agents.models import NodePool
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Action, PoolKind, Protocol, SegmentKind
 from netpolicy.models import FirewallRule, Group, Pool, Segment, Service, ir_name
 from portal.fields import clean_network
+from portal.widgets import FastSelect
 from tenants.access import is_site_admin, visible_tenants
 
 
@@ -41,6 +42,7 @@ class SegmentForm(ServiceChecked, forms.ModelForm):
                   "vsphere_cluster", "node_pool"]
         labels = {"mtu": "MTU", "vsphere_cluster": "vSphere cluster",
                   "node_pool": "Linux node pool"}
+        widgets = {"tenant": FastSelect}  # a site admin's list holds every tenant of the site
         help_texts = {"vsphere_cluster": "Where a VLAN segment is realized",
                       "node_pool": "Where an overlay is realized (VRF + VXLAN on the nodes)"}
 
@@ -88,7 +90,7 @@ class PoolForm(ServiceChecked, forms.ModelForm):
         model = Pool
         fields = ["name", "kind", "first", "last", "cidr", "default_prefix_length", "min_prefix_length",
                   "routing_domain", "tenant", "description"]
-        widgets = {"description": forms.Textarea(attrs={"rows": 2})}
+        widgets = {"description": forms.Textarea(attrs={"rows": 2}), "tenant": FastSelect}
 
     def clean_cidr(self):
         text = self.cleaned_data["cidr"]

@@ -1,6 +1,9 @@
 """Form widgets shared by every app's pages."""
 
 from django import forms
+from django.forms.utils import flatatt
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 
 class OfferedSelect(forms.Select):
@@ -32,3 +35,29 @@ def unavailable_options(site_offers: list, field: str) -> dict[str, str]:
             else:
                 reasons.setdefault(value, option.detail)
     return {value: reason for value, reason in reasons.items() if value not in offered}
+
+
+class _FastOptions:
+    """Options written by one join instead of a template per option: a 10,000-tenant select renders
+    in milliseconds, not seconds (Django's per-option templates cost ~60 us each). Flat choices only."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        final = self.build_attrs(self.attrs, attrs or {})
+        final["name"] = name
+        if self.allow_multiple_selected:
+            final["multiple"] = True
+        chosen = {str(v) for v in self.format_value(value)}
+        options = []
+        for option_value, label in self.choices:
+            key = "" if option_value is None else str(option_value)
+            mark = " selected" if key in chosen else ""
+            options.append(f'<option value="{escape(key)}"{mark}>{escape(label)}</option>')
+        return mark_safe(f"<select{flatatt(final)}>" + "".join(options) + "</select>")  # noqa: S308 - escaped above
+
+
+class FastSelect(_FastOptions, forms.Select):
+    """forms.Select for long lists (tenants at a site's size), same HTML."""
+
+
+class FastSelectMultiple(_FastOptions, forms.SelectMultiple):
+    """forms.SelectMultiple for long lists, same HTML."""

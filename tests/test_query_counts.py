@@ -62,6 +62,7 @@ LISTS = {
     "netpolicy:rule-list": (bulk.netpolicy, ("admin", "owner_a"), None),
     "netpolicy:pool-create": (bulk.netpolicy, ("admin",), None),
     "netpolicy:service-create": (bulk.netpolicy, ("admin",), None),
+    "netpolicy:service-request": (bulk.netpolicy, ("admin", "owner_a"), None),
     "catalog:item-list": (bulk.catalog, ("admin", "owner_a"), None),
     "catalog:item-create": (bulk.catalog, ("admin",), None),
     "catalog:item-edit": (bulk.catalog, ("admin",), "catalog-item"),
