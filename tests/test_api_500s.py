@@ -52,7 +52,7 @@ def test_a_tenant_whose_quota_row_is_gone_fails_closed(world, api):
     _drop_quota(world.tenant_a)
     body = cluster_data(tenant=world.tenant_a.pk, submit=True)
     response = api(world.member_a).post("/api/v1/clusters/", body, format="json")
-    assert response.status_code == 400 and "vCPUs: asked 32, 0 left of 0" in json.dumps(response.json())
+    assert response.status_code == 409 and "vCPUs: asked 32, 0 left of 0" in json.dumps(response.json())
     assert not VirtualCluster.objects.filter(tenant=world.tenant_a).exists()
     assert not Quota.objects.filter(tenant=world.tenant_a).exists()  # the refused request wrote nothing
 

@@ -22,15 +22,18 @@ def test_killing_the_agent_mid_apply_then_restarting_converges(topo):
     path = Path(f"/tmp/{topo.prefix}-n1")
     path.mkdir(parents=True, exist_ok=True)
     (path / "in.json").write_text(json.dumps(state))
-    proc = subprocess.Popen(
-        ["ip", "netns", "exec", topo.ns("n1"), PY, "-m", "enclave_agent.cli", "--state-dir",
-         str(path), "apply", "--file", str(path / "in.json")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    with open(path / "agent.err", "w") as err:
+        proc = subprocess.Popen(
+            ["ip", "netns", "exec", topo.ns("n1"), PY, "-m", "enclave_agent.cli", "--state-dir",
+             str(path), "apply", "--file", str(path / "in.json")],
+            stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
     wait_for(lambda: _owned_links(topo, "n1") or proc.poll() is not None, "first link")
     os.killpg(proc.pid, signal.SIGKILL)  # like systemd killing the whole unit cgroup
     proc.wait()
     half = _owned_links(topo, "n1")
-    assert 0 < len(half) < 120, "the kill must land mid-apply for this test to mean anything"
+    # Say why when the agent ended before its first link (seen once under heavy load, undiagnosed).
+    assert 0 < len(half) < 120, ("the kill must land mid-apply for this test to mean anything; agent exit "
+                                 f"{proc.returncode}: {(path / 'agent.err').read_text()[-2000:]}")
     rep = report(agent(topo, "n1", state))
     assert rep["node_errors"] == [] and {v["status"] for v in rep["tenants"].values()} == {
         "ready"}
