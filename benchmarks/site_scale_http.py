@@ -220,26 +220,37 @@ def propagation(site, admin: Login, fleet: Fleet, pools: int, bounded: float) ->
     api_s = time.monotonic() - start
     stored_s = woken_s = None
     watched = [n for n in before if n in set(fleet.names)]
-    while time.monotonic() - start < bounded and (stored_s is None or woken_s is None):
-        if stored_s is None and _all_bumped(site, info["pool"], before):
-            stored_s = time.monotonic() - start
-        with fleet.lock:
-            done = [n for n in watched if fleet.generations.get(n, (0, 0))[0] > before[n]]
-        if woken_s is None and watched and len(done) == len(watched):
-            woken_s = max(fleet.generations[n][1] for n in watched) - start
-        time.sleep(0.05)
+    with _connect(site) as conn:
+        while time.monotonic() - start < bounded and (stored_s is None or woken_s is None):
+            if stored_s is None and _all_bumped(conn, info["pool"], before):
+                stored_s = time.monotonic() - start
+            with fleet.lock:
+                done = [n for n in watched if fleet.generations.get(n, (0, 0))[0] > before[n]]
+            if woken_s is None and watched and len(done) == len(watched):
+                woken_s = max(fleet.generations[n][1] for n in watched) - start
+            time.sleep(0.05)
     return {"status": status, "api_s": api_s, "nodes": len(before), "agents_watched": len(watched),
             "stored_s": stored_s, "woken_s": woken_s, "bounded_s": bounded}  # fmt: skip
 
 
-def _all_bumped(site, pool: int, before: dict) -> bool:
-    """Whether every node of the pool has a newer desired generation (one query; a poll every 50 ms)."""
+def _connect(site):
+    """One autocommit connection to the site's database, for polls that must see each commit."""
     import psycopg
 
     env = site.env
-    with psycopg.connect(host=env["ENCLAVE_DB_HOST"], port=env["ENCLAVE_DB_PORT"], dbname=env["ENCLAVE_DB_NAME"],
-                         user=env["ENCLAVE_DB_USER"], password=env.get("ENCLAVE_DB_PASSWORD", "")) as conn:  # fmt: skip
-        rows = conn.execute("SELECT name, desired_generation FROM agents_node WHERE pool_id = %s", [pool]).fetchall()
+    return psycopg.connect(
+        host=env["ENCLAVE_DB_HOST"],
+        port=env["ENCLAVE_DB_PORT"],
+        dbname=env["ENCLAVE_DB_NAME"],
+        user=env["ENCLAVE_DB_USER"],
+        password=env.get("ENCLAVE_DB_PASSWORD", ""),
+        autocommit=True,
+    )
+
+
+def _all_bumped(conn, pool: int, before: dict) -> bool:
+    """Whether every node of the pool has a newer desired generation (one query; a poll every 50 ms)."""
+    rows = conn.execute("SELECT name, desired_generation FROM agents_node WHERE pool_id = %s", [pool]).fetchall()
     return all(generation > before[name] for name, generation in rows)
 
 
