@@ -6,6 +6,7 @@ The cap counts live polls in a Redis sorted set (member: poll token, score: expi
 across web processes and forgets polls of a process that died.
 """
 
+import functools
 import secrets
 import time
 
@@ -44,7 +45,13 @@ class Superseded(exceptions.APIException):
 
 
 def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    """The process's client: one connection pool shared by every poll (redis-py resets it after a fork)."""
+    return _client_for(settings.REDIS_URL)
+
+
+@functools.cache
+def _client_for(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=5)
 
 
 def _channel(client: redis.Redis, node_id: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -149,44 +150,41 @@ def measure_desired(ports, nodes: int, count: int, bounded: float) -> dict:
 
 
 class Fleet:
-    """One agent per node, long-polling with the agent's own client (no kernel), over the replicas."""
+    """One agent per node, long-polling with the agent's own client (no kernel), over the replicas.
+
+    The agents' threads run in a child process: 2,000 threads sharing the measuring process's GIL
+    would delay the timed requests themselves. The child reports over a queue; both sides use
+    CLOCK_MONOTONIC, which is one clock for every process of the machine.
+    """
 
     def __init__(self, ports, nodes: int, count: int, wait: int = 30):
         self.ports, self.names, self.wait = ports, [f"n{k:05d}" for k in range(count)], wait
-        self.stopping, self.lock = threading.Event(), threading.Lock()
+        self.lock = threading.Lock()
         self.generations: dict[str, tuple[int, float]] = {}  # node -> (generation, when received)
         self.first: dict[str, float] = {}
         self.parked: set[str] = set()
         self.errors: list[str] = []
+        self.context = multiprocessing.get_context("fork")
+        self.events, self.stopping = self.context.Queue(), self.context.Event()
+        self.process = None
 
     def start(self, ramp_s: float) -> None:
-        for index, name in enumerate(self.names):
-            delay = ramp_s * index / max(1, len(self.names))
-            threading.Thread(target=self._agent, args=(name, index, delay), daemon=True).start()
+        self.process = self.context.Process(target=_fleet_main, daemon=True, args=(
+            self.ports, self.names, self.wait, ramp_s, self.events, self.stopping))  # fmt: skip
+        self.process.start()
+        threading.Thread(target=self._drain, daemon=True).start()
 
-    def _agent(self, name: str, index: int, delay: float) -> None:
-        time.sleep(delay)
-        client = PortalClient(f"http://127.0.0.1:{self.ports[index % len(self.ports)]}", name,
-                              node_credential(name), timeout=self.wait + 60)  # fmt: skip
-        etag = None
-        while not self.stopping.is_set():
-            start = time.perf_counter()
-            try:
-                fetched = client.desired_state(etag, wait=0 if etag is None else self.wait)
-            except (PortalError, OSError) as exc:
-                with self.lock:
-                    self.errors.append(f"{name}: {exc}")
-                time.sleep(2)
-                continue
-            if fetched.state is not None:
-                with self.lock:
-                    self.generations[name] = (fetched.state.generation, time.monotonic())
-                    self.first.setdefault(name, time.perf_counter() - start)
-            # Keep only the ETag while parked: 2,000 parsed documents held across the next long-poll
-            # made the harness itself the memory hog (17 GB), not the site.
-            etag, fetched = fetched.etag, None
+    def _drain(self) -> None:
+        while True:
+            kind, name, *rest = self.events.get()
             with self.lock:
-                self.parked.add(name)
+                if kind == "error":
+                    self.errors.append(f"{name}: {rest[0]}")
+                elif kind == "state":
+                    self.generations[name] = (rest[0], rest[1])
+                    self.first.setdefault(name, rest[2])
+                elif kind == "parked":
+                    self.parked.add(name)
 
     def wait_parked(self, timeout: float) -> dict:
         deadline = time.monotonic() + timeout
@@ -202,6 +200,41 @@ class Fleet:
 
     def stop(self) -> None:
         self.stopping.set()
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.process.kill()
+
+
+def _fleet_main(ports, names, wait, ramp_s, events, stopping) -> None:
+    """The child process: one thread per agent, reporting to the parent over `events`."""
+    threading.stack_size(512 * 1024)
+    for index, name in enumerate(names):
+        delay = ramp_s * index / max(1, len(names))
+        threading.Thread(target=_agent, args=(ports, name, index, delay, wait, events, stopping),
+                         daemon=True).start()  # fmt: skip
+    stopping.wait()
+
+
+def _agent(ports, name: str, index: int, delay: float, wait: int, events, stopping) -> None:
+    time.sleep(delay)
+    client = PortalClient(f"http://127.0.0.1:{ports[index % len(ports)]}", name, node_credential(name),
+                          timeout=wait + 60)  # fmt: skip
+    etag, first = None, None
+    while not stopping.is_set():
+        start = time.perf_counter()
+        try:
+            fetched = client.desired_state(etag, wait=0 if etag is None else wait)
+        except (PortalError, OSError) as exc:
+            events.put(("error", name, str(exc)))
+            time.sleep(2)
+            continue
+        if fetched.state is not None:
+            first = first if first is not None else time.perf_counter() - start
+            events.put(("state", name, fetched.state.generation, time.monotonic(), first))
+        # Keep only the ETag while parked: 2,000 parsed documents held across the next long-poll
+        # made the harness itself the memory hog (17 GB), not the site.
+        etag, fetched = fetched.etag, None
+        events.put(("parked", name))
 
 
 def propagation(site, admin: Login, fleet: Fleet, pools: int, bounded: float) -> dict:
