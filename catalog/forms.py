@@ -45,7 +45,7 @@ class ItemForm(forms.Form):
                                   help_text="What it is for and its trade-offs, with the site's figures")  # fmt: skip
     visibility = forms.ChoiceField(choices=Visibility.choices, widget=forms.RadioSelect, initial=Visibility.ALL)
     tenants = forms.ModelMultipleChoiceField(queryset=Tenant.objects.order_by("slug"), required=False,
-                                             widget=FastSelectMultiple)  # every tenant of the site
+                                             widget=FastSelectMultiple(label_field="slug"))  # every tenant
     max_lease_days = forms.IntegerField(min_value=1, max_value=3650, required=False, label="Longest lease (days)")
     active = forms.BooleanField(required=False, initial=True, label="Requestable (untick to retire)")
 
@@ -111,7 +111,7 @@ def item_initial(item) -> dict:
 class RequestForm(forms.Form):
     """A cluster request from an item: the researcher's own fields and those the item lets them change."""
 
-    tenant = forms.ModelChoiceField(queryset=Tenant.objects.none(), widget=FastSelect)
+    tenant = forms.ModelChoiceField(queryset=Tenant.objects.none(), widget=FastSelect(label_field="slug"))
     name = forms.CharField(max_length=63, validators=VirtualCluster._meta.get_field("name").validators)
     lease_end = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     justification = forms.CharField(max_length=4000, widget=forms.Textarea(attrs={"rows": 3}))

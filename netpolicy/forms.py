@@ -42,7 +42,7 @@ class SegmentForm(ServiceChecked, forms.ModelForm):
                   "vsphere_cluster", "node_pool"]
         labels = {"mtu": "MTU", "vsphere_cluster": "vSphere cluster",
                   "node_pool": "Linux node pool"}
-        widgets = {"tenant": FastSelect}  # a site admin's list holds every tenant of the site
+        widgets = {"tenant": FastSelect(label_field="slug")}  # a site admin's list holds every tenant of the site
         help_texts = {"vsphere_cluster": "Where a VLAN segment is realized",
                       "node_pool": "Where an overlay is realized (VRF + VXLAN on the nodes)"}
 
@@ -90,7 +90,7 @@ class PoolForm(ServiceChecked, forms.ModelForm):
         model = Pool
         fields = ["name", "kind", "first", "last", "cidr", "default_prefix_length", "min_prefix_length",
                   "routing_domain", "tenant", "description"]
-        widgets = {"description": forms.Textarea(attrs={"rows": 2}), "tenant": FastSelect}
+        widgets = {"description": forms.Textarea(attrs={"rows": 2}), "tenant": FastSelect(label_field="slug")}
 
     def clean_cidr(self):
         text = self.cleaned_data["cidr"]
