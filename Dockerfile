@@ -16,7 +16,14 @@ RUN apt-get update \
     && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin enclave
 WORKDIR /app
 COPY requirements-prod.txt ./
-RUN pip install -r requirements-prod.txt
+# python-ldap (django-auth-ldap) has no wheels: built against Debian's OpenLDAP, the build tools removed after.
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gcc libc6-dev python3-dev \
+       libldap-dev libsasl2-dev libldap-2.5-0 libsasl2-2 \
+    && pip install -r requirements-prod.txt \
+    && DEBIAN_FRONTEND=noninteractive apt-get purge -y --auto-remove gcc libc6-dev python3-dev libldap-dev libsasl2-dev \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libldap-2.5-0 libsasl2-2 \
+    && rm -rf /var/lib/apt/lists/*
 # The agent package: the server imports its wire format and grammar (one copy of each contract).
 COPY agent ./agent
 RUN pip install ./agent && rm -rf ./agent/build ./agent/*.egg-info

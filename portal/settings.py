@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "agents",
     "catalog",
     "notices",
+    "identity",
     "frontend",
 ]
 
@@ -70,7 +71,16 @@ MIDDLEWARE = [
 # Login forms (/login/, /admin/login/): django-axes locks a (username, address) pair after
 # ENCLAVE_LOGIN_FAILURE_LIMIT failures for ENCLAVE_LOGIN_COOLOFF_MINUTES. Locking the pair, not the
 # username alone, means an attacker elsewhere cannot lock a site admin out; the cool-off ends it.
-AUTHENTICATION_BACKENDS = ["portal.auth.LoginLockoutBackend", "django.contrib.auth.backends.ModelBackend"]
+# Sign-in: the lockout check, the site's directory when configured (identity.ldap), local passwords
+# (identity.local: ENCLAVE_LOCAL_LOGIN=0 keeps them for the break-glass accounts only).
+LDAP_URI = env_str("ENCLAVE_LDAP_URI")
+LOCAL_LOGIN = env_bool("ENCLAVE_LOCAL_LOGIN", True)
+BREAK_GLASS_USERS = env_list("ENCLAVE_BREAK_GLASS_USERS", "admin")
+AUTHENTICATION_BACKENDS = [
+    "portal.auth.LoginLockoutBackend",
+    *(["identity.ldap.DirectoryLDAPBackend"] if LDAP_URI else []),
+    "identity.local.LocalBackend",
+]
 AXES_FAILURE_LIMIT = env_int("ENCLAVE_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("ENCLAVE_LOGIN_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -264,6 +274,14 @@ CELERY_BEAT_SCHEDULE = {
     "vsphere-drift": {"task": "vsphere.tasks.check_drift", "schedule": 300.0},
     "audit-chain": {"task": "audit.tasks.verify_chain", "schedule": 3600.0},
 }
+
+if LDAP_URI:
+    from portal.ldap_settings import ldap_settings
+
+    globals().update(ldap_settings(LDAP_URI))
+DIRECTORY_RESYNC_SECONDS = env_int("ENCLAVE_DIRECTORY_RESYNC_SECONDS", 900)
+CELERY_BEAT_SCHEDULE["directory-resync"] = {"task": "identity.tasks.resync_directory",
+                                            "schedule": float(DIRECTORY_RESYNC_SECONDS)}  # fmt: skip
 
 SESSION_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from identity.forms import SignInForm
 from portal.health import healthz
 from portal.metrics import metrics_view
 from portal.schema import schema_permissions
@@ -16,7 +17,9 @@ urlpatterns = [
     path("vsphere/", include("vsphere.urls")),
     path("catalog/", include("catalog.urls")),
     path("notices/", include("notices.urls")),
-    path("login/", auth_views.LoginView.as_view(template_name="frontend/login.html"), name="login"),
+    path("identity/", include("identity.urls")),
+    path("login/", auth_views.LoginView.as_view(template_name="frontend/login.html", authentication_form=SignInForm),
+         name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("portal.api_urls")),

@@ -8,6 +8,13 @@ class Role(models.TextChoices):
     MEMBER = "member", "Member"
 
 
+class MembershipSource(models.TextChoices):
+    """Who manages a membership: people in Enclave, or the directory's groups (re-synchronised)."""
+
+    LOCAL = "local", "Granted in Enclave"
+    DIRECTORY = "directory", "From the directory"
+
+
 class WorkloadClass(models.TextChoices):
     HIGH_THROUGHPUT = "high-throughput", "High-throughput"
     PARALLEL = "parallel-distributed", "Parallel-distributed (MPI)"

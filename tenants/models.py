@@ -15,6 +15,7 @@ from tenants.choices import (
     ExtensionState,
     GpuMode,
     Interconnect,
+    MembershipSource,
     NetworkMode,
     NicType,
     Role,
@@ -59,6 +60,8 @@ class Membership(models.Model):
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    # Directory memberships are added, changed and removed only by identity.mapping's sync.
+    source = models.CharField(max_length=16, choices=MembershipSource.choices, default=MembershipSource.LOCAL)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -21,6 +21,7 @@ from tenants.choices import (
     DataPath,
     ExtensionState,
     GpuMode,
+    MembershipSource,
     NicType,
     Role,
 )
@@ -80,20 +81,20 @@ def set_quota(tenant: Tenant, **limits) -> Quota:
         return update_quota(quotas.locked_quota(tenant.pk), **limits)
 
 
-def set_membership(tenant: Tenant, user, role: str) -> Membership:
-    """Add a user to a tenant or change their role."""
+def set_membership(tenant: Tenant, user, role: str, source: str = MembershipSource.LOCAL) -> Membership:
+    """Add a user to a tenant or change their role (a change by hand makes a directory membership local)."""
     with transaction.atomic():
         membership = Membership.objects.select_for_update().filter(tenant=tenant, user=user).first()
-        if membership is not None and membership.role == role:
+        if membership is not None and membership.role == role and membership.source == source:
             return membership
         before = snapshot(membership) if membership else None
         if membership is None:
             signals.membership_pre_create.send(sender=Membership, tenant=tenant, user=user)
-            membership = Membership.objects.create(tenant=tenant, user=user, role=role)
+            membership = Membership.objects.create(tenant=tenant, user=user, role=role, source=source)
             network_changed([tenant])  # the member's UID on the tenant's nodes
         else:
-            membership.role = role
-            membership.save(update_fields=["role"])
+            membership.role, membership.source = role, source
+            membership.save(update_fields=["role", "source"])
         action = "membership.update" if before else "membership.create"
         record(action, membership, before=before, after=snapshot(membership), tenant=tenant)
     return membership

@@ -1,0 +1,50 @@
+"""Directory group rules (site admins) and what the directory last said of each user."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from identity.choices import RuleAction, Source
+from tenants.models import dns_label
+
+
+class GroupRule(models.Model):
+    """`group` (a cn or a full DN, lower-case) grants `action`: a role in tenant `tenant_slug`, or site admin.
+
+    The tenant is named, not referenced: with create_tenant it need not exist until the group first
+    signs someone in; without it, a rule whose tenant is gone grants nothing."""
+
+    group = models.CharField(max_length=255)
+    action = models.CharField(max_length=16, choices=RuleAction.choices)
+    tenant_slug = models.CharField(max_length=63, blank=True, validators=[dns_label])
+    create_tenant = models.BooleanField(default=False)
+    description = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["group", "action"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "action", "tenant_slug"], name="group_rule_unique"),
+            models.CheckConstraint(
+                name="group_rule_target",
+                condition=Q(action=RuleAction.SITE_ADMIN, create_tenant=False, tenant_slug="")
+                | (~Q(action=RuleAction.SITE_ADMIN) & ~Q(tenant_slug="")),
+            ),
+        ]
+
+    def __str__(self):
+        target = "site admin" if self.action == RuleAction.SITE_ADMIN else f"{self.action} of {self.tenant_slug}"
+        return f"{self.group} → {target}"
+
+
+class DirectoryAccount(models.Model):
+    """A user who signed in through the directory: their groups when last synchronised."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="directory")
+    source = models.CharField(max_length=8, choices=Source.choices)
+    groups = models.JSONField(default=list)
+    staff_from_directory = models.BooleanField(default=False)  # is_staff came from a site_admin rule
+    synced = models.DateTimeField(null=True)
+
+    def __str__(self):
+        return f"{self.user} ({self.source})"

@@ -1,0 +1,27 @@
+"""Site admins' group rules: validated by the form, changed here in one audited transaction."""
+
+from django.db import transaction
+
+from audit.services import record, snapshot
+from identity.models import GroupRule
+from portal.errors import Forbidden
+from tenants.access import is_site_admin
+
+
+def create_rule(user, data: dict) -> GroupRule:
+    """Add a group rule (site admins); it applies at each user's next sign-in or re-sync."""
+    if not is_site_admin(user):
+        raise Forbidden("Only site admins map directory groups.")
+    with transaction.atomic():
+        rule = GroupRule.objects.create(**data)
+        record("group_rule.create", rule, after=snapshot(rule))
+    return rule
+
+
+def delete_rule(user, rule: GroupRule) -> None:
+    """Remove a group rule; memberships it granted go at each user's next sign-in or re-sync."""
+    if not is_site_admin(user):
+        raise Forbidden("Only site admins map directory groups.")
+    with transaction.atomic():
+        record("group_rule.delete", rule, before=snapshot(rule))
+        rule.delete()

@@ -1,0 +1,37 @@
+"""Site admins' page of directory group rules (list, add, delete)."""
+
+from django.contrib import messages
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from frontend.admin_views import staff_member_required
+from identity import services
+from identity.forms import GroupRuleForm
+from identity.models import DirectoryAccount, GroupRule
+from portal.paging import paginate
+
+
+@staff_member_required
+def rule_list(request):
+    form = GroupRuleForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        rule = services.create_rule(request.user, form.cleaned_data)
+        messages.success(request, f"Rule added: {rule}. It applies at each member's next sign-in or re-sync.")
+        return redirect("identity:rule-list")
+    rules = GroupRule.objects.all()
+    if query := request.GET.get("q", "").strip():
+        rules = rules.filter(Q(group__icontains=query) | Q(tenant_slug__icontains=query))
+    pager = paginate(request, rules.order_by("group", "action", "tenant_slug"))
+    context = {"rules": pager.rows, "pager": pager, "form": form,
+               "directory_users": DirectoryAccount.objects.count()}  # fmt: skip
+    return render(request, "identity/rule_list.html", context)
+
+
+@staff_member_required
+@require_POST
+def rule_delete(request, pk):
+    rule = get_object_or_404(GroupRule, pk=pk)
+    services.delete_rule(request.user, rule)
+    messages.success(request, f"Rule removed: {rule}.")
+    return redirect("identity:rule-list")

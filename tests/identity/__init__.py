@@ -1,0 +1,1 @@
+"""Directory sign-in and the group mapping."""
