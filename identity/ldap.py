@@ -17,8 +17,8 @@ from identity.choices import Source
 from identity.models import DirectoryAccount
 
 log = logging.getLogger(__name__)
-UNREACHABLE = ("The directory cannot be reached right now, so no one can sign in with it. "
-               "Try again in a few minutes; if it lasts, tell the site admins.")  # fmt: skip
+UNREACHABLE = ("The directory cannot be reached, or its certificate could not be verified, so no one can "
+               "sign in with it right now. Try again in a few minutes; if it lasts, tell the site admins.")  # fmt: skip
 NO_GROUP = "You are not a member of any research group on this site; ask your PI."
 LOCAL_CLASH = ("An account of this name exists in Enclave itself and is not linked to the directory; "
                "ask a site admin to link it.")  # fmt: skip

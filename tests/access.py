@@ -108,7 +108,8 @@ MATRIX = {
 
 # Other apps keep their entries next to their tests.
 from tests.catalog.access_entries import CATALOG_EXEMPT, CATALOG_MATRIX  # noqa: E402
+from tests.identity.access_entries import IDENTITY_EXEMPT, IDENTITY_MATRIX  # noqa: E402
 from tests.netpolicy.access_entries import NETPOLICY_EXEMPT, NETPOLICY_MATRIX  # noqa: E402
 
-MATRIX |= NETPOLICY_MATRIX | CATALOG_MATRIX
-EXEMPT |= NETPOLICY_EXEMPT | CATALOG_EXEMPT
+MATRIX |= NETPOLICY_MATRIX | CATALOG_MATRIX | IDENTITY_MATRIX
+EXEMPT |= NETPOLICY_EXEMPT | CATALOG_EXEMPT | IDENTITY_EXEMPT

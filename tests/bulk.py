@@ -28,6 +28,13 @@ from vsphere.models import (
 )
 
 
+def group_rules(world, n):
+    from identity.models import GroupRule
+
+    rules = [GroupRule(group=f"hpc-g{i}", action="member", tenant_slug="tenant-a") for i in range(n)]
+    GroupRule.objects.bulk_create(rules)
+
+
 def tenants(world, n):
     made = Tenant.objects.bulk_create([Tenant(slug=f"bulk-{i}", name=f"Bulk {i}") for i in range(n)])
     Quota.objects.bulk_create([Quota(tenant=t) for t in made])

@@ -52,6 +52,9 @@ class Objects:
         from tests.vsphere.access_objects import add_vsphere_objects
 
         add_vsphere_objects(self)
+        from tests.identity.access_entries import add_identity_objects
+
+        add_identity_objects(self)
         from tests.catalog.access_entries import add_catalog_objects
 
         add_catalog_objects(self)
