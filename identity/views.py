@@ -1,13 +1,15 @@
 """Site admins' page of directory group rules (list, add, delete)."""
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.views import LoginView
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from frontend.admin_views import staff_member_required
 from identity import services
-from identity.forms import GroupRuleForm
+from identity.forms import GroupRuleForm, SignInForm
 from identity.models import DirectoryAccount, GroupRule
 from portal.paging import paginate
 
@@ -35,3 +37,16 @@ def rule_delete(request, pk):
     services.delete_rule(request.user, rule)
     messages.success(request, f"Rule removed: {rule}.")
     return redirect("identity:rule-list")
+
+
+class SignInView(LoginView):
+    """The login page: the password form, and the provider's button when OpenID Connect is on."""
+
+    template_name = "frontend/login.html"
+    authentication_form = SignInForm
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(**kwargs) | {
+            "oidc_enabled": getattr(settings, "OIDC_ENABLED", False),
+            "oidc_provider_name": getattr(settings, "OIDC_PROVIDER_NAME", ""),
+        }

@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "identity.oidc.SessionRefreshWhenEnabled",  # a no-op but for sessions signed in with the OpenID provider
 ]
 
 # Login forms (/login/, /admin/login/): django-axes locks a (username, address) pair after
@@ -76,9 +77,12 @@ MIDDLEWARE = [
 LDAP_URI = env_str("ENCLAVE_LDAP_URI")
 LOCAL_LOGIN = env_bool("ENCLAVE_LOCAL_LOGIN", True)
 BREAK_GLASS_USERS = env_list("ENCLAVE_BREAK_GLASS_USERS", "admin")
+OIDC_CLIENT_ID = env_str("ENCLAVE_OIDC_CLIENT_ID")
+OIDC_ENABLED = False  # portal.oidc_settings turns it on with the provider's settings
 AUTHENTICATION_BACKENDS = [
     "portal.auth.LoginLockoutBackend",
     *(["identity.ldap.DirectoryLDAPBackend"] if LDAP_URI else []),
+    *(["identity.oidc.DirectoryOIDCBackend"] if OIDC_CLIENT_ID else []),
     "identity.local.LocalBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("ENCLAVE_LOGIN_FAILURE_LIMIT", 5)
@@ -202,6 +206,7 @@ PORTAL_URL = env_str("ENCLAVE_PORTAL_URL", "http://127.0.0.1:8000")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "users.authentication.BearerTokenAuthentication",
+        "identity.oidc.ProviderTokenAuthentication",  # the OpenID provider's access tokens, while OIDC is on
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -279,6 +284,10 @@ if LDAP_URI:
     from portal.ldap_settings import ldap_settings
 
     globals().update(ldap_settings(LDAP_URI))
+if OIDC_CLIENT_ID:
+    from portal.oidc_settings import oidc_settings
+
+    globals().update(oidc_settings(OIDC_CLIENT_ID))
 DIRECTORY_RESYNC_SECONDS = env_int("ENCLAVE_DIRECTORY_RESYNC_SECONDS", 900)
 CELERY_BEAT_SCHEDULE["directory-resync"] = {"task": "identity.tasks.resync_directory",
                                             "schedule": float(DIRECTORY_RESYNC_SECONDS)}  # fmt: skip

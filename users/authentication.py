@@ -2,10 +2,11 @@
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.utils import timezone
 from rest_framework import authentication, exceptions, permissions
 
-from users.models import APIToken, credential_stamp, hash_token
+from users.models import TOKEN_PREFIX, APIToken, credential_stamp, hash_token
 from users.throttling import BearerFailures
 
 # Refresh last_used_at at most this often, so reads stay read-only on the hot path.
@@ -27,6 +28,8 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             failures.failed()
             raise exceptions.AuthenticationFailed("Authorization header must be 'Bearer <token>'.")
         raw = header[1].decode(errors="replace")
+        if getattr(settings, "OIDC_ENABLED", False) and not raw.startswith(TOKEN_PREFIX):
+            return None  # the provider's access token: identity.oidc.ProviderTokenAuthentication checks it
         token = APIToken.objects.active().select_related("user").filter(token_hash=hash_token(raw)).first()
         if token is None or not token.user.is_active or token.stamp != credential_stamp(token.user):
             failures.failed()

@@ -4,7 +4,8 @@ IDENTITY_MATRIX = {
     "identity:rule-list": ("get", "admin", None),
     "identity:rule-delete": ("post", "admin", "group_rule"),
 }
-IDENTITY_EXEMPT: set[str] = set()
+# Sign-in routes, like login and logout: the OpenID flow's start, the provider's redirect back, logout.
+IDENTITY_EXEMPT = {"oidc_authentication_init", "oidc_authentication_callback", "oidc_logout"}
 
 
 def add_identity_objects(objects) -> None:

@@ -38,3 +38,29 @@ def directory(db, settings, monkeypatch, slapd):
     GroupRule.objects.create(group="hpc-astro", action="member", tenant_slug="astro")
     GroupRule.objects.create(group="hpc-admins", action="site_admin")
     return astro
+
+
+@pytest.fixture(scope="session")
+def oidc_provider(tmp_path_factory, live_server):
+    from tests.identity.oidc_provider import Provider
+
+    server = Provider(tmp_path_factory.mktemp("oidc"), [live_server.url, "http://testserver"])
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def sso(db, settings, monkeypatch, oidc_provider):
+    """OpenID Connect sign-in configured (the same ENCLAVE_OIDC_* variables a site sets), and the rules."""
+    from portal.oidc_settings import oidc_settings
+
+    for name, value in oidc_provider.env().items():
+        monkeypatch.setenv(name, value)
+    for name, value in oidc_settings("enclave").items():
+        setattr(settings, name, value)
+    settings.AUTHENTICATION_BACKENDS = ["portal.auth.LoginLockoutBackend", "identity.oidc.DirectoryOIDCBackend",
+                                        "identity.local.LocalBackend"]  # fmt: skip
+    astro = services.create_tenant("astro", "Astrophysics")
+    GroupRule.objects.create(group="hpc-astro-pi", action="owner", tenant_slug="astro")
+    GroupRule.objects.create(group="hpc-astro", action="member", tenant_slug="astro")
+    return astro

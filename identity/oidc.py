@@ -1,0 +1,185 @@
+"""Sign-in with the institution's OpenID provider (mozilla-django-oidc: authorization code + PKCE),
+its access tokens on the API, and the same group mapping as LDAP.
+
+Settings come from ENCLAVE_OIDC_* (portal/oidc_settings.py). What goes wrong reaches the login page as
+one sentence (a message), never a 500.
+"""
+
+import hashlib
+import logging
+import urllib.parse
+
+import requests
+from django.conf import settings
+from django.contrib import auth, messages
+from django.core.cache import cache
+from django.core.exceptions import SuspiciousOperation
+from django.http import Http404
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+from mozilla_django_oidc.auth import OIDCAuthenticationBackend
+from mozilla_django_oidc.contrib.drf import OIDCAuthentication
+from mozilla_django_oidc.middleware import SessionRefresh
+from mozilla_django_oidc.views import OIDCAuthenticationCallbackView, OIDCAuthenticationRequestView
+from rest_framework import exceptions
+
+from identity import mapping
+from identity.choices import Source
+from identity.ldap import LOCAL_CLASH, NO_GROUP, notify
+from identity.models import DirectoryAccount
+from users.models import TOKEN_PREFIX
+from users.throttling import BearerFailures
+
+log = logging.getLogger(__name__)
+PROVIDER_DOWN = ("The university sign-in service cannot be reached right now. Try again in a few minutes; "
+                 "if it lasts, tell the site admins.")  # fmt: skip
+FAILED = "Signing in with the university account did not work; try again, or tell the site admins."
+TOKEN_CACHE_SECONDS = 60  # an access token's user, so the API asks the provider once a minute at most
+
+
+def _missing_claim(name: str) -> str:
+    return f"The university sign-in did not say your {name}, so Enclave cannot tell who you are; tell the site admins."
+
+
+class DirectoryOIDCBackend(OIDCAuthenticationBackend):
+    """mozilla-django-oidc's backend: users by the username claim, groups mapped at every sign-in."""
+
+    def authenticate(self, request, **kwargs):
+        try:
+            return super().authenticate(request, **kwargs)
+        except requests.RequestException as exc:
+            log.warning("OpenID provider unreachable during sign-in: %s", exc)
+            notify(request, PROVIDER_DOWN)
+            return None
+
+    def verify_claims(self, claims):
+        for name, label in ((settings.OIDC_USERNAME_CLAIM, "username"), (settings.OIDC_GROUPS_CLAIM, "groups")):
+            if name not in claims:
+                log.warning("OpenID claims lack %s (%s)", name, sorted(claims))
+                notify(getattr(self, "request", None), _missing_claim(label))
+                return False
+        return True
+
+    def filter_users_by_claims(self, claims):
+        return self.UserModel.objects.filter(username=claims[settings.OIDC_USERNAME_CLAIM])
+
+    def create_user(self, claims):
+        user = self.UserModel(username=claims[settings.OIDC_USERNAME_CLAIM], email=claims.get("email", ""))
+        user.set_unusable_password()
+        user.save()
+        return self._synced(user, claims)
+
+    def update_user(self, user, claims):
+        if user.has_usable_password() and not DirectoryAccount.objects.filter(user=user).exists():
+            notify(getattr(self, "request", None), LOCAL_CLASH)  # a local (break-glass) account is never taken over
+            return None
+        return self._synced(user, claims)
+
+    def _synced(self, user, claims):
+        groups = claims.get(settings.OIDC_GROUPS_CLAIM) or []
+        result = mapping.sync_user(user, groups if isinstance(groups, list) else [groups], source=Source.OIDC,
+                                   uid=claims.get(settings.OIDC_UID_CLAIM))  # fmt: skip
+        if not result.member_of_any:
+            notify(getattr(self, "request", None), NO_GROUP)
+            return None
+        return user
+
+
+class CallbackView(OIDCAuthenticationCallbackView):
+    """The provider's redirect back: a failure goes to the login page with the reason."""
+
+    def login_failure(self):
+        message = getattr(self.request, "identity_notice", "") or FAILED
+        messages.error(self.request, message)
+        return super().login_failure()
+
+
+def enabled() -> bool:
+    return getattr(settings, "OIDC_ENABLED", False)
+
+
+def authenticate_view(request):
+    """Start a sign-in at the provider (authorization code with PKCE); 404 while OIDC is off."""
+    if not enabled():
+        raise Http404("Single sign-on is not configured on this site.")
+    return OIDCAuthenticationRequestView.as_view()(request)
+
+
+def callback_view(request):
+    """The provider's redirect back; 404 while OIDC is off."""
+    if not enabled():
+        raise Http404("Single sign-on is not configured on this site.")
+    return CallbackView.as_view()(request)
+
+
+class SessionRefreshWhenEnabled:
+    """mozilla-django-oidc's SessionRefresh for sessions that signed in with the provider: when the ID
+    token is older than OIDC_RENEW_ID_TOKEN_EXPIRY_SECONDS the browser goes back to the provider
+    silently (prompt=none), so groups are mapped again and a user the provider dropped is signed out."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if enabled() and "oidc_id_token_expiration" in request.session:
+            response = SessionRefresh(self.get_response).process_request(request)
+            if response is not None:
+                return response
+        return self.get_response(request)
+
+
+@require_POST
+def logout(request):
+    """End the Enclave session and, with a provider session, the provider's too (RP-initiated logout)."""
+    id_token = request.session.get("oidc_id_token")
+    auth.logout(request)
+    end_session = getattr(settings, "OIDC_OP_LOGOUT_ENDPOINT", "")
+    if not (id_token and end_session):
+        return redirect("login")
+    query = urllib.parse.urlencode({"id_token_hint": id_token, "client_id": settings.OIDC_RP_CLIENT_ID,
+                                    "post_logout_redirect_uri": request.build_absolute_uri("/login/")})  # fmt: skip
+    return redirect(f"{end_session}?{query}")
+
+
+class ProviderTokenAuthentication(OIDCAuthentication):
+    """The API also takes the provider's access tokens (Bearer): the provider's userinfo says whose,
+    remembered for a minute by the token's hash; the groups are mapped as at a sign-in."""
+
+    def __init__(self, backend=None):
+        self._backend = backend  # built on first use: without OIDC settings the backend cannot be built
+
+    @property
+    def backend(self) -> DirectoryOIDCBackend:
+        if self._backend is None:
+            self._backend = DirectoryOIDCBackend()
+        return self._backend
+
+    def authenticate(self, request):
+        token = self.get_access_token(request) if enabled() else None
+        if not token or token.startswith(TOKEN_PREFIX):
+            return None  # Enclave's own tokens: users.authentication
+        failures = BearerFailures(request)
+        failures.check()
+        key = "oidc-token:" + hashlib.sha256(token.encode()).hexdigest()
+        user = self._cached(key) or self._ask_provider(token)
+        if user is None or not user.is_active:
+            failures.failed()
+            raise exceptions.AuthenticationFailed("This access token does not belong to a member of this site.")
+        cache.set(key, user.pk, TOKEN_CACHE_SECONDS)
+        return user, token
+
+    def _cached(self, key: str):
+        user_id = cache.get(key)
+        return self.backend.UserModel.objects.filter(pk=user_id, is_active=True).first() if user_id else None
+
+    def _ask_provider(self, token: str):
+        try:
+            return self.backend.get_or_create_user(token, None, None)
+        except requests.HTTPError as exc:
+            if exc.response is not None and exc.response.status_code in (400, 401, 403):
+                return None  # the provider does not know this token (forged, expired, revoked)
+            raise exceptions.AuthenticationFailed("The sign-in service cannot check access tokens right now.") from None
+        except requests.RequestException:
+            raise exceptions.AuthenticationFailed("The sign-in service cannot check access tokens right now.") from None
+        except SuspiciousOperation:  # claims missing
+            return None

@@ -1,0 +1,95 @@
+"""Signing in with the institution's OpenID provider (the npm `oidc-provider`, started by the suite)."""
+
+import urllib.parse
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from identity.ldap import NO_GROUP
+from identity.oidc import PROVIDER_DOWN
+from tenants.choices import MembershipSource, Role
+from tenants.models import Membership
+from tests.identity import oidc_provider as op
+from users.models import PosixAccount
+
+pytestmark = pytest.mark.django_db
+
+
+def roles(username) -> dict:
+    rows = Membership.objects.filter(user__username=username).values_list("tenant__slug", "role", "source")
+    return {slug: (role, source) for slug, role, source in rows}
+
+
+def sign_in(client, user: str):
+    """The whole code flow with PKCE: Enclave's redirect, the provider's login page, the callback."""
+    start = client.get(reverse("oidc_authentication_init"))
+    assert start.status_code == 302
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(start["Location"]).query)
+    assert query["code_challenge_method"] == ["S256"] and query["code_challenge"]
+    back = op.sign_in_at_provider(start["Location"], user)
+    return client.get(back.replace("http://testserver", ""), follow=True)
+
+
+def test_a_pi_signs_in_with_the_provider_and_owns_the_tenant_their_group_maps_to(client, sso):
+    response = sign_in(client, "olga")
+    assert response.redirect_chain[-1][0] == reverse("frontend:home")
+    assert roles("olga") == {"astro": (Role.OWNER, MembershipSource.DIRECTORY)}
+    assert PosixAccount.objects.get(user__username="olga").uid == 72001
+    assert not get_user_model().objects.get(username="olga").has_usable_password()
+
+
+def test_a_user_in_no_mapped_group_is_told_to_ask_their_pi(client, sso):
+    response = sign_in(client, "nomad")
+    assert NO_GROUP in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_user_whose_groups_change_is_resynchronised_at_the_next_sign_in(client, sso, oidc_provider):
+    sign_in(client, "oscar")
+    assert roles("oscar") == {"astro": (Role.MEMBER, MembershipSource.DIRECTORY)}
+    oidc_provider.set_groups("oscar", ["hpc-astro-pi"])
+    try:
+        client.post(reverse("logout"))
+        sign_in(client, "oscar")
+        assert roles("oscar") == {"astro": (Role.OWNER, MembershipSource.DIRECTORY)}
+    finally:
+        oidc_provider.set_groups("oscar", ["hpc-astro"])
+
+
+def test_a_claim_the_provider_does_not_send_is_a_clear_message(client, sso, settings):
+    settings.OIDC_GROUPS_CLAIM = "research_groups"
+    response = sign_in(client, "olga")
+    assert "did not say your groups" in response.content.decode()
+
+
+def test_a_provider_that_is_down_gives_a_clear_message_not_a_500(client, sso, settings):
+    start = client.get(reverse("oidc_authentication_init"))
+    state = urllib.parse.parse_qs(urllib.parse.urlsplit(start["Location"]).query)["state"][0]
+    settings.OIDC_OP_TOKEN_ENDPOINT = "http://127.0.0.1:9/token"  # nothing listens there
+    response = client.get(reverse("oidc_authentication_callback"), {"code": "abc", "state": state}, follow=True)
+    assert response.status_code == 200
+    assert PROVIDER_DOWN in response.content.decode()
+
+
+def test_the_api_accepts_the_providers_access_tokens_and_refreshed_ones(client, sso, oidc_provider):
+    tokens = op.tokens_for(oidc_provider, "olga")
+    response = client.get("/api/v1/tenants/", HTTP_AUTHORIZATION=f"Bearer {tokens['access_token']}")
+    assert response.status_code == 200
+    assert [t["slug"] for t in response.json()["results"]] == ["astro"]
+    renewed = op.refreshed(oidc_provider, tokens["refresh_token"])
+    assert renewed["access_token"] != tokens["access_token"]
+    response = client.get("/api/v1/tenants/", HTTP_AUTHORIZATION=f"Bearer {renewed['access_token']}")
+    assert response.status_code == 200
+
+
+def test_a_forged_provider_token_is_refused(client, sso):
+    response = client.get("/api/v1/tenants/", HTTP_AUTHORIZATION="Bearer not-a-token-the-provider-issued")
+    assert response.status_code == 401
+
+
+def test_the_providers_button_is_on_the_login_page_only_while_oidc_is_on(client, sso, settings):
+    assert "Sign in with Test University" in client.get(reverse("login")).content.decode()
+    settings.OIDC_ENABLED = False
+    assert "Sign in with" not in client.get(reverse("login")).content.decode()
+    assert client.get(reverse("oidc_authentication_init")).status_code == 404
