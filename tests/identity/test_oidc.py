@@ -93,3 +93,15 @@ def test_the_providers_button_is_on_the_login_page_only_while_oidc_is_on(client,
     settings.OIDC_ENABLED = False
     assert "Sign in with" not in client.get(reverse("login")).content.decode()
     assert client.get(reverse("oidc_authentication_init")).status_code == 404
+
+
+def test_local_passwords_and_enclaves_own_tokens_keep_working_with_sso_on(client, sso, world):
+    from users import services as tokens
+
+    response = client.post(reverse("login"), {"username": "owner-a", "password": "pw-owner-a"})
+    assert response.status_code == 302
+    _, raw = tokens.create_token(world.owner_a, "ci")
+    client.logout()
+    response = client.get("/api/v1/tenants/", HTTP_AUTHORIZATION=f"Bearer {raw}")
+    assert response.status_code == 200 and [t["slug"] for t in response.json()["results"]] == ["tenant-a"]
+    assert client.get("/api/v1/tenants/", HTTP_AUTHORIZATION="Bearer enc_forged").status_code == 401
