@@ -21,6 +21,7 @@ ACTIVE = "enclave:longpoll:active"
 OWNER = "enclave:longpoll:node:{}"
 HOLD_SECONDS = 120  # longest a poll can be counted (the view waits at most 60 s)
 CHANGED, REVOKED, SUPERSEDED = b"changed", b"revoked", b"superseded:"
+PUBLISHERS = 100  # connections beyond the polls' own: acquire/release scripts, wake-ups
 
 # KEYS: active set, node owner key, node channel. ARGV: now, cap, expiry, token, hold seconds.
 _ACQUIRE = """
@@ -46,12 +47,14 @@ class Superseded(exceptions.APIException):
 
 def _client() -> redis.Redis:
     """The process's client: one connection pool shared by every poll (redis-py resets it after a fork)."""
-    return _client_for(settings.REDIS_URL)
+    return _client_for(settings.REDIS_URL, settings.AGENT_LONGPOLL_MAX)
 
 
 @functools.cache
-def _client_for(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_timeout=5)
+def _client_for(url: str, polls: int) -> redis.Redis:
+    # Each parked poll holds a pub/sub connection from the pool for its whole wait; redis-py's default
+    # cap (100) would refuse the 101st poll of a process, so the pool grows to the site-wide poll cap.
+    return redis.Redis.from_url(url, socket_timeout=5, max_connections=polls + PUBLISHERS)
 
 
 def _channel(client: redis.Redis, node_id: int) -> str:

@@ -262,3 +262,16 @@ def test_users_cannot_use_node_endpoints_and_nodes_cannot_use_user_endpoints(poo
     assert agent(cred).get("/api/v1/nodes/").status_code == 401
     assert agent(cred).patch(f"/api/v1/nodes/{node.pk}/", {"address": "10.10.0.9"}, format="json").status_code == 401
     assert node.credentials.count() == 1 and Node.objects.get(pk=node.pk).address == "10.10.0.5"
+
+
+def test_one_web_process_holds_more_parked_polls_than_redis_pys_default_pool(settings, redis_client):
+    settings.AGENT_LONGPOLL_MAX = 250
+    waiters = []
+    try:
+        for node_id in range(900_000, 900_150):  # 150 parked polls, each with its pub/sub connection
+            waiters.append(longpoll.Waiter(node_id))
+        assert longpoll.active() == 150
+    finally:
+        for waiter in waiters:
+            waiter.close()
+    assert longpoll.active() == 0
