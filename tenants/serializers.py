@@ -31,8 +31,8 @@ class MembershipSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Membership
-        fields = ["id", "tenant", "username", "role", "created"]
-        read_only_fields = ["created"]
+        fields = ["id", "tenant", "username", "role", "source", "created"]
+        read_only_fields = ["source", "created"]  # directory memberships are made by identity.mapping only
 
 
 class QuotaSerializer(serializers.ModelSerializer):
