@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Q
 
 from identity.choices import RuleAction, Source
+from portal.crypto import EncryptedTextField
 from tenants.models import dns_label
 
 
@@ -45,6 +46,9 @@ class DirectoryAccount(models.Model):
     groups = models.JSONField(default=list)
     staff_from_directory = models.BooleanField(default=False)  # is_staff came from a site_admin rule
     synced = models.DateTimeField(null=True)
+    # OIDC only: the provider's refresh token (offline access), so the periodic re-sync can ask the
+    # provider for the user's groups while they are away. Encrypted at rest.
+    refresh_token = EncryptedTextField(blank=True, default="")
 
     def __str__(self):
         return f"{self.user} ({self.source})"

@@ -60,6 +60,11 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
                 return False
         return True
 
+    def get_token(self, payload):
+        token_info = super().get_token(payload)
+        self.refresh_token = token_info.get("refresh_token", "")  # kept for the periodic re-sync
+        return token_info
+
     def filter_users_by_claims(self, claims):
         return self.UserModel.objects.filter(username=claims[settings.OIDC_USERNAME_CLAIM])
 
@@ -79,10 +84,55 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
         groups = claims.get(settings.OIDC_GROUPS_CLAIM) or []
         result = mapping.sync_user(user, groups if isinstance(groups, list) else [groups], source=Source.OIDC,
                                    uid=claims.get(settings.OIDC_UID_CLAIM))  # fmt: skip
+        if getattr(self, "refresh_token", ""):
+            DirectoryAccount.objects.filter(user=user).update(
+                refresh_token=self.refresh_token
+            )  # encrypted by the field
         if not result.member_of_any:
             notify(getattr(self, "request", None), NO_GROUP)
             return None
         return user
+
+    def resync(self, account: DirectoryAccount) -> mapping.SyncResult | None:
+        """Ask the provider again for an away user's groups (their refresh token); None: it cannot say.
+
+        A refresh token the provider refuses (the user disabled, the grant revoked or expired) means
+        the provider no longer vouches for the user: their directory memberships go."""
+        if not account.refresh_token:
+            return None
+        response = requests.post(self.OIDC_OP_TOKEN_ENDPOINT, timeout=self.get_settings("OIDC_TIMEOUT", 10), data={
+            "grant_type": "refresh_token", "refresh_token": account.refresh_token,
+            "client_id": self.OIDC_RP_CLIENT_ID, "client_secret": self.OIDC_RP_CLIENT_SECRET})  # fmt: skip
+        if response.status_code in (400, 401):
+            DirectoryAccount.objects.filter(pk=account.pk).update(refresh_token="")
+            return mapping.sync_user(account.user, [], source=Source.OIDC)
+        response.raise_for_status()
+        tokens = response.json()
+        self.refresh_token = tokens.get("refresh_token") or account.refresh_token
+        claims = self.get_userinfo(tokens["access_token"], None, None)
+        if not self.verify_claims(claims):
+            return None
+        groups = claims.get(settings.OIDC_GROUPS_CLAIM) or []
+        result = mapping.sync_user(account.user, groups, source=Source.OIDC, uid=claims.get(settings.OIDC_UID_CLAIM))
+        DirectoryAccount.objects.filter(pk=account.pk).update(refresh_token=self.refresh_token)
+        return result
+
+
+def resync_all() -> dict:
+    """Re-read every OIDC user's groups through their refresh token; a provider error stops the run."""
+    backend, counts = DirectoryOIDCBackend(), {"users": 0, "changed": 0, "gone": 0, "stopped_by_error": False}
+    for account in DirectoryAccount.objects.filter(source=Source.OIDC).exclude(refresh_token="").select_related("user"):
+        try:
+            result = backend.resync(account)
+        except requests.RequestException as exc:
+            log.error("OpenID re-sync stopped after %d users: %s", counts["users"], exc)
+            counts["stopped_by_error"] = True
+            break
+        counts["users"] += 1
+        if result is not None:
+            counts["changed"] += result.changed_anything
+            counts["gone"] += not result.member_of_any
+    return counts
 
 
 class CallbackView(OIDCAuthenticationCallbackView):

@@ -6,9 +6,15 @@ from django.conf import settings
 
 @shared_task
 def resync_directory() -> dict:
-    """Re-read LDAP users' groups: someone removed from a group loses what it granted within the period."""
-    if not getattr(settings, "LDAP_URI", ""):
-        return {"skipped": "no directory configured"}
-    from identity.ldap import resync_all
+    """Re-read directory users' groups (LDAP; OIDC through refresh tokens): someone removed from a
+    group loses what it granted within the period."""
+    report = {}
+    if getattr(settings, "LDAP_URI", ""):
+        from identity import ldap
 
-    return resync_all()
+        report["ldap"] = ldap.resync_all()
+    if getattr(settings, "OIDC_ENABLED", False):
+        from identity import oidc
+
+        report["oidc"] = oidc.resync_all()
+    return report or {"skipped": "no directory configured"}

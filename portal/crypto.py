@@ -59,7 +59,7 @@ class EncryptedTextField(models.TextField):
     """A text column holding Fernet ciphertext; Python code sees the plaintext."""
 
     def from_db_value(self, value, expression, connection):
-        return None if value in (None, "") else decrypt(value)
+        return value if value in (None, "") else decrypt(value)  # "" stays "" (a NOT NULL column)
 
     def get_prep_value(self, value):
         value = super().get_prep_value(value)

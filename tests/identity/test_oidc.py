@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from identity.ldap import NO_GROUP
+from identity.models import DirectoryAccount
 from identity.oidc import PROVIDER_DOWN
 from tenants.choices import MembershipSource, Role
 from tenants.models import Membership
@@ -105,3 +106,28 @@ def test_local_passwords_and_enclaves_own_tokens_keep_working_with_sso_on(client
     response = client.get("/api/v1/tenants/", HTTP_AUTHORIZATION=f"Bearer {raw}")
     assert response.status_code == 200 and [t["slug"] for t in response.json()["results"]] == ["tenant-a"]
     assert client.get("/api/v1/tenants/", HTTP_AUTHORIZATION="Bearer enc_forged").status_code == 401
+
+
+def test_the_periodic_resync_asks_the_provider_for_away_users_groups(client, sso, oidc_provider):
+    from identity import oidc
+
+    sign_in(client, "oscar")
+    account = DirectoryAccount.objects.get(user__username="oscar")
+    assert account.refresh_token  # kept, encrypted at rest
+    oidc_provider.set_groups("oscar", ["choir"])
+    try:
+        counts = oidc.resync_all()
+        assert counts == {"users": 1, "changed": 1, "gone": 1, "stopped_by_error": False}
+        assert roles("oscar") == {}
+    finally:
+        oidc_provider.set_groups("oscar", ["hpc-astro"])
+
+
+def test_a_user_whose_refresh_token_the_provider_refuses_loses_directory_memberships(client, sso):
+    from identity import oidc
+
+    sign_in(client, "oscar")
+    DirectoryAccount.objects.filter(user__username="oscar").update(refresh_token="revoked-or-expired")
+    oidc.resync_all()
+    assert roles("oscar") == {}
+    assert DirectoryAccount.objects.get(user__username="oscar").refresh_token == ""
