@@ -213,6 +213,9 @@ def baseline_code(commit: str) -> Path:
 def run_one(code: Path, name: str, args, current: bool) -> dict:
     redis = Redis()
     site = Site(code, name, redis.port, pool_size=40 if current else 0)
+    if not current:  # the baseline predates the owner/app role split: it migrates and runs as the owner
+        site.env |= {"ENCLAVE_DB_USER": os.environ.get("ENCLAVE_DB_OWNER_USER", "enclave"),
+                     "ENCLAVE_DB_PASSWORD": os.environ.get("ENCLAVE_DB_OWNER_PASSWORD", "")}  # scripts/env.sh sets both
     try:
         result = {"seed": prepare(site, args, compile_state=current)}
         site.start()
@@ -239,11 +242,15 @@ def main() -> None:
     parser.add_argument("--baseline-agents", type=int, default=0)
     parser.add_argument("--bounded", type=float, default=30.0, help="baseline: seconds before a request is given up")
     parser.add_argument("--skip-baseline", action="store_true")
+    parser.add_argument("--baseline-only", action="store_true", help="add the baseline to an earlier --out file")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
     parser.add_argument("--out", default=str(ROOT / ".data" / "site_scale.json"))
     args = parser.parse_args()
     results = {"args": vars(args), "machine": web.machine()}
-    results["current"] = run_one(ROOT, f"bench_sitescale_{os.getpid()}", args, current=True)
+    if args.baseline_only:
+        results = json.loads(Path(args.out).read_text()) | {"baseline_args": vars(args)}
+    else:
+        results["current"] = run_one(ROOT, f"bench_sitescale_{os.getpid()}", args, current=True)
     Path(args.out).write_text(json.dumps(results, indent=1, default=str))
     if not args.skip_baseline:
         code = baseline_code(args.baseline)
