@@ -49,6 +49,9 @@ class DirectoryAccount(models.Model):
     # OIDC only: the provider's refresh token (offline access), so the periodic re-sync can ask the
     # provider for the user's groups while they are away. Encrypted at rest.
     refresh_token = EncryptedTextField(blank=True, default="")
+    # OIDC only: the provider's `sub` for this user. Later sign-ins are matched on it, so a provider
+    # account that merely claims the same username never signs in as this user.
+    subject = models.CharField(max_length=255, blank=True, db_index=True)
 
     def __str__(self):
         return f"{self.user} ({self.source})"

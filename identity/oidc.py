@@ -53,7 +53,12 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
             return None
 
     def verify_claims(self, claims):
-        for name, label in ((settings.OIDC_USERNAME_CLAIM, "username"), (settings.OIDC_GROUPS_CLAIM, "groups")):
+        wanted = (
+            ("sub", "subject"),
+            (settings.OIDC_USERNAME_CLAIM, "username"),
+            (settings.OIDC_GROUPS_CLAIM, "groups"),
+        )
+        for name, label in wanted:
             if name not in claims:
                 log.warning("OpenID claims lack %s (%s)", name, sorted(claims))
                 notify(getattr(self, "request", None), _missing_claim(label))
@@ -66,7 +71,10 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
         return token_info
 
     def filter_users_by_claims(self, claims):
-        return self.UserModel.objects.filter(username=claims[settings.OIDC_USERNAME_CLAIM])
+        linked = self.UserModel.objects.filter(directory__source=Source.OIDC, directory__subject=claims["sub"])
+        return (
+            linked if linked.exists() else self.UserModel.objects.filter(username=claims[settings.OIDC_USERNAME_CLAIM])
+        )
 
     def create_user(self, claims):
         user = self.UserModel(username=claims[settings.OIDC_USERNAME_CLAIM], email=claims.get("email", ""))
@@ -75,8 +83,12 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
         return self._synced(user, claims)
 
     def update_user(self, user, claims):
-        if user.has_usable_password() and not DirectoryAccount.objects.filter(user=user).exists():
-            notify(getattr(self, "request", None), LOCAL_CLASH)  # a local (break-glass) account is never taken over
+        account = DirectoryAccount.objects.filter(user=user).first()
+        local = account is None and user.has_usable_password()  # a break-glass account is never taken over
+        other = account is not None and account.subject not in ("", claims["sub"])  # another provider account
+        if local or other:
+            log.warning("OpenID sign-in of sub %s refused: username %s is taken", claims["sub"], user.username)
+            notify(getattr(self, "request", None), LOCAL_CLASH)
             return None
         return self._synced(user, claims)
 
@@ -84,10 +96,11 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
         groups = claims.get(settings.OIDC_GROUPS_CLAIM) or []
         result = mapping.sync_user(user, groups if isinstance(groups, list) else [groups], source=Source.OIDC,
                                    uid=claims.get(settings.OIDC_UID_CLAIM))  # fmt: skip
+        linked = {"subject": claims["sub"]} if claims.get("sub") else {}
         if getattr(self, "refresh_token", ""):
-            DirectoryAccount.objects.filter(user=user).update(
-                refresh_token=self.refresh_token
-            )  # encrypted by the field
+            linked["refresh_token"] = self.refresh_token  # encrypted at rest by the field
+        if linked:
+            DirectoryAccount.objects.filter(user=user).update(**linked)
         if not result.member_of_any:
             notify(getattr(self, "request", None), NO_GROUP)
             return None

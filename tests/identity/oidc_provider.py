@@ -19,6 +19,9 @@ USERS = {
     "oscar": {"password": "oscar-pass", "name": "Oscar Example", "email": "oscar@example.org",
               "groups": ["hpc-astro"], "uid": 72002},
     "nomad": {"password": "nomad-pass", "name": "No Group", "email": "nomad@example.org", "groups": ["choir"]},
+    # Another provider account that claims olga's username (where users may edit theirs).
+    "impostor": {"password": "impostor-pass", "username": "olga", "name": "Not Olga", "email": "x@example.org",
+                 "groups": ["hpc-astro-pi"]},
 }  # fmt: skip
 
 

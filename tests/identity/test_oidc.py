@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from identity.ldap import NO_GROUP
+from identity.ldap import LOCAL_CLASH, NO_GROUP
 from identity.models import DirectoryAccount
 from identity.oidc import PROVIDER_DOWN
 from tenants.choices import MembershipSource, Role
@@ -131,3 +131,12 @@ def test_a_user_whose_refresh_token_the_provider_refuses_loses_directory_members
     oidc.resync_all()
     assert roles("oscar") == {}
     assert DirectoryAccount.objects.get(user__username="oscar").refresh_token == ""
+
+
+def test_another_provider_account_claiming_the_same_username_is_refused(client, sso):
+    sign_in(client, "olga")
+    client.post(reverse("logout"))
+    response = sign_in(client, "impostor")  # preferred_username "olga", another sub
+    assert LOCAL_CLASH in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    assert DirectoryAccount.objects.get(user__username="olga").subject == "olga"

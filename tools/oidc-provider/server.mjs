@@ -35,7 +35,7 @@ const provider = new Provider(config.issuer, {
     return {
       accountId: sub,
       async claims() {
-        const claims = { sub, preferred_username: sub, name: user.name, email: user.email, groups: user.groups };
+        const claims = { sub, preferred_username: user.username || sub, name: user.name, email: user.email, groups: user.groups };
         if (user.uid !== undefined) claims.uid_number = user.uid;
         return claims;
       },
