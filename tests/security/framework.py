@@ -59,7 +59,7 @@ class Abuse:
 
     @property
     def is_api(self) -> bool:
-        return not (":" in self.route or self.route in ("login", "logout"))
+        return not (":" in self.route or self.route in ("login", "logout", "oidc_logout"))
 
     def statuses(self, role: str) -> frozenset[int]:
         """What counts as refused for this attacker."""

@@ -30,4 +30,6 @@ ENTRIES = [
 
 PENDING: dict = {}
 
-EXEMPT: dict = {}
+EXEMPT: dict = {
+    "oidc_logout": "ends the caller's own session (and their provider session) only, like logout",
+}
