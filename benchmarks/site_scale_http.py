@@ -249,8 +249,9 @@ def propagation(site, admin: Login, fleet: Fleet, pools: int, bounded: float) ->
     body = json.dumps({"enabled": False})
     start = time.monotonic()
     try:
-        status, _, _ = request(site.ports[0], "PATCH", f"/api/v1/firewall-rules/{info['rule']}/",
-                               admin.api_headers | {"Content-Type": "application/json"}, body, timeout=bounded)  # fmt: skip
+        headers = admin.api_headers | {"Content-Type": "application/json"}
+        status, _, _ = request(site.ports[0], "PATCH", f"/api/v1/firewall-rules/{info['rule']}/", headers, body,
+                               timeout=bounded)  # fmt: skip
     except TimeoutError:  # the baseline compiles in the request: report it as "> bounded"
         return {"api_timeout": bounded, "nodes": len(before)}
     api_s = time.monotonic() - start
