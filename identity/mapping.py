@@ -17,7 +17,7 @@ from audit.context import acting_as, system_actor
 from audit.services import record
 from identity.choices import TENANT_ACTIONS, RuleAction
 from identity.models import DirectoryAccount, GroupRule
-from portal.errors import Conflict
+from portal.errors import Conflict, InvalidRequest
 from tenants import services
 from tenants.choices import MembershipSource, Role
 from tenants.models import Membership, Tenant
@@ -103,7 +103,7 @@ def _create_tenant(rule: GroupRule, result: SyncResult) -> Tenant:
         with transaction.atomic():
             tenant = services.create_tenant(rule.tenant_slug, rule.tenant_slug,
                                             f"Created when directory group {rule.group} first signed in.")  # fmt: skip
-    except IntegrityError:  # another sign-in of the same group created it first
+    except (IntegrityError, InvalidRequest):  # another sign-in of the same group created it first
         return Tenant.objects.get(slug=rule.tenant_slug)
     result.created_tenants.append(tenant.slug)
     return tenant
