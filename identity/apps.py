@@ -9,4 +9,4 @@ class IdentityConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from identity import ldap  # noqa: F401 - connects django-auth-ldap's error signal to the login form
+        from identity import ldap, schema  # noqa: F401 - django-auth-ldap's error signal; the API token scheme

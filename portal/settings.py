@@ -236,6 +236,8 @@ SPECTACULAR_SETTINGS = {
         "ApprovableSiteKindEnum": "tenants.choices.APPROVABLE_SITE_KINDS",
         "ExtensionStateEnum": "tenants.choices.ExtensionState",
         "ClusterStateEnum": "tenants.choices.ClusterState",
+        "MembershipSourceEnum": "tenants.choices.MembershipSource",
+        "PFSourceEnum": "vsphere.choices.PFSource",
     },
     # Swagger UI and ReDoc are served from static files: portals often run air-gapped.
     "SWAGGER_UI_DIST": "SIDECAR",
