@@ -48,7 +48,7 @@ def host_network(address: str) -> str:
 class Builder:
     """Loads everything once, then converts rows to IR objects (derived addresses included)."""
 
-    def __init__(self, tenant_ids=None):
+    def __init__(self, tenant_ids=None, role_addresses: bool = True):
         live = Segment.objects.filter(LIVE)
         if tenant_ids is not None:  # only tenant groups name segments, so these tenants' suffice
             live = live.filter(tenant_id__in=tenant_ids)
@@ -59,7 +59,8 @@ class Builder:
             self.tenant_subnets[tenant_id].append(subnet)
         self.groups: dict[int, ir.Group] = {}
         self.services: dict[int, ir.Service] = {}
-        self.role_addresses = self._role_addresses(tenant_ids)
+        # NSX matches roles by VM tag: its groups then hold only the addresses written down.
+        self.role_addresses = self._role_addresses(tenant_ids) if role_addresses else defaultdict(list)
         settings = SiteSettings.objects.filter(pk=1).first()
         self.site_servers = {name: [host_network(a) for a in getattr(settings, field, None) or []]
                              for name, field in DERIVED_SITE_GROUPS.items()}  # fmt: skip
@@ -90,8 +91,9 @@ class Builder:
                 cidrs += self.site_servers.get(group.name, [])
             scope = ir.Scope.TENANT if group.tenant_id else ir.Scope.SITE
             tenant = tenant_name(group.tenant_id) if group.tenant_id else None
-            self.groups[group.pk] = ir.Group(group.name, scope, tenant, tuple(cidrs),
-                                             (group.role,) if group.role else ())
+            self.groups[group.pk] = ir.Group(
+                group.name, scope, tenant, tuple(cidrs), (group.role,) if group.role else ()
+            )
         return self.groups[group.pk]
 
     def service(self, service: Service) -> ir.Service:
@@ -102,19 +104,22 @@ class Builder:
 
     def rule(self, rule) -> ir.Rule:
         return ir.Rule(
-            f"r{rule.pk}", rule.sequence, ir.Action(rule.action),
+            f"r{rule.pk}",
+            rule.sequence,
+            ir.Action(rule.action),
             tuple(self.group(g) for g in rule.sources.all()),
             tuple(self.group(g) for g in rule.destinations.all()),
             tuple(self.service(s) for s in rule.services.all()),
-            ir.Direction(rule.direction), rule.logged, rule.enabled,
+            ir.Direction(rule.direction),
+            rule.logged,
+            rule.enabled,
         )
 
     def policy(self, policy: FirewallPolicy) -> ir.Policy:
         scope = ir.Scope.TENANT if policy.tenant_id else ir.Scope.SITE
         tenant = tenant_name(policy.tenant_id) if policy.tenant_id else None
         rules = tuple(self.rule(r) for r in policy.rules.all())
-        return ir.Policy(f"p{policy.pk}", scope, ir.Category(policy.category), policy.sequence,
-                         rules, tenant)
+        return ir.Policy(f"p{policy.pk}", scope, ir.Category(policy.category), policy.sequence, rules, tenant)
 
 
 def _policies(tenant_ids=None):
@@ -127,11 +132,11 @@ def _policies(tenant_ids=None):
 class _Rows:
     """The rows a site is built from, loaded once: tenants, site policies, each tenant's policies."""
 
-    def __init__(self, tenants=None):
+    def __init__(self, tenants=None, role_addresses: bool = True):
         scoped = tenants is not None
         self.tenants = list(tenants if scoped else Tenant.objects.all())
         wanted = {t.pk for t in self.tenants}
-        self.builder = Builder(wanted if scoped else None)
+        self.builder = Builder(wanted if scoped else None, role_addresses)
         self.site_policies, self.by_tenant = [], defaultdict(list)
         for policy in _policies(wanted if scoped else None):
             if policy.tenant_id is None:
@@ -148,8 +153,12 @@ class _Rows:
 
     def tenant(self, tenant) -> ir.Tenant:
         """One tenant with its policies (raises PolicyError)."""
-        return ir.Tenant(tenant_name(tenant.pk), interface(tenant.pk), tuple(self.builder.tenant_subnets[tenant.pk]),
-                         tuple(self.builder.policy(p) for p in self.by_tenant[tenant.pk]))
+        return ir.Tenant(
+            tenant_name(tenant.pk),
+            interface(tenant.pk),
+            tuple(self.builder.tenant_subnets[tenant.pk]),
+            tuple(self.builder.policy(p) for p in self.by_tenant[tenant.pk]),
+        )
 
     def quarantine(self, tenant) -> ir.Tenant:
         """A tenant whose policy does not compile: one emergency rule rejecting all its traffic (fail closed)."""
@@ -162,9 +171,12 @@ class _Rows:
             return ir.Tenant(name, interface(tenant.pk), (), (policy,))
 
 
-def build_site(tenants=None) -> ir.Site:
-    """The whole site (or only the given tenants) as the compilers' input; raises PolicyError."""
-    rows = _Rows(tenants)
+def build_site(tenants=None, *, role_addresses: bool = True) -> ir.Site:
+    """The whole site (or only the given tenants) as the compilers' input; raises PolicyError.
+
+    role_addresses=False leaves role groups without their VMs' addresses (NSX matches those by tag).
+    """
+    rows = _Rows(tenants, role_addresses)
     policies, services, groups = rows.site_part()
     return ir.Site(policies, tuple(rows.tenant(t) for t in rows.tenants), services, groups)
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.db.models.fields.json import KeyTransform
 
 from agents.choices import NodeStatus, TenantNetworkStatus
+from netpolicy.choices import SegmentKind
 from netpolicy.choices import SegmentState as S
 
 NOT_REALIZED = {
@@ -34,6 +35,8 @@ def summary(segment, clusters) -> str:
                 f"of node pool {segment.node_pool} (compiled so far: {segment.observed_generation})."
             )
         return f"Compiled into the desired state of node pool {segment.node_pool}; each node's progress is below."
+    if segment.vsphere_cluster and segment.kind == SegmentKind.OVERLAY:
+        return "Realized by the site's NSX Manager as an overlay segment on the tenant's tier-1; NSX's state below."
     if segment.vsphere_cluster or clusters:
         return (
             "Realized on vSphere as a port group by the reconcile of each cluster placed on it (below); "

@@ -5,7 +5,7 @@ from django.db import transaction
 from audit.services import record, snapshot
 from netpolicy import propagation
 from netpolicy.checks import compiling
-from netpolicy.choices import TENANT_CATEGORIES
+from netpolicy.choices import TENANT_CATEGORIES, SegmentKind
 from netpolicy.compiler import vds
 from netpolicy.compiler.model import PolicyError
 from netpolicy.findings import readable
@@ -168,4 +168,5 @@ def _refuse_unenforceable(tenant_id) -> None:
 def _has_vm_clusters(tenant_id) -> bool:
     """Whether live clusters on vSphere enforce this tenant's policy (any tenant's, for site objects)."""
     live = VirtualCluster.objects.filter(site_kind=SiteKind.VSPHERE, state__in=LIVE_STATES)
+    live = live.exclude(segment__kind=SegmentKind.OVERLAY)  # NSX's distributed firewall enforces those
     return (live.filter(tenant_id=tenant_id) if tenant_id else live).exists()

@@ -189,8 +189,10 @@ def _realization_context(request, segment) -> dict:
     live = segment.state == S.REQUESTED or any(row.status == "applying" for row in rows)
     live = live or (on_nodes and segment.observed_generation < segment.generation)
     live = live or any(c.state in BUSY_CLUSTER_STATES or c.generation != c.observed_generation for c in clusters)
+    sdn = list(segment.nsx_objects.order_by("path")[:20])  # NSX's realized state of the segment, if NSX has it
+    live = live or any(o.state in ("pending", "in_progress") for o in sdn)
     return {"summary": realization.summary(segment, clusters), "node_rows": rows, "node_pager": nodes,
-            "segment_clusters": clusters, "live": bool(live)}  # fmt: skip
+            "segment_clusters": clusters, "sdn_objects": sdn, "live": bool(live)}  # fmt: skip
 
 
 def _transition(request, pk, action: str, to_state: str, reason: str = ""):

@@ -17,6 +17,7 @@ from audit.api import AuditEventViewSet
 from catalog.api import CatalogItemViewSet, ClusterOriginViewSet
 from netpolicy.api_urls import register as register_netpolicy
 from netpolicy.site_api import SiteSettingsView
+from nsx.api import NsxManagerViewSet, NsxObjectViewSet
 from tenants.api import ClusterViewSet, MembershipViewSet, QuotaViewSet, TenantViewSet
 from users.api import TokenViewSet
 from vsphere.api import (
@@ -52,6 +53,9 @@ router.register("vf-assignments", VFAssignmentViewSet, basename="vfassignment")
 router.register("pci-devices", PCIDeviceViewSet, basename="pcidevice")
 router.register("vgpu-profiles", VGPUProfileViewSet, basename="vgpuprofile")
 router.register("device-assignments", DeviceAssignmentViewSet, basename="deviceassignment")
+# nsx
+router.register("nsx-managers", NsxManagerViewSet, basename="nsxmanager")
+router.register("nsx-objects", NsxObjectViewSet, basename="nsxobject")
 
 urlpatterns = [
     path("agents/join", JoinView.as_view(), name="agent-join"),

@@ -3,6 +3,7 @@
 import secrets
 from pathlib import Path
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 
@@ -20,3 +21,23 @@ def load_secret_key(value: str, data_dir: Path, allow_generate: bool) -> str:
     path.write_text(key)
     path.chmod(0o600)
     return key
+
+
+class SecretPathError(PermissionError):
+    """A secret file outside the secrets directory (an OSError: the worker reports it like an unreadable file)."""
+
+
+def secret_path(value: str) -> Path:
+    """Resolve a configured secret file (symlinks and `..` included); it must lie under ENCLAVE_SECRETS_DIR.
+
+    The worker sends password_file's content to the vCenter host: any other file (the secret key,
+    /etc/shadow) would leak to whoever can point a vCenter at their own host.
+    """
+    base = Path(settings.SECRETS_DIR).resolve()
+    path = Path(value)
+    if not path.is_absolute():
+        raise SecretPathError(f"Use an absolute path under the secrets directory {base}.")
+    resolved = path.resolve()
+    if not resolved.is_relative_to(base) or resolved == base:
+        raise SecretPathError(f"Only files under the secrets directory {base} (ENCLAVE_SECRETS_DIR) may be named.")
+    return resolved

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "catalog",
     "notices",
     "identity",
+    "nsx",
     "frontend",
 ]
 
@@ -293,6 +294,11 @@ if OIDC_CLIENT_ID:
 DIRECTORY_RESYNC_SECONDS = env_int("ENCLAVE_DIRECTORY_RESYNC_SECONDS", 900)
 CELERY_BEAT_SCHEDULE["directory-resync"] = {"task": "identity.tasks.resync_directory",
                                             "schedule": float(DIRECTORY_RESYNC_SECONDS)}  # fmt: skip
+
+# NSX: how long a reconcile waits for NSX to realize a change, and how often Enclave looks for drift there.
+ENCLAVE_NSX_REALIZE_WAIT = float(env_int("ENCLAVE_NSX_REALIZE_WAIT", 30))
+NSX_DRIFT_SECONDS = env_int("ENCLAVE_NSX_DRIFT_SECONDS", 300)
+CELERY_BEAT_SCHEDULE["nsx-drift"] = {"task": "nsx.tasks.sweep_drift", "schedule": float(NSX_DRIFT_SECONDS)}
 
 SESSION_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -45,6 +45,7 @@ class SiteView:
     login: dict | None = None  # {"host_name", "address"}; None when the cluster has no login node
     enforcement: list[str] = field(default_factory=list)  # how the tenant's policy is enforced
     unprotected: list[str] = field(default_factory=list)  # traffic no filter sees, and why
+    realization: list[dict] = field(default_factory=list)  # {"object", "kind", "state", "message"} in the site's SDN
 
     def ssh_command(self, username: str) -> str:
         """The command a researcher types to reach the login node (quoted for a POSIX shell)."""
@@ -55,7 +56,8 @@ class SiteView:
     def as_dict(self, username: str) -> dict:
         """The API's and e-mail's form, with the SSH command for that user."""
         return {"site": self.site, "login": self.login, "ssh": self.ssh_command(username), "nodes": self.nodes,
-                "enforcement": self.enforcement, "unprotected": self.unprotected}  # fmt: skip
+                "enforcement": self.enforcement, "unprotected": self.unprotected,
+                "realization": self.realization}  # fmt: skip
 
 
 class Realizer:

@@ -58,6 +58,9 @@ class Objects:
         from tests.catalog.access_entries import add_catalog_objects
 
         add_catalog_objects(self)
+        from tests.nsx.access_entries import add_nsx_objects
+
+        add_nsx_objects(self)
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from vsphere.devices import describe
 from vsphere.models import VCenter
 
 OVERLAY_REASON = (
-    "Overlay (GENEVE) segments on vSphere need NSX, which Enclave does not drive yet; "
-    "use a VLAN segment or the NSX export of the network intent."
+    "Overlay (GENEVE) segments on vSphere need NSX, and this site has no NSX Manager registered; "
+    "use a VLAN segment, or ask a site admin to register the site's NSX Manager."
 )
 ROLE_WORDS = {"login": "The login node", "mgr": "The Slurm manager", "w": "Each worker"}
 
@@ -24,7 +24,10 @@ def site_offers(vcenter: VCenter, site: SiteCapacity | None = None) -> SiteOffer
     hosts = list(site.hosts.values())
     offers = SiteOffers(site=vcenter.name)
     offers.add("network_mode", NetworkMode.VLAN, True, "a VLAN of the site's pool per tenant")
-    offers.add("network_mode", NetworkMode.OVERLAY, False, OVERLAY_REASON)
+    if vcenter.nsx_manager() is None:
+        offers.add("network_mode", NetworkMode.OVERLAY, False, OVERLAY_REASON)
+    else:
+        offers.add("network_mode", NetworkMode.OVERLAY, True, "an NSX overlay segment per tenant, NSX's firewall")
     offers.add("interconnect", Interconnect.NONE, True, "VMXNET3 on every host")
     for interconnect, link in (
         (Interconnect.SRIOV_IB, LinkType.INFINIBAND),

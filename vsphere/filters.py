@@ -8,6 +8,7 @@ group at once when policy or its derived addresses change (netpolicy.propagation
 import logging
 from dataclasses import dataclass
 
+from netpolicy.choices import SegmentKind
 from netpolicy.compiler import vds
 from netpolicy.compiler.model import PolicyError
 from netpolicy.compiler.vds import VdsRule
@@ -35,7 +36,8 @@ def targets(vcenter: VCenter, tenant_ids=None) -> list[PortgroupFilter]:
     """Port groups of the live clusters on this vCenter (of these tenants), with their compiled rules."""
     clusters = VirtualCluster.objects.filter(
         site=vcenter, site_kind=SiteKind.VSPHERE, state__in=LIVE_STATES, segment__isnull=False
-    ).select_related("tenant", "segment")
+    ).exclude(segment__kind=SegmentKind.OVERLAY)  # NSX's distributed firewall enforces those (nsx.realize)
+    clusters = clusters.select_related("tenant", "segment")
     if tenant_ids is not None:
         clusters = clusters.filter(tenant_id__in=tenant_ids)
     clusters = list(clusters)

@@ -1,6 +1,7 @@
 """Translate the database's intent (cluster, VF assignments, site) into the driver's dataclasses."""
 
 import ipaddress
+from dataclasses import dataclass
 
 from netpolicy import ipam
 from netpolicy.choices import SegmentKind
@@ -9,6 +10,7 @@ from netpolicy.compiler.model import PolicyError
 from netpolicy.compiler.vds import VdsRule
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.segments import peek_next_id
+from nsx.realize import segment_name as nsx_segment_name
 from portal.errors import InvalidRequest
 from tenants.choices import ClusterState, WorkloadClass
 from tenants.models import VirtualCluster
@@ -16,7 +18,7 @@ from vsphere import allocation, devices
 from vsphere.capacity import node_needs
 from vsphere.driver import VCenterConfig
 from vsphere.models import PhysicalFunction, VCenter
-from vsphere.realizer import refuse_overlay, tenant_segment
+from vsphere.realizer import is_overlay, refuse_overlay, tenant_segment
 from vsphere.specs import Adapter, ClusterIntent, GuestNetwork, NicRole, NodeIntent
 from vsphere.specs import PhysicalFunction as PFSpec
 from vsphere.verbs import node_marker
@@ -66,9 +68,18 @@ class NoVlanSegment(InvalidRequest):
     """The tenant has no VLAN segment on this vSphere site yet."""
 
 
+@dataclass(frozen=True)
+class Network:
+    """The port group a cluster's VMs attach to: Enclave's per-VLAN one, or the one NSX made for a segment."""
+
+    portgroup: str
+    marker: str
+    vlan: int = 0
+    external: bool = False  # NSX's: never created, changed, filtered or removed by Enclave
+
+
 def segment_vlan(cluster: VirtualCluster, vcenter: VCenter) -> int:
     """VLAN of the cluster's segment (placed at approval), or of the tenant's segment on this site."""
-    refuse_overlay(cluster)
     segment = cluster.segment if cluster.segment_id else tenant_segment(cluster, vcenter)
     if segment is None:
         raise NoVlanSegment(f"Tenant {cluster.tenant.slug} has no VLAN segment on vSphere cluster "
@@ -76,9 +87,14 @@ def segment_vlan(cluster: VirtualCluster, vcenter: VCenter) -> int:
     return segment.vlan_id
 
 
-def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
-    """What vCenter must hold for this cluster now (nothing, once decommissioning)."""
-    decommission = cluster.state in DECOMMISSION_STATES
+def network(cluster: VirtualCluster, vcenter: VCenter) -> Network:
+    """Where the cluster's VMs attach; raises NoVlanSegment before approval placed a segment."""
+    refuse_overlay(cluster, vcenter)
+    if is_overlay(cluster):
+        segment = cluster.segment if cluster.segment_id else tenant_segment(cluster, vcenter)
+        if segment is None:
+            return Network("", "", external=True)  # before approval, or its segment is gone: nothing to attach to
+        return Network(nsx_segment_name(segment), "", external=True)
     try:
         vlan = segment_vlan(cluster, vcenter)
     except NoVlanSegment:
@@ -86,10 +102,17 @@ def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
             vlan = peek_next_id(cluster.tenant, SegmentKind.VLAN)
             if vlan is None:
                 raise
-        elif decommission:
+        elif cluster.state in DECOMMISSION_STATES:
             vlan = 0  # the segment is gone: only VMs are removed, no port group matches VLAN 0
         else:
             raise
+    return Network(portgroup_name(cluster, vlan), portgroup_marker(cluster, vlan), vlan)
+
+
+def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
+    """What vCenter must hold for this cluster now (nothing, once decommissioning)."""
+    decommission = cluster.state in DECOMMISSION_STATES
+    net = network(cluster, vcenter)
     hosts = list(vcenter.hosts.filter(compute_cluster=vcenter.compute_cluster).values_list("name", flat=True))
     marker = cluster_marker(cluster)
     return ClusterIntent(
@@ -99,16 +122,17 @@ def cluster_intent(cluster: VirtualCluster, vcenter: VCenter) -> ClusterIntent:
         dvs_name=vcenter.dvs_name,
         dvs_marker=f"enclave:vcenter:{vcenter.pk}:dvs",
         uplink_pnic=vcenter.uplink_pnic,
-        portgroup=portgroup_name(cluster, vlan),
-        portgroup_marker=portgroup_marker(cluster, vlan),
-        vlan=vlan,
+        portgroup=net.portgroup,
+        portgroup_marker=net.marker,
+        vlan=net.vlan,
+        portgroup_external=net.external,
         hosts=tuple(hosts),
         nodes=() if decommission else _nodes(cluster, vcenter, hosts, marker),
         marker=marker,
         decommission=decommission,
         management_network=vcenter.management_network,
         guest=None if decommission else guest_network(cluster, vcenter),
-        filter_rules=None if decommission else filter_rules(cluster),
+        filter_rules=None if decommission or net.external else filter_rules(cluster),
     )
 
 

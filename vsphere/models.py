@@ -1,42 +1,20 @@
 """vCenter endpoints, discovered inventory (SR-IOV PFs, GPUs, passthrough devices, DPUs), assignments, step log."""
 
-from pathlib import Path
-
-from django.conf import settings
 from django.contrib.postgres.constraints import ExclusionConstraint
 from django.contrib.postgres.fields import RangeOperators
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q, Sum
 from django.db.models.functions import Coalesce
 
 from portal.crypto import EncryptedTextField
+from portal.secrets import SecretPathError, secret_path  # noqa: F401 - vsphere.services names them here
 from tenants.models import VirtualCluster
 from vsphere.choices import DeviceKind, DeviceMode, LinkType, PFSource, PlanStatus, StepStatus
 
 pci_id = RegexValidator(r"\A[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\Z", "Use a PCI id like 0000:3b:00.0.")
 FIRMWARE_MAX_VFS = 127  # ConnectX firmware limit of NUM_OF_VFS
-
-
-class SecretPathError(PermissionError):
-    """A secret file outside the secrets directory (an OSError: the worker reports it like an unreadable file)."""
-
-
-def secret_path(value: str) -> Path:
-    """Resolve a configured secret file (symlinks and `..` included); it must lie under ENCLAVE_SECRETS_DIR.
-
-    The worker sends password_file's content to the vCenter host: any other file (the secret key,
-    /etc/shadow) would leak to whoever can point a vCenter at their own host.
-    """
-    base = Path(settings.SECRETS_DIR).resolve()
-    path = Path(value)
-    if not path.is_absolute():
-        raise SecretPathError(f"Use an absolute path under the secrets directory {base}.")
-    resolved = path.resolve()
-    if not resolved.is_relative_to(base) or resolved == base:
-        raise SecretPathError(f"Only files under the secrets directory {base} (ENCLAVE_SECRETS_DIR) may be named.")
-    return resolved
 
 
 class VCenter(models.Model):
@@ -81,6 +59,13 @@ class VCenter(models.Model):
     def skips_tls_verification(self) -> bool:
         """Whether connections skip certificate checks (shown prominently in the UI)."""
         return self.insecure or not self.verify_tls
+
+    def nsx_manager(self):
+        """The site's NSX Manager, if one is registered (None otherwise; select_related("nsx") saves the query)."""
+        try:
+            return self.nsx
+        except ObjectDoesNotExist:
+            return None
 
     def secret(self) -> str:
         """The password, from the encrypted column or the secret file (checked again when read)."""

@@ -26,16 +26,19 @@ def plan(intent: ClusterIntent, observed: Observed) -> list[Change]:
     for name, vm in sorted(observed.vms.items()):
         if name not in wanted:
             changes += _removal(vm)
-    if intent.decommission:
+    if intent.decommission and not intent.portgroup_external:
         changes += _portgroup_removal(intent, observed)
     return changes
 
 
 def _blocked(intent: ClusterIntent, observed: Observed) -> list[Change]:
     blocked = []
-    if observed.dvs and observed.dvs.marker != intent.dvs_marker:
+    if observed.dvs and not intent.portgroup_external and observed.dvs.marker != intent.dvs_marker:
         blocked.append(_foreign("switch", intent.dvs_name, observed.dvs.marker))
-    if observed.portgroup and observed.portgroup.marker != intent.portgroup_marker:
+    if intent.portgroup_external and observed.portgroup is None and not intent.decommission:
+        blocked.append(Change(ChangeKind.BLOCKED, intent.portgroup or "NSX segment",
+                              "NSX has not made the segment's port group in vCenter"))  # fmt: skip
+    elif observed.portgroup and not intent.portgroup_external and observed.portgroup.marker != intent.portgroup_marker:
         blocked.append(_foreign("port group", intent.portgroup, observed.portgroup.marker))
     for node in intent.nodes:
         vm = observed.vm(node.name)
@@ -50,6 +53,8 @@ def _foreign(what: str, name: str, marker: str) -> Change:
 
 
 def _network_changes(intent: ClusterIntent, observed: Observed) -> list[Change]:
+    if intent.portgroup_external:  # NSX's switch and port group: the site prepared them, NSX configures them
+        return []
     changes = []
     dvs = observed.dvs
     if dvs is None:
@@ -70,8 +75,11 @@ def _network_changes(intent: ClusterIntent, observed: Observed) -> list[Change]:
     if pg.vlan != intent.vlan:
         changes.append(Change(ChangeKind.SET_PORTGROUP_VLAN, intent.portgroup, f"{pg.vlan} -> {intent.vlan}"))
     if intent.filter_rules is not None and pg.filter_rules != intent.filter_rules:
-        changes.append(Change(ChangeKind.SET_PORTGROUP_FILTER, intent.portgroup, filter_drift(pg.filter_rules,
-                                                                                            intent.filter_rules)))
+        changes.append(
+            Change(
+                ChangeKind.SET_PORTGROUP_FILTER, intent.portgroup, filter_drift(pg.filter_rules, intent.filter_rules)
+            )
+        )
     return changes
 
 

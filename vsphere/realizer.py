@@ -1,5 +1,7 @@
 """The vSphere realizer: where approval meets vCenter (registered in VsphereConfig.ready)."""
 
+from django.db.models import Q
+
 from agents.models import Node
 from netpolicy import ipam, segments
 from netpolicy.choices import NodeRole as GroupRole
@@ -36,34 +38,39 @@ NIC_ORDER = (NicRole.PRIMARY, NicRole.SRIOV, NicRole.PVRDMA)  # how a node's add
 GROUP_ROLE = {VMRole.LOGIN: GroupRole.LOGIN, VMRole.MANAGER: GroupRole.MANAGER, VMRole.WORKER: GroupRole.WORKER}
 
 
+def is_overlay(cluster: VirtualCluster) -> bool:
+    return cluster.network_mode == NetworkMode.OVERLAY
+
+
 def tenant_segment(cluster: VirtualCluster, vcenter: VCenter) -> Segment | None:
-    """The tenant's VLAN segment on this vCenter's compute cluster: tenants never share a VLAN."""
-    return (
-        Segment.objects.filter(tenant=cluster.tenant_id, kind=SegmentKind.VLAN, vlan_id__isnull=False)
-        .filter(vsphere_cluster__in=["", vcenter.compute_cluster])
-        .exclude(state__in=RELEASED_SEGMENTS)
-        .order_by("-vsphere_cluster", "id")
-        .first()
-    )
-
-
-def refuse_overlay(cluster: VirtualCluster) -> None:
-    """Overlay segments on vSphere need NSX, which this realizer does not drive."""
-    if cluster.network_mode == NetworkMode.OVERLAY:
-        raise InvalidRequest(
-            "Overlay (GENEVE) segments on vSphere need NSX, which Enclave does not drive yet; "
-            "use a VLAN segment or the NSX export of the network intent."
+    """The tenant's segment on this vCenter's compute cluster: its own VLAN, or its NSX overlay segment."""
+    if is_overlay(cluster):
+        found = Segment.objects.filter(
+            kind=SegmentKind.OVERLAY, node_pool=None, vsphere_cluster=vcenter.compute_cluster
         )
+    else:
+        found = Segment.objects.filter(kind=SegmentKind.VLAN, vlan_id__isnull=False).filter(
+            vsphere_cluster__in=["", vcenter.compute_cluster]
+        )
+    found = found.filter(tenant=cluster.tenant_id).exclude(state__in=RELEASED_SEGMENTS)
+    return found.order_by("-vsphere_cluster", "id").first()
+
+
+def refuse_overlay(cluster: VirtualCluster, vcenter: VCenter) -> None:
+    """Overlay segments on vSphere need the site's NSX Manager."""
+    if is_overlay(cluster) and vcenter.nsx_manager() is None:
+        raise InvalidRequest(capabilities.OVERLAY_REASON)
 
 
 def ensure_segment(cluster: VirtualCluster, vcenter: VCenter, user) -> Segment:
-    """The tenant's VLAN segment on this site, allocated from the site's pools on first approval."""
-    refuse_overlay(cluster)
+    """The tenant's segment on this site (VLAN, or NSX overlay), allocated from the site's pools on first approval."""
+    refuse_overlay(cluster, vcenter)
     Tenant.objects.select_for_update().get(pk=cluster.tenant_id)  # one segment per tenant under concurrency
     segment = tenant_segment(cluster, vcenter)
-    if segment is None:  # allocated by the approving admin from the VLAN and address pools, audited there
+    if segment is None:  # allocated by the approving admin from the ID and address pools, audited there
+        kind = SegmentKind.OVERLAY if is_overlay(cluster) else SegmentKind.VLAN
         segment = segments.create_segment(cluster.tenant, user, {
-            "name": f"{vcenter.name}-vlan"[:63], "kind": SegmentKind.VLAN, "vsphere_cluster": vcenter.compute_cluster,
+            "name": f"{vcenter.name}-{kind}"[:63], "kind": kind, "vsphere_cluster": vcenter.compute_cluster,
         })  # fmt: skip
     return segment
 
@@ -127,6 +134,16 @@ def reserve_again(cluster: VirtualCluster, vcenter: VCenter) -> None:
         ipam.reserve(cluster, segment, wanted_addresses(cluster), exclude=underlay_addresses())
 
 
+def nsx_realization(cluster: VirtualCluster) -> list[dict]:
+    """What NSX's realized-state API last said of the tenant's objects on this site (one query)."""
+    manager = cluster.site.nsx_manager()
+    if manager is None:
+        return []
+    rows = manager.owned.filter(Q(tenant_id=cluster.tenant_id) | Q(tenant=None)).order_by("kind", "path")[:100]
+    return [{"object": r.path, "kind": r.get_kind_display(), "state": r.state, "label": r.get_state_display(),
+             "message": r.message} for r in rows]  # fmt: skip
+
+
 class VSphereRealizer(Realizer):
     """Clusters on a vCenter: a VLAN segment per tenant, VFs, then the vsphere reconciler."""
 
@@ -150,7 +167,8 @@ class VSphereRealizer(Realizer):
         """
         from vsphere.intent import filter_rules
 
-        filter_rules(cluster)  # raises InvalidRequest naming the rule
+        if not is_overlay(cluster):  # NSX's distributed firewall enforces what a port group's filter cannot
+            filter_rules(cluster)  # raises InvalidRequest naming the rule
         refuse_unrealizable(cluster, site)  # NotOffered: an attachment, data path or GPU this vCenter lacks
         segment = cluster.segment if cluster.segment_id else ensure_segment(cluster, site, user)
         take_devices(cluster, site)
@@ -159,12 +177,12 @@ class VSphereRealizer(Realizer):
 
     def offers(self) -> list:
         """What each registered vCenter offers, from its inventory in PostgreSQL."""
-        sites = sites_capacity(VCenter.objects.order_by("name"))
+        sites = sites_capacity(VCenter.objects.select_related("nsx").order_by("name"))
         return [capabilities.site_offers(site.vcenter, site) for site in sites]
 
     def refusals(self, cluster, site=None) -> list[str] | None:
         """Why `site` (or every vCenter, when none is named) cannot realize the request; None: no vCenter."""
-        sites = sites_capacity([site] if site is not None else VCenter.objects.order_by("name"))
+        sites = sites_capacity([site] if site is not None else VCenter.objects.select_related("nsx").order_by("name"))
         reasons: list[str] = []
         for capacity in sites:
             found = capabilities.refusals(cluster, capacity.vcenter, capacity)
@@ -197,7 +215,14 @@ class VSphereRealizer(Realizer):
             view.nodes.append(node)
             if role == VMRole.LOGIN and nics.get(NicRole.PRIMARY):
                 view.login = {"host_name": node["host_name"], "address": nics[NicRole.PRIMARY]}
-        if cluster.segment_id:
+        if cluster.segment_id and cluster.segment.kind == SegmentKind.OVERLAY:
+            view.realization = nsx_realization(cluster)
+            view.enforcement.append(
+                f"The tenant's firewall policy is enforced on every VM's adapter by the NSX distributed firewall of "
+                f"{cluster.site.name}, compiled from the same rules as the Linux nodes'; its VMs sit on NSX overlay "
+                f"segment {cluster.segment.name} (GENEVE)."
+            )
+        elif cluster.segment_id:
             pg = portgroup_name(cluster, cluster.segment.vlan_id)
             view.enforcement.append(
                 f"The tenant's firewall policy is enforced on every VM's primary adapter by the traffic filter of "

@@ -110,6 +110,7 @@ class ClusterIntent:
     portgroup_marker: str
     vlan: int
     hosts: tuple[str, ...]
+    portgroup_external: bool = False  # NSX's port group: attach to it, never create, change or remove it
     nodes: tuple[NodeIntent, ...] = ()
     marker: str = ""  # the cluster's Enclave id; node markers start with it
     datastore: str | None = None

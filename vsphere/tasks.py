@@ -17,7 +17,7 @@ from tenants import realizers
 from tenants import services as tenant_services
 from tenants.choices import ClusterState, SiteKind
 from tenants.models import VirtualCluster
-from vsphere import allocation, converge, devices, filters, previews, services
+from vsphere import allocation, converge, devices, filters, nsx_steps, previews, services
 from vsphere.capacity import preflight_inventory
 from vsphere.choices import StepStatus
 from vsphere.driver import Driver
@@ -95,18 +95,33 @@ def _reconcile(task, cluster_id: int) -> str:
             cluster = tenant_services.set_observed(cluster, S.PROVISIONING, "Reconciling on vSphere")
         if cluster.state not in DECOMMISSION_STATES:
             reserve_again(cluster, vcenter)  # idempotent; clusters approved before addresses existed get theirs
+        nsx = nsx_steps.manager_for(cluster, vcenter)
+        if nsx is not None and cluster.state not in DECOMMISSION_STATES:
+            nsx_steps.realize_network(nsx, cluster, steps)  # the segment's port group exists before VMs attach
         intent = cluster_intent(cluster, vcenter)
         with Driver(vcenter_config(vcenter)) as drv:
             converge.converge(
                 drv, intent, inventory=inventory(vcenter), adopt=services.started_clones(cluster), on_step=steps,
                 devices=preflight_inventory(vcenter),
             )
+        if nsx is not None:
+            _after_converge(nsx, cluster, steps)
     except TransientError as exc:
         return _retry(task, cluster, steps, exc)
     except (PermanentError, ServiceError) as exc:
         steps.note(str(exc), StepStatus.FAILED)
         return _fail(cluster, str(exc))
     return _succeed(cluster, generation, steps)
+
+
+def _after_converge(nsx, cluster: VirtualCluster, steps) -> None:
+    """NSX: tag the VMs so the tenant's groups match them, or, once they are gone, release what they used."""
+    if cluster.state in DECOMMISSION_STATES:
+        nsx_steps.release_network(nsx, cluster)
+        steps("nsx-release", "NSX: segment and rules no longer needed removed", StepStatus.DONE)
+    else:
+        tagged = nsx_steps.tag_vms(nsx, cluster)
+        steps("nsx-tags", f"NSX: {tagged} VMs tagged", StepStatus.DONE)
 
 
 def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:

@@ -1,0 +1,92 @@
+"""Register, change and forget NSX Managers (site admins); every change audited, checks queued."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from audit.services import record, snapshot
+from nsx.choices import CheckResult
+from nsx.models import AppliedState, NsxManager
+from portal.errors import Conflict, InvalidRequest
+from portal.secrets import SecretPathError, secret_path
+
+FIELDS = frozenset({"vcenter", "url", "username", "password", "verify_tls", "ca_bundle", "transport_zone_path",
+                    "tier0_path", "domain"})  # fmt: skip
+
+
+def _apply(manager: NsxManager, data: dict) -> None:
+    unknown = set(data) - FIELDS
+    if unknown:
+        raise InvalidRequest(f"Unknown fields: {', '.join(sorted(unknown))}")
+    if manager.pk and "vcenter" in data and data["vcenter"] != manager.vcenter:
+        raise InvalidRequest("An NSX Manager stays with its vCenter; forget it and register a new one.", "vcenter")
+    for name, value in data.items():
+        setattr(manager, name, value)
+    if not manager.password:
+        raise InvalidRequest("Give the NSX user's password.", "password")
+    if manager.ca_bundle:
+        if not manager.verify_tls:
+            raise InvalidRequest("A CA bundle has no effect while TLS verification is off.", "ca_bundle")
+        try:
+            secret_path(manager.ca_bundle)
+        except SecretPathError as exc:
+            raise InvalidRequest(str(exc), "ca_bundle") from None
+    try:
+        manager.full_clean()
+    except ValidationError as exc:
+        field, errors = next(iter(exc.message_dict.items()))
+        raise InvalidRequest(" ".join(errors), None if field == "__all__" else field) from None
+
+
+def _tls_note(manager: NsxManager) -> str:
+    return "" if manager.verify_tls else "INSECURE: TLS verification off"
+
+
+def create_manager(data: dict) -> NsxManager:
+    """Register the NSX Manager of a vCenter (password encrypted at rest) and queue its reachability check."""
+    with transaction.atomic():
+        manager = NsxManager()
+        _apply(manager, dict(data))
+        if NsxManager.objects.filter(vcenter=manager.vcenter).exists():
+            raise Conflict(f"{manager.vcenter} already has an NSX Manager.")
+        manager.save()
+        record("nsx.manager_create", manager, after=snapshot(manager), message=_tls_note(manager))
+        _queue_check(manager)
+    return manager
+
+
+def update_manager(manager: NsxManager, data: dict) -> NsxManager:
+    """Change connection settings (a new password is noted, never shown) and check again."""
+    with transaction.atomic():
+        manager = NsxManager.objects.select_for_update().get(pk=manager.pk)
+        before = snapshot(manager)
+        _apply(manager, dict(data))
+        manager.save()
+        notes = "; ".join(filter(None, [_tls_note(manager), "password changed" if data.get("password") else ""]))
+        record("nsx.manager_update", manager, before=before, after=snapshot(manager), message=notes)
+        _queue_check(manager)
+    return manager
+
+
+def delete_manager(manager: NsxManager) -> None:
+    """Forget a manager; refused while Enclave still owns tenant objects there (decommission first)."""
+    with transaction.atomic():
+        manager = NsxManager.objects.select_for_update().get(pk=manager.pk)
+        held = AppliedState.objects.filter(manager=manager, tenant__isnull=False).exclude(paths=[]).count()
+        if held:
+            raise Conflict(f"{held} tenants still have segments or rules in {manager}; decommission them first.")
+        record("nsx.manager_delete", manager, before=snapshot(manager))
+        manager.delete()
+
+
+def queue_check(manager: NsxManager) -> None:
+    """Queue a reachability check (pages and the API never call NSX)."""
+    with transaction.atomic():
+        record("nsx.check_queued", manager)
+        _queue_check(manager)
+
+
+def _queue_check(manager: NsxManager) -> None:
+    from nsx.tasks import check_manager
+
+    NsxManager.objects.filter(pk=manager.pk).update(check_result=CheckResult.QUEUED)
+    transaction.on_commit(lambda: check_manager.delay(manager.pk))

@@ -1,0 +1,100 @@
+"""Celery tasks: reconcile one tenant's part in NSX, check a manager, find drift."""
+
+import logging
+
+from celery import shared_task
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import record
+from nsx import realize
+from nsx.choices import CheckResult
+from nsx.client import NsxClient, NsxError
+from nsx.models import AppliedState, NsxManager
+from tenants.models import Tenant
+
+log = logging.getLogger(__name__)
+MAX_RETRIES = 8
+BACKOFF_BASE, BACKOFF_CAP = 2, 300
+
+
+@shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def reconcile_tenant(self, manager_id: int, tenant_id: int | None) -> str:
+    """Bring one tenant's part (None: the site's) in line with intent; transient NSX errors back off."""
+    manager = NsxManager.objects.select_related("vcenter").filter(pk=manager_id).first()
+    tenant = Tenant.objects.filter(pk=tenant_id).first() if tenant_id is not None else None
+    if manager is None or (tenant_id is not None and tenant is None):
+        return "gone"
+    try:
+        outcome = realize.realize_tenant(manager, tenant)
+    except NsxError as exc:
+        _note_error(manager, tenant, str(exc))
+        if exc.transient:
+            raise self.retry(countdown=min(BACKOFF_BASE * 2**self.request.retries, BACKOFF_CAP), exc=exc) from exc
+        return "error"
+    if outcome.pending:  # NSX still realizing: look again later (pages show "in progress" meanwhile)
+        raise self.retry(countdown=min(BACKOFF_BASE * 2**self.request.retries, BACKOFF_CAP))
+    return "error" if outcome.errors else ("patched" if outcome.patched else "unchanged")
+
+
+def _note_error(manager: NsxManager, tenant: Tenant | None, message: str) -> None:
+    AppliedState.objects.filter(manager=manager, tenant=tenant).update(error=message[:4000])
+
+
+def queue_policy_change(tenant_ids) -> None:
+    """netpolicy.propagation consumer: re-apply the affected tenants' parts on every manager that has them."""
+    parts = AppliedState.objects.all()
+    if tenant_ids is not None:
+        parts = parts.filter(tenant_id__in=tenant_ids)
+    for manager_id, tenant_id in parts.values_list("manager_id", "tenant_id").order_by("manager_id", "tenant_id"):
+        reconcile_tenant.delay(manager_id, tenant_id)
+    if tenant_ids is None:  # the site's own part: site policies, groups and services
+        for manager_id in NsxManager.objects.values_list("pk", flat=True):
+            reconcile_tenant.delay(manager_id, None)
+
+
+@shared_task
+def check_manager(manager_id: int) -> str:
+    """Reachability: the credentials work and the transport zone and tier-0 the site named exist."""
+    manager = NsxManager.objects.filter(pk=manager_id).first()
+    if manager is None:
+        return "gone"
+    paths = [p for p in (manager.transport_zone_path, manager.tier0_path) if p]
+    try:
+        with NsxClient(realize.config(manager)) as client:
+            found = [client.get(path).get("display_name") or path for path in paths]
+        result, message = CheckResult.OK, f"Reachable; found {', '.join(found)}."
+    except (NsxError, OSError) as exc:
+        result, message = CheckResult.FAILED, str(exc)
+    NsxManager.objects.filter(pk=manager.pk).update(check_result=result, check_message=message[:4000],
+                                                    checked_at=timezone.now())  # fmt: skip
+    return result
+
+
+@shared_task
+def sweep_drift() -> int:
+    """Objects Enclave applied that NSX no longer holds: their part is applied again (and audited)."""
+    drifted = 0
+    for manager in NsxManager.objects.select_related("vcenter"):
+        try:
+            with NsxClient(realize.config(manager)) as client:
+                present = realize.owned(client, manager)
+        except NsxError as exc:
+            log.warning("drift check of %s failed: %s", manager, exc)
+            continue
+        for state in AppliedState.objects.filter(manager=manager).exclude(digest=""):
+            missing = sorted(set(state.paths) - set(present))
+            if missing:
+                drifted += 1
+                _drifted(manager, state, missing)
+    return drifted
+
+
+def _drifted(manager: NsxManager, state: AppliedState, missing: list[str]) -> None:
+    """Forget the part's digest (its next run sends it whole), audit what went missing, and queue that run."""
+    with transaction.atomic():
+        AppliedState.objects.filter(pk=state.pk).update(digest="")
+        message = "missing in NSX: " + ", ".join(missing[:20])
+        record("nsx.drift", manager, tenant=state.tenant_id, message=message)
+        manager_id, tenant_id = manager.pk, state.tenant_id
+        transaction.on_commit(lambda: reconcile_tenant.delay(manager_id, tenant_id))

@@ -1,0 +1,141 @@
+"""The NSX reconciler against the stand-in, in-process: idempotence, faults at each step, checks, bad settings."""
+
+import pytest
+
+from netpolicy import segments
+from netpolicy.choices import SegmentState
+from netpolicy.models import Pool
+from nsx import realize
+from nsx import services as nsx_services
+from nsx.choices import CheckResult, Realization
+from nsx.client import NsxError
+from nsx.models import AppliedState, NsxManager, NsxObject
+from nsx.tasks import check_manager
+from portal.errors import InvalidRequest
+from tenants import services
+from tests.nsx.nsxsim import NsxSim, free_port
+from tests.vsphere.sites import make_vcenter
+
+pytestmark = pytest.mark.django_db
+INFRA = "PATCH /policy/api/v1/infra"
+TZ = "/infra/sites/default/enforcement-points/default/transport-zones/tz-overlay"
+
+
+@pytest.fixture(scope="module")
+def nsx(tmp_path_factory):
+    sim = NsxSim(tmp_path_factory.mktemp("nsx"), free_port()).start()
+    yield sim
+    sim.stop()
+
+
+@pytest.fixture
+def world(nsx, make_user):
+    """A tenant with one NSX overlay segment on a vCenter whose NSX Manager is the stand-in."""
+    nsx.clear_faults()
+    Pool.objects.get_or_create(name="geneve", kind="vni", defaults={"first": 70000, "last": 70999})
+    vcenter = make_vcenter()
+    manager = NsxManager.objects.create(vcenter=vcenter, url=nsx.url, username=nsx.user, password=nsx.password,
+                                        ca_bundle=nsx.ca_file, transport_zone_path=TZ)  # fmt: skip
+    admin = make_user("admin", staff=True)
+    tenant = services.create_tenant(f"geo{manager.pk}", "Geo", owner=make_user("pi"))
+    segment = segments.create_segment(tenant, admin, {"name": "overlay", "kind": "overlay",
+                                                      "vsphere_cluster": vcenter.compute_cluster})  # fmt: skip
+    yield manager, tenant, segment
+    nsx.clear_faults()
+    segment.state = SegmentState.RETIRED
+    segment.save()
+    manager.refresh_from_db()  # a test may have spoilt its copy's password or URL
+    realize.realize_tenant(manager, tenant, wait=5)  # leave the shared stand-in empty for the next test
+
+
+def test_a_tenant_part_is_applied_once_and_a_second_run_sends_nothing(nsx, world):
+    manager, tenant, segment = world
+    nsx.reset_stats()
+    first = realize.realize_tenant(manager, tenant, wait=10)
+    assert first.patched == 2 and first.errors == [] and first.pending == []
+    assert nsx.stats().get(INFRA) == 2  # the site's part and the tenant's
+    second = realize.realize_tenant(manager, tenant, wait=10)
+    assert second.patched == 0 and nsx.stats().get(INFRA) == 2
+    segment.refresh_from_db()
+    assert segment.state == SegmentState.READY
+    assert {o.state for o in NsxObject.objects.filter(tenant=tenant)} == {Realization.REALIZED}
+
+
+def test_a_worker_killed_after_the_patch_sends_the_same_body_again_without_duplicates(nsx, world):
+    manager, tenant, _segment = world
+    realize.realize_tenant(manager, tenant, wait=10)
+    before = nsx.objects()
+    AppliedState.objects.filter(manager=manager, tenant=tenant).update(digest="")  # its commit never happened
+    again = realize.realize_tenant(manager, tenant, wait=10)
+    assert again.patched == 1 and nsx.objects() == before
+
+
+def test_an_nsx_manager_that_answers_503_is_a_transient_error_and_the_retry_applies(nsx, world):
+    manager, tenant, _segment = world
+    nsx.inject({"method": "PATCH", "path": "/policy/api/v1/infra", "status": 503, "count": 1})
+    with pytest.raises(NsxError) as failed:
+        realize.realize_tenant(manager, tenant, wait=10)
+    assert failed.value.transient and "503" in str(failed.value)
+    assert realize.realize_tenant(manager, tenant, wait=10).errors == []
+
+
+def test_a_lost_compare_and_set_is_read_again_and_retried(nsx, world):
+    manager, tenant, _segment = world
+    nsx.inject({"method": "PATCH", "path": "/policy/api/v1/infra", "status": 412, "count": 1})
+    assert realize.realize_tenant(manager, tenant, wait=10).errors == []
+
+
+def test_a_segment_nsx_fails_to_realize_shows_nsx_s_message_and_the_segment_is_in_error(nsx, world):
+    manager, tenant, segment = world
+    nsx.inject({"realize_error": f"/infra/segments/enclave-t{tenant.pk}", "message": "no host switch", "count": 1})
+    outcome = realize.realize_tenant(manager, tenant, wait=10)
+    assert any("no host switch" in e for e in outcome.errors)
+    row = NsxObject.objects.get(segment=segment)
+    assert row.state == Realization.ERROR and "no host switch" in row.message
+    segment.refresh_from_db()
+    assert segment.state == SegmentState.ERROR
+
+
+def test_a_wrong_password_is_a_permanent_error(nsx, world):
+    manager, tenant, _segment = world
+    manager.password = "wrong"
+    with pytest.raises(NsxError) as failed:
+        realize.realize_tenant(manager, tenant, wait=5)
+    assert not failed.value.transient and "401" in str(failed.value)
+
+
+def test_an_unreachable_manager_is_a_transient_error(world):
+    manager, tenant, _segment = world
+    manager.url = f"https://127.0.0.1:{free_port()}"
+    with pytest.raises(NsxError) as failed:
+        realize.realize_tenant(manager, tenant, wait=5)
+    assert failed.value.transient
+
+
+def test_the_reachability_check_names_what_it_found_or_why_it_failed(world):
+    manager, _tenant, _segment = world
+    assert check_manager(manager.pk) == CheckResult.OK
+    manager.refresh_from_db()
+    assert "Reachable" in manager.check_message
+    NsxManager.objects.filter(pk=manager.pk).update(tier0_path="/infra/tier-0s/missing")
+    assert check_manager(manager.pk) == CheckResult.FAILED
+    manager.refresh_from_db()
+    assert "404" in manager.check_message
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("url", "http://nsx.example.org", "https"),
+        ("url", "https://nsx.example.org/api;rm -rf", "https"),
+        ("transport_zone_path", "/infra/../etc", "Policy path"),
+        ("tier0_path", "/infra/tier-0s/t0 x", "Policy path"),
+        ("domain", "default/../x", "letters"),
+        ("ca_bundle", "/etc/passwd", "secrets directory"),
+        ("password", "", "password"),
+    ],
+)
+def test_bad_manager_settings_are_refused_with_a_clear_error(world, field, value, message):
+    manager, _tenant, _segment = world
+    with pytest.raises(InvalidRequest, match=message):
+        nsx_services.update_manager(manager, {field: value})
