@@ -87,7 +87,8 @@ def apply(client: NsxClient, manager: NsxManager, tenant: Tenant | None, desired
         state, _ = AppliedState.objects.select_for_update().get_or_create(manager=manager, tenant=tenant)
         deletes = set(state.paths) - set(desired)
         digest = compiler.digest(desired, deletes)
-        if digest == state.digest:
+        failed = NsxObject.objects.filter(manager=manager, tenant=tenant, state=Realization.ERROR).exists()
+        if digest == state.digest and not failed:  # NSX realizes a failed object again when it is sent again
             return False
         _patch(client, manager, desired, deletes)
         state.digest, state.paths, state.error, state.applied_at = digest, sorted(desired), "", timezone.now()

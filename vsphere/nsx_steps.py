@@ -35,8 +35,8 @@ def realize_network(manager, cluster: VirtualCluster, steps) -> None:
     except NsxError as exc:
         raise _mapped(exc) from None
     steps("nsx", f"NSX: {'applied' if outcome.patched else 'unchanged'}", StepStatus.DONE)
-    if outcome.errors:
-        raise PermanentError("NSX could not realize: " + "; ".join(outcome.errors[:3]), fault="NSX")
+    if outcome.errors:  # often passing (a host switch not ready): sent again on retry, an error after the last
+        raise TransientError("NSX could not realize: " + "; ".join(outcome.errors[:3]), fault="NSX")
     if outcome.pending:
         raise TransientError(f"NSX is still realizing {', '.join(outcome.pending[:3])}", fault="NSX")
 

@@ -151,3 +151,19 @@ def test_an_overlay_cluster_is_realized_in_nsx_attached_tagged_repaired_and_remo
         assert pg_name not in drv.snapshot("DC0").portgroups
     assert not NsxObject.objects.filter(manager=manager, tenant=tenant).exists()
     assert AppliedState.objects.get(manager=manager, tenant=tenant).paths == []
+
+
+def test_faults_at_each_nsx_step_are_retried_until_the_cluster_is_ready(celery_worker, site, make_user, wait_for):
+    vcenter, admin, nsx = site
+    manager = register(vcenter, nsx)
+    owner = make_user("pi")
+    tenant = services.create_tenant("geo", "Geo", owner=owner)
+    nsx.inject(method="PATCH", path="/policy/api/v1/infra", status=503, count=1)
+    nsx.inject(realize_error=f"/infra/segments/enclave-t{tenant.pk}-", message="host switch not ready", count=1)
+    nsx.inject(method="POST", path="/policy/api/v1/infra/realized-state", status=503, count=1)
+    cluster = services.approve_cluster(request_overlay(tenant, owner), admin)
+    settle(wait_for, cluster, S.READY)
+    steps = " | ".join(cluster.operations.values_list("step", flat=True))
+    assert "503" in steps and "host switch not ready" in steps
+    assert {r.state for r in NsxObject.objects.filter(manager=manager, tenant=tenant)} == {Realization.REALIZED}
+    assert sorted(nsx.group_members(f"enclave-t{tenant.pk}-all-vms")) == sorted(n for _r, n in node_names(cluster))

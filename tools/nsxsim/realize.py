@@ -28,6 +28,7 @@ ENTITY_TYPES = {
     "SecurityPolicy": "RealizedFirewallSection",
     "Rule": "RealizedFirewallRule",
 }
+RETRY_SECONDS = 1.0  # how soon a failed realization is tried again
 CONSOLIDATED = {"REALIZED": "SUCCESS", "IN_PROGRESS": "IN_PROGRESS", "ERROR": "ERROR"}
 PUBLISH = {"SUCCESS": "REALIZED", "IN_PROGRESS": "UNREALIZED", "ERROR": "ERROR"}
 WORST = ("ERROR", "IN_PROGRESS", "SUCCESS")
@@ -97,9 +98,18 @@ class Realizer:
             current = self.store.realized.get(path)
             if current is not None and current.generation == generation:
                 current.state, current.message, current.done = state, message, now_ms()
+                if state == "ERROR":  # as NSX does, a failed realization is tried again in the background
+                    self._again(path, generation)
                 return
         if created and (current is None or current.uuid != entry.uuid):
             self.vcenter.remove_portgroup(entry.uuid)  # deleted while its port group was being made
+
+    def _again(self, path: str, generation: int) -> None:
+        """Queue another realization attempt of a failed intent (it stays ERROR until one succeeds)."""
+        with self.cond:
+            due = time.monotonic() + max(RETRY_SECONDS, self.delay)
+            heapq.heappush(self.queue, (due, next(self.seq), ("realize", path, generation)))
+            self.cond.notify()
 
     def _portgroup(self, obj: dict, uid: str) -> tuple[str, str, bool]:
         """Create (or rename) the segment's port group: (state, message, created)."""
