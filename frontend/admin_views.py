@@ -1,13 +1,10 @@
 """Pages for the audit log, API tokens and (for site admins) tenants and quotas."""
 
-import functools
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, Q
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -19,24 +16,10 @@ from frontend.views import render_page
 from portal.errors import ServiceError
 from portal.paging import keyset, paginate
 from tenants import quotas, services
-from tenants.access import is_site_admin, tenant_ids
+from tenants.access import is_site_admin, staff_member_required, tenant_ids
 from tenants.models import Membership, Tenant
 from users import services as token_services
 from users.models import APIToken, TokenScope
-
-
-def staff_member_required(view):
-    """Site admins only: anonymous users go to the login page, everyone else gets a 404."""
-
-    @functools.wraps(view)
-    def wrapped(request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not is_site_admin(request.user):
-            raise Http404("No such page.")
-        return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 def visible_events(user):

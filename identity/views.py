@@ -7,11 +7,11 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from frontend.admin_views import staff_member_required
 from identity import services
 from identity.forms import GroupRuleForm, SignInForm
 from identity.models import DirectoryAccount, GroupRule
 from portal.paging import paginate
+from tenants.access import staff_member_required
 
 
 @staff_member_required

@@ -1,5 +1,10 @@
 """Who may see and do what: tenant scoping shared by the API, the UI and the services."""
 
+import functools
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404
+
 from portal.errors import Forbidden, NotFound
 from tenants.choices import Role
 from tenants.models import Membership, Tenant
@@ -58,3 +63,17 @@ def require_owner_or_admin(user, tenant) -> None:
 def can_decide(user, cluster) -> bool:
     """Owners of the cluster's tenant and site admins may decide on its requests."""
     return is_site_admin(user) or is_owner(user, cluster.tenant_id)
+
+
+def staff_member_required(view):
+    """Site admins only: anonymous users go to the login page, everyone else gets a 404."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not is_site_admin(request.user):
+            raise Http404("No such page.")
+        return view(request, *args, **kwargs)
+
+    return wrapped

@@ -8,10 +8,10 @@ from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from frontend.admin_views import staff_member_required
 from frontend.views import get_cluster, render_page
 from portal.errors import ServiceError
 from portal.paging import paginate
+from tenants.access import staff_member_required
 from vsphere import allocation, previews, services
 from vsphere.api import capacity_report
 from vsphere.filtersets import PhysicalFunctionFilterSet
@@ -60,6 +60,7 @@ def vcenter_detail(request, pk):
     vcenter = get_object_or_404(VCenter, pk=pk)
     context = {
         "vcenter": vcenter,
+        "nsx": vcenter.nsx_manager(),
         "hosts": allocation.capacity_by_host(vcenter),
         "inventory": vcenter.inventory or {},
     }

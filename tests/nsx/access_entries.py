@@ -4,6 +4,7 @@ NSX_MATRIX = {
     "nsxmanager-list": ("get", "admin", None),
     "nsxmanager-detail": ("get", "admin", "nsx_manager"),
     "nsxmanager-check": ("post", "admin", "nsx_manager"),
+    "nsx:manager-check": ("post", "admin", "nsx_manager"),
     "nsxobject-list": ("get", "list", "nsx_object_a"),
     "nsxobject-detail": ("get", "detail", "nsx_object_a"),
 }

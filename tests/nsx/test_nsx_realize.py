@@ -139,3 +139,18 @@ def test_bad_manager_settings_are_refused_with_a_clear_error(world, field, value
     manager, _tenant, _segment = world
     with pytest.raises(InvalidRequest, match=message):
         nsx_services.update_manager(manager, {field: value})
+
+
+def test_the_vcenter_page_shows_its_nsx_manager_and_queues_a_check(
+    client, world, make_user, django_assert_max_num_queries
+):
+    manager, _tenant, _segment = world
+    NsxManager.objects.filter(pk=manager.pk).update(check_result=CheckResult.FAILED, check_message="NSX said 401")
+    client.force_login(make_user("root", staff=True))
+    with django_assert_max_num_queries(30):
+        page = client.get(f"/vsphere/vcenters/{manager.vcenter_id}/")
+    assert b"NSX said 401" in page.content and b"tz-overlay" in page.content
+    reply = client.post(f"/nsx/managers/{manager.pk}/check/")
+    assert reply.status_code == 302
+    manager.refresh_from_db()
+    assert manager.check_result == CheckResult.QUEUED

@@ -33,6 +33,8 @@ ENTRIES = [
           attackers=NOT_ADMINS, refused=frozenset({403})),
     Abuse("A tenant starts reachability checks against the NSX Manager", "nsxmanager-check", "post",
           target="nsx_manager", attackers=NOT_ADMINS, refused=frozenset({403})),
+    Abuse("A tenant queues NSX reachability checks from the vCenter's page", "nsx:manager-check", "post",
+          target="nsx_manager", attackers=NOT_ADMINS, refused=frozenset({404})),
     Abuse("A site admin's NSX CA bundle outside the secrets directory is refused", "nsxmanager-detail", "patch",
           target="nsx_manager", body={"ca_bundle": "/etc/ssl/private/key.pem"}, attackers=("admin",),
           refused=frozenset({400})),
