@@ -248,3 +248,27 @@ def segment_nodes(world, n):
     report = {"generation": 2, "tenants": {str(world.tenant_a.pk): {"status": "ready", "errors": []}}}
     Node.objects.bulk_create([Node(name=f"n{i}", pool=pool, status="ready", last_report=report, desired_generation=2,
                                    applied_generation=2) for i in range(n)])  # fmt: skip
+
+
+def nsx_objects(world, n):
+    """n objects in one NSX Manager, a tenth of them tenant A's."""
+    from nsx.models import NsxManager, NsxObject
+
+    vcenter = VCenter.objects.create(name="nsx-bulk", host="127.0.0.1", username="u", password="p",
+                                     datacenter="DC0", compute_cluster="C0", template="t")  # fmt: skip
+    manager = NsxManager.objects.create(vcenter=vcenter, url="https://127.0.0.1:9", username="u", password="p",
+                                        transport_zone_path="/infra/tz")  # fmt: skip
+    NsxObject.objects.bulk_create([
+        NsxObject(manager=manager, tenant=world.tenant_a if i % 10 == 0 else None, kind="group",
+                  path=f"/infra/domains/default/groups/enclave-bulk-{i}") for i in range(n)])  # fmt: skip
+
+
+def nsx_managers(world, n):
+    """n vCenters, each with its NSX Manager."""
+    from nsx.models import NsxManager
+
+    vcenters = VCenter.objects.bulk_create([VCenter(name=f"nsx{i}", host="127.0.0.1", username="u", password="p",
+                                                    datacenter="DC0", compute_cluster="C0", template="t")
+                                            for i in range(n)])  # fmt: skip
+    NsxManager.objects.bulk_create([NsxManager(vcenter=vc, url="https://127.0.0.1:9", username="u", password="p",
+                                               transport_zone_path="/infra/tz") for vc in vcenters])  # fmt: skip

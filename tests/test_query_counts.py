@@ -38,6 +38,8 @@ LISTS = {
     "firewallpolicy-list": (bulk.netpolicy, ("admin", "owner_a"), None),
     "firewallrule-list": (bulk.netpolicy, ("admin", "owner_a"), None),
     "pcidevice-list": (bulk.devices, ("admin",), None),
+    "nsxobject-list": (bulk.nsx_objects, ("admin", "owner_a"), None),
+    "nsxmanager-list": (bulk.nsx_managers, ("admin",), None),
     "vgpuprofile-list": (bulk.devices, ("admin",), None),
     "deviceassignment-list": (bulk.devices, ("admin", "owner_a"), None),
     "catalogitem-list": (bulk.catalog, ("admin", "owner_a"), None),

@@ -18,7 +18,7 @@ def devices(request):
     sites = [
         {"vcenter": site.vcenter, "hosts": [_host_row(h) for h in site.hosts.values()],
          "offers": site_offers(site.vcenter, site)}
-        for site in sites_capacity(VCenter.objects.order_by("name"))
+        for site in sites_capacity(VCenter.objects.select_related("nsx").order_by("name"))
     ]  # fmt: skip
     return render(request, "vsphere/devices.html", {"sites": sites})
 

@@ -36,8 +36,11 @@ from vsphere.models import VCenter
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-# The only operations left out: they name a vCenter by host and port, which a fuzzer fills with any host.
-OUTSIDE_HOSTS = ["vcenters_create", "vcenters_update", "vcenters_partial_update", "vcenters_discover_create"]
+# The only operations left out: they name a vCenter or an NSX Manager by host and port (or URL), which a fuzzer
+# fills with any host.
+OUTSIDE_HOSTS = ["vcenters_create", "vcenters_update", "vcenters_partial_update", "vcenters_discover_create",
+                 "nsx_managers_create", "nsx_managers_update", "nsx_managers_partial_update",
+                 "nsx_managers_check_create"]  # fmt: skip
 FUZZ_QUEUE = "enclave-fuzz-discard"
 
 pytestmark = pytest.mark.django_db(transaction=True)
