@@ -27,9 +27,9 @@ def reconcile_tenant(self, manager_id: int, tenant_id: int | None) -> str:
         return "gone"
     try:
         outcome = realize.realize_tenant(manager, tenant)
-    except NsxError as exc:
+    except (NsxError, OSError) as exc:  # OSError: the CA bundle cannot be read
         _note_error(manager, tenant, str(exc))
-        if exc.transient:
+        if getattr(exc, "transient", False):
             raise self.retry(countdown=min(BACKOFF_BASE * 2**self.request.retries, BACKOFF_CAP), exc=exc) from exc
         return "error"
     if outcome.pending:  # NSX still realizing: look again later (pages show "in progress" meanwhile)
@@ -79,7 +79,7 @@ def sweep_drift() -> int:
         try:
             with NsxClient(realize.config(manager)) as client:
                 present = realize.owned(client, manager)
-        except NsxError as exc:
+        except (NsxError, OSError) as exc:
             log.warning("drift check of %s failed: %s", manager, exc)
             continue
         for state in AppliedState.objects.filter(manager=manager).exclude(digest=""):

@@ -24,15 +24,18 @@ def manager_for(cluster: VirtualCluster, vcenter):
     return vcenter.nsx_manager() if is_overlay(cluster) else None
 
 
-def _mapped(exc: NsxError) -> Exception:
-    return TransientError(str(exc), fault="NSX") if exc.transient else PermanentError(str(exc), fault="NSX")
+def _mapped(exc: Exception) -> Exception:
+    """NSX's failures as the vSphere reconciler's; an unreadable CA bundle (OSError) is permanent."""
+    if isinstance(exc, NsxError) and exc.transient:
+        return TransientError(str(exc), fault="NSX")
+    return PermanentError(str(exc), fault="NSX")
 
 
 def realize_network(manager, cluster: VirtualCluster, steps) -> None:
     """The tenant's tier-1, segment, groups and policies realized in NSX, before VMs attach to the segment."""
     try:
         outcome = realize.realize_tenant(manager, cluster.tenant)
-    except NsxError as exc:
+    except (NsxError, OSError) as exc:
         raise _mapped(exc) from None
     steps("nsx", f"NSX: {'applied' if outcome.patched else 'unchanged'}", StepStatus.DONE)
     if outcome.errors:  # often passing (a host switch not ready): sent again on retry, an error after the last
@@ -48,7 +51,7 @@ def tag_vms(manager, cluster: VirtualCluster) -> int:
     roles = {name: str(GROUP_ROLE[role]) for role, name in node_names(cluster)}
     try:
         return realize.tag_vms(manager, cluster.tenant, f"{tenant_name(cluster.tenant_id)}-c{cluster.pk}", roles)
-    except NsxError as exc:
+    except (NsxError, OSError) as exc:
         raise _mapped(exc) from None
 
 
@@ -67,7 +70,7 @@ def release_network(manager, cluster: VirtualCluster) -> None:
                 propagation.policy_changed({segment.tenant_id})  # groups naming the segment lose its subnet
     try:
         outcome = realize.realize_tenant(manager, cluster.tenant)
-    except NsxError as exc:
+    except (NsxError, OSError) as exc:
         raise _mapped(exc) from None
     if outcome.errors:
         raise PermanentError("NSX could not remove: " + "; ".join(outcome.errors[:3]), fault="NSX")
