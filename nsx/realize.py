@@ -100,7 +100,7 @@ def apply(client: NsxClient, manager: NsxManager, tenant: Tenant | None, desired
 
 
 def _patch(client: NsxClient, manager: NsxManager, desired: dict, deletes: set[str]) -> None:
-    """One hierarchical PATCH; objects read before carry their _revision, and a lost compare-and-set is retried."""
+    """One hierarchical PATCH; after a 412 the objects' current _revisions are read and sent (compare-and-set)."""
     revisions = {}
     for attempt in range(CAS_ATTEMPTS):
         try:

@@ -3,6 +3,7 @@
 import datetime
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from netpolicy.choices import SegmentState
@@ -87,7 +88,7 @@ def test_an_overlay_cluster_is_refused_on_a_site_without_nsx(site, make_user):
 
 
 def test_an_overlay_cluster_is_realized_in_nsx_attached_tagged_repaired_and_removed(
-    celery_worker, site, own_vcsim, make_user, wait_for
+    celery_worker, site, own_vcsim, make_user, wait_for, client
 ):
     vcenter, admin, nsx = site
     manager = register(vcenter, nsx)
@@ -111,6 +112,15 @@ def test_an_overlay_cluster_is_realized_in_nsx_attached_tagged_repaired_and_remo
     assert rows.count() >= 4 and {r.state for r in rows} == {Realization.REALIZED}
     segment.refresh_from_db()
     assert segment.state == SegmentState.READY
+
+    # the cluster's and the segment's pages show what NSX realized
+    client.force_login(owner)
+    page = client.get(reverse("frontend:cluster-detail", args=[cluster.pk])).content.decode()
+    assert (
+        "Realized in NSX" in page and f"enclave-t{tenant.pk}-s{segment.pk}" in page and "distributed firewall" in page
+    )
+    page = client.get(reverse("netpolicy:segment-detail", args=[segment.pk])).content.decode()
+    assert "In NSX" in page and "Realized" in page
 
     # every VM's NIC sits on the port group NSX made for the segment, and the tenant's group holds every VM
     names = sorted(n for _r, n in node_names(cluster))
