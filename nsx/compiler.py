@@ -90,6 +90,11 @@ def service_path(service: ir.Service) -> str:
     return f"/infra/services/{owner(None)}{service.name}"
 
 
+def cluster_tag(tenant: str, cluster_pk: int) -> str:
+    """The enclave/cluster tag of a cluster's VMs, and what its group matches."""
+    return f"{tenant}-c{cluster_pk}"
+
+
 def vm_tags(tenant: str, cluster: str, role: str) -> list[dict]:
     """The tags a cluster's VM carries: what its tenant's groups and the site's policies match."""
     pairs = [MANAGED, (TENANT_SCOPE, tenant), (CLUSTER_SCOPE, cluster), (ROLE_SCOPE, role)]
@@ -174,8 +179,9 @@ def site_part(site: ir.Site, target: Target) -> dict[str, Desired]:
     return {d.path: d for d in found}
 
 
-def tenant_part(tenant: ir.Tenant, segments: list[SegmentSpec], target: Target) -> dict[str, Desired]:
-    """The tenant's tier-1, overlay segments, groups (by tag) and policies scoped to its VMs."""
+def tenant_part(tenant: ir.Tenant, segments: list[SegmentSpec], target: Target, clusters=()) -> dict[str, Desired]:
+    """The tenant's tier-1, overlay segments, groups (by tag: its VMs, each cluster's, its rules' roles) and
+    policies scoped to its VMs; `clusters` are the primary keys of its live clusters on the site."""
     name, domain, tags = tenant.name, target.domain, _tag(TENANT_SCOPE, tenant.name)
     t1 = {"resource_type": "Tier1", "id": f"{PREFIX}{name}", "display_name": f"{PREFIX}{name}",
           "route_advertisement_types": ["TIER1_CONNECTED"], "tags": tags}  # fmt: skip
@@ -186,6 +192,10 @@ def tenant_part(tenant: ir.Tenant, segments: list[SegmentSpec], target: Target) 
         found.append(Desired(segment_path(name, seg.pk), ObjectKind.SEGMENT, _segment(name, seg, target, tags), seg.pk))
     vms = f"{owner(name)}all-vms"
     found.append(_group(domain, vms, f"{name} VMs", [_condition("tenant", TENANT_SCOPE, name)], tags))
+    for pk in clusters:  # "-cluster-" holds a hyphen, which no group name of the tenant's may
+        expr = [_condition("tenant", TENANT_SCOPE, name), _conjunction("and", "AND"),
+                _condition("cluster", CLUSTER_SCOPE, cluster_tag(name, pk))]  # fmt: skip
+        found.append(_group(domain, f"{owner(name)}cluster-{pk}", f"{name} cluster {pk}", expr, tags))
     for group in tenant.groups.values():
         found.append(_group(domain, group_id(group), group.key, expression(group), tags))
     for policy in tenant.policies:

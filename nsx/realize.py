@@ -78,7 +78,8 @@ def desired_tenant(manager: NsxManager, tenant: Tenant) -> dict[str, compiler.De
     site = build_site([tenant], role_addresses=False)  # PolicyError: the tenant's policy cannot be compiled
     specs = [compiler.SegmentSpec(s.pk, segment_name(s), str(s.subnet), s.gateway)
              for s in tenant_segments(manager, tenant.pk)]  # fmt: skip
-    return compiler.tenant_part(site.tenants[0], specs, target(manager))
+    clusters = tenant.clusters.filter(site_id=manager.vcenter_id, state__in=LIVE_STATES).order_by("pk")
+    return compiler.tenant_part(site.tenants[0], specs, target(manager), list(clusters.values_list("pk", flat=True)))
 
 
 def apply(client: NsxClient, manager: NsxManager, tenant: Tenant | None, desired: dict) -> bool:
@@ -191,7 +192,7 @@ def realize_tenant(manager: NsxManager, tenant: Tenant | None, wait: float | Non
     return outcome
 
 
-def tag_vms(manager: NsxManager, tenant: Tenant, cluster_key: str, roles: dict[str, str]) -> int:
+def tag_vms(manager: NsxManager, tenant: Tenant, cluster_pk: int, roles: dict[str, str]) -> int:
     """Give each named VM the tags its groups match; raises a transient NsxError while NSX lacks one."""
     with NsxClient(config(manager)) as client:
         vms = client.vms(set(roles))
@@ -200,7 +201,8 @@ def tag_vms(manager: NsxManager, tenant: Tenant, cluster_key: str, roles: dict[s
             raise NsxError(f"NSX's inventory has no VM {', '.join(missing)} yet", transient=True)
         changed = 0
         for name, role in sorted(roles.items()):
-            tags = compiler.vm_tags(tenant_name(tenant.pk), cluster_key, role)
+            name_ = tenant_name(tenant.pk)
+            tags = compiler.vm_tags(name_, compiler.cluster_tag(name_, cluster_pk), role)
             if _tag_set(vms[name].get("tags") or []) != _tag_set(tags):
                 client.set_vm_tags(vms[name]["external_id"], tags)
                 changed += 1

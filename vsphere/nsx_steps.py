@@ -5,7 +5,6 @@ from django.db import transaction
 from audit.services import record, snapshot
 from netpolicy import propagation
 from netpolicy.choices import SegmentState
-from netpolicy.ir import tenant_name
 from netpolicy.models import Segment
 from nsx import realize
 from nsx.client import NsxError
@@ -50,7 +49,7 @@ def tag_vms(manager, cluster: VirtualCluster) -> int:
 
     roles = {name: str(GROUP_ROLE[role]) for role, name in node_names(cluster)}
     try:
-        return realize.tag_vms(manager, cluster.tenant, f"{tenant_name(cluster.tenant_id)}-c{cluster.pk}", roles)
+        return realize.tag_vms(manager, cluster.tenant, cluster.pk, roles)
     except (NsxError, OSError) as exc:
         raise _mapped(exc) from None
 

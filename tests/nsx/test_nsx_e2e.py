@@ -130,8 +130,10 @@ def test_an_overlay_cluster_is_realized_in_nsx_attached_tagged_repaired_and_remo
         pg = snap.portgroups[pg_name][0]
         for name in names:
             assert [n.portgroup_key for n in snap.vms[name][0].nics] == [pg.key], name
-    members = nsx.group_members(f"enclave-t{tenant.pk}-all-vms")
-    assert sorted(members) == names
+    assert nsx.group_members(f"enclave-t{tenant.pk}-all-vms") == names
+    assert nsx.group_members(f"enclave-t{tenant.pk}-cluster-{cluster.pk}") == names
+    login = [n for role, n in node_names(cluster) if role == "login"]
+    assert nsx.group_members(f"enclave-t{tenant.pk}-login") == login  # the default policy's role group
 
     # a second run sends nothing
     nsx.reset_stats()
