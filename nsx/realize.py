@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from audit.services import record
@@ -160,9 +161,8 @@ def observe(client: NsxClient, manager: NsxManager, tenant_ids: list[int | None]
     return outcome
 
 
-def _tenants(tenant_ids: list[int | None]):
-    from django.db.models import Q
-
+def _tenants(tenant_ids: list[int | None]) -> Q:
+    """The parts' objects: these tenants' (None in the list: the site's too)."""
     query = Q(tenant_id__in=[t for t in tenant_ids if t is not None])
     return query | Q(tenant=None) if None in tenant_ids else query
 

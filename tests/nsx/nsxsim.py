@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
-import signal
 import ssl
 import subprocess
 import sys
@@ -15,12 +13,11 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.vsphere.conftest import Sim, free_port
+from tests.vsphere.conftest import Sim, free_port, spawn, stop_group
 
 __all__ = ["NsxSim", "free_port"]
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "tools" / "nsxsim" / "server.py"
-START_TIMEOUT = 60
 API = "/policy/api/v1"
 
 
@@ -67,26 +64,12 @@ class NsxSim:
         ready.unlink(missing_ok=True)
         args = [sys.executable, str(SERVER), "--port", str(self.port), "--workdir", str(self.workdir)]
         args += self.vcsim_args()
-        log = open(self.workdir / f"nsxsim-{self.port}.log", "ab")  # noqa: SIM115 (lives with the process)
-        self.proc = subprocess.Popen([*args, *self.extra_args], stdout=log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)  # fmt: skip
-        log.close()
-        deadline = time.monotonic() + START_TIMEOUT
-        while not ready.exists():
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the NSX stand-in did not start, see {self.workdir}")
-            time.sleep(0.05)
-        self.info = json.loads(ready.read_text())
+        log = self.workdir / f"nsxsim-{self.port}.log"
+        self.proc, self.info = spawn([*args, *self.extra_args], log, ready, "the NSX stand-in")
         return self
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+        stop_group(self.proc)
         self.proc = None
 
     def _open(self, method: str, url: str, body=None, headers: dict | None = None) -> tuple[int, object]:

@@ -33,6 +33,30 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def spawn(args: list[str], log_path: Path, ready: Path, what: str) -> tuple[subprocess.Popen, dict]:
+    """Start a simulator in its own process group and wait for the JSON it writes to `ready` once it listens."""
+    log = open(log_path, "ab")  # noqa: SIM115 (lives with the process)
+    proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    log.close()
+    deadline = time.monotonic() + START_TIMEOUT
+    while not ready.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start, see {log_path}")
+        time.sleep(0.05)
+    return proc, json.loads(ready.read_text())
+
+
+def stop_group(proc: subprocess.Popen | None) -> None:
+    """Stop a simulator's process group: SIGTERM, then SIGKILL after 10 s."""
+    if proc is not None and proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
 @dataclass
 class Sim:
     """One running simulator process and its control endpoint."""
@@ -53,25 +77,11 @@ class Sim:
         binary = subprocess.run([SCRIPT, "path"], check=True, capture_output=True, text=True).stdout.strip()
         args = [binary, "-port", str(self.port), "-hosts", str(HOSTS), "-ready-file", str(ready)]
         args += ["-ca-out", self.ca_file, *self.extra_args]
-        log = open(self.workdir / f"vcsim-{self.port}.log", "ab")  # noqa: SIM115 (lives with the process)
-        self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        log.close()
-        deadline = time.monotonic() + START_TIMEOUT
-        while not ready.exists():
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"vcsim did not start, see {self.workdir}")
-            time.sleep(0.05)
-        self.info = json.loads(ready.read_text())
+        self.proc, self.info = spawn(args, self.workdir / f"vcsim-{self.port}.log", ready, "vcsim")
         return self
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+        stop_group(self.proc)
         self.proc = None
 
     def restart(self) -> None:
