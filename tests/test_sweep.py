@@ -20,9 +20,20 @@ RESUME = 90  # seconds: lease + sweeps on a loaded 2-core machine
 
 
 @pytest.fixture
-def placed(world, settings):
-    """Tenant A on a node pool with one node; documents compiled; short leases in this process."""
+def placed(world, settings, monkeypatch):
+    """Tenant A on a node pool with one node; documents compiled in-process; short leases here.
+
+    Requested before `celery_worker` (which empties the broker) and queueing nothing itself: a
+    setup task reaching a slow worker after the test's own change would catch the tenant up,
+    which the tests below say nothing but the sweep does."""
     settings.LEASE_SECONDS = TEST_LEASE_SECONDS
+    with monkeypatch.context() as quiet:
+        quiet.setattr(network.current_app, "send_task", lambda *args, **kwargs: None)
+        return _place(world)
+
+
+def _place(world):
+    """The pool, its node and tenant A's overlay segment, compiled in-process."""
     allocation.create_pool(world.admin, {"name": "vnis", "kind": "vni", "first": 5000, "last": 5999})
     allocation.create_pool(world.admin, {"name": "v4", "kind": "ipv4", "cidr": "10.200.0.0/16",
                                          "default_prefix_length": 24})  # fmt: skip
@@ -56,7 +67,7 @@ def sweep_until(done, wait_for) -> float:
     return time.monotonic() - start
 
 
-def test_a_lost_publish_is_queued_again_by_the_sweep(celery_worker, placed, world, wait_for, monkeypatch):
+def test_a_lost_publish_is_queued_again_by_the_sweep(placed, celery_worker, world, wait_for, monkeypatch):
     before = digest(placed)
     with monkeypatch.context() as broker_down:  # the publish after commit fails (logged, not raised)
         broker_down.setattr(network.current_app, "send_task", _unreachable)
@@ -68,7 +79,7 @@ def test_a_lost_publish_is_queued_again_by_the_sweep(celery_worker, placed, worl
     assert digest(placed) != before
 
 
-def test_a_worker_killed_mid_compile_is_resumed_by_the_sweep(celery_worker, placed, world, wait_for):
+def test_a_worker_killed_mid_compile_is_resumed_by_the_sweep(placed, celery_worker, world, wait_for):
     before, tenant = digest(placed), world.tenant_a
     blocker = connections.create_connection("default")  # holds the tenant's compile lock
     blocker.ensure_connection()
