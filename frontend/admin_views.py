@@ -12,8 +12,8 @@ from audit import chain, export
 from audit.filtersets import AuditEventFilterSet
 from audit.models import AuditEvent
 from frontend.forms import MembershipForm, QuotaForm, TenantForm, TokenForm
-from frontend.views import render_page
 from portal.errors import ServiceError
+from portal.pages import render_page
 from portal.paging import keyset, paginate
 from tenants import quotas, services
 from tenants.access import is_site_admin, staff_member_required, tenant_ids

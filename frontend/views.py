@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -15,28 +15,21 @@ from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from notices import services as notice_services
 from portal.errors import Conflict, NotFound, ServiceError
+from portal.pages import render_page
 from portal.paging import paginate
 from tenants import advice, notifications, offers, quotas, realizers, resize, services
-from tenants.access import can_decide, is_owner, is_site_admin, scope, tenant_ids, visible_tenants
+from tenants.access import (
+    can_decide,
+    get_cluster,
+    is_owner,
+    is_site_admin,
+    tenant_ids,
+    visible_clusters,
+    visible_tenants,
+)
 from tenants.choices import LEASE_STATES, ClusterState, Role
 from tenants.filtersets import ClusterFilterSet
 from tenants.models import LeaseExtension, VirtualCluster
-
-
-def render_page(request, template: str, context: dict, partial: str | None = None):
-    """Render the full page, or only `partial` when htmx asks for it."""
-    if partial and request.htmx:
-        return render(request, partial, context)
-    return render(request, template, context)
-
-
-def visible_clusters(user):
-    return scope(VirtualCluster.objects.select_related("tenant", "requested_by"), user)
-
-
-def get_cluster(user, pk) -> VirtualCluster:
-    """Another tenant's cluster is a 404, exactly like a missing one."""
-    return get_object_or_404(visible_clusters(user), pk=pk)
 
 
 @login_required

@@ -4,10 +4,11 @@ import functools
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from portal.errors import Forbidden, NotFound
 from tenants.choices import Role
-from tenants.models import Membership, Tenant
+from tenants.models import Membership, Tenant, VirtualCluster
 
 
 def is_site_admin(user) -> bool:
@@ -37,6 +38,16 @@ def scope(queryset, user, tenant_field: str = "tenant"):
     if is_site_admin(user):
         return queryset
     return queryset.filter(**{f"{tenant_field}__in": tenant_ids(user)})
+
+
+def visible_clusters(user):
+    """The clusters the user may see, with what their pages show."""
+    return scope(VirtualCluster.objects.select_related("tenant", "requested_by"), user)
+
+
+def get_cluster(user, pk) -> VirtualCluster:
+    """Another tenant's cluster is a 404, exactly like a missing one."""
+    return get_object_or_404(visible_clusters(user), pk=pk)
 
 
 def _pk(tenant) -> int:
