@@ -4,7 +4,9 @@ import datetime
 import decimal
 import uuid
 
-from django.db import connection, models
+from celery import current_app
+from django.conf import settings
+from django.db import connection, models, transaction
 
 from audit.context import current_actor
 from audit.models import AuditEvent
@@ -45,6 +47,7 @@ def record(
     if not connection.in_atomic_block:
         raise RuntimeError("audit.record must run inside the transaction that changes intent")
     actor = current_actor()
+    _wake_outbox_readers()
     return AuditEvent.objects.create(
         actor_kind=actor.kind,
         actor_label=actor.label[:150],
@@ -61,3 +64,16 @@ def record(
         client_request_id=actor.client_request_id,
         source_ip=actor.source_ip,
     )
+
+
+def _wake_outbox_readers() -> None:
+    """Once per transaction, after it commits, wake the tasks that read the log as an outbox (by name: the
+    audit app imports none of them); their periodic run finds the events if this wake is lost."""
+    if any(func is _publish_wake for _, func, _ in connection.run_on_commit):
+        return
+    transaction.on_commit(_publish_wake, robust=True)
+
+
+def _publish_wake() -> None:
+    for task in settings.AUDIT_OUTBOX_TASKS:
+        current_app.send_task(task)

@@ -172,12 +172,17 @@ def _mirror_segment(row: NsxObject) -> None:
     if row.kind != ObjectKind.SEGMENT or row.segment_id is None:
         return
     state = {Realization.REALIZED: SegmentState.READY, Realization.ERROR: SegmentState.ERROR}.get(row.state)
-    if state:
-        segments = Segment.objects.filter(pk=row.segment_id, state__in=[SegmentState.APPROVED, SegmentState.READY,
-                                                                         SegmentState.ERROR])  # fmt: skip
+    if not state:
+        return
+    with transaction.atomic():
+        segments = Segment.objects.select_for_update().filter(pk=row.segment_id, state__in=[
+            SegmentState.APPROVED, SegmentState.READY, SegmentState.ERROR])  # fmt: skip
         for segment in segments:
             if segment.state != state or segment.observed_generation != segment.generation:
+                before = {"state": segment.state, "observed_generation": segment.observed_generation}
                 Segment.objects.filter(pk=segment.pk).update(state=state, observed_generation=segment.generation)
+                record(f"segment.{state}", segment, before=before, tenant=segment.tenant_id, message=row.message,
+                       after={"state": state, "observed_generation": segment.generation})  # fmt: skip
 
 
 def realize_tenant(manager: NsxManager, tenant: Tenant | None, wait: float | None = None) -> Outcome:

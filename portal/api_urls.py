@@ -30,6 +30,7 @@ from vsphere.api import (
     VFAssignmentViewSet,
 )
 from vsphere.device_api import DeviceAssignmentViewSet, PCIDeviceViewSet, VGPUProfileViewSet
+from webhooks.api import DeliveryViewSet, WebhookViewSet
 
 router = DefaultRouter()
 router.register("tenants", TenantViewSet)
@@ -56,6 +57,9 @@ router.register("device-assignments", DeviceAssignmentViewSet, basename="devicea
 # nsx
 router.register("nsx-managers", NsxManagerViewSet, basename="nsxmanager")
 router.register("nsx-objects", NsxObjectViewSet, basename="nsxobject")
+# webhooks
+router.register("webhooks", WebhookViewSet, basename="webhook")
+router.register("webhook-deliveries", DeliveryViewSet, basename="webhookdelivery")
 
 urlpatterns = [
     path("agents/join", JoinView.as_view(), name="agent-join"),

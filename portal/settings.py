@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "notices",
     "identity",
     "nsx",
+    "webhooks",
     "frontend",
 ]
 
@@ -299,6 +300,23 @@ CELERY_BEAT_SCHEDULE["directory-resync"] = {"task": "identity.tasks.resync_direc
 ENCLAVE_NSX_REALIZE_WAIT = float(env_int("ENCLAVE_NSX_REALIZE_WAIT", 30))
 NSX_DRIFT_SECONDS = env_int("ENCLAVE_NSX_DRIFT_SECONDS", 300)
 CELERY_BEAT_SCHEDULE["nsx-drift"] = {"task": "nsx.tasks.sweep_drift", "schedule": float(NSX_DRIFT_SECONDS)}
+
+# Webhooks: the outbox is read after each audited commit (the wake) and by beat; deliveries retry with
+# exponential backoff and full jitter. Private, loopback and link-local targets and plain http are
+# refused unless the site allows them (labs and tests); the CA bundle defaults to the system's.
+AUDIT_OUTBOX_TASKS = ["webhooks.tasks.dispatch"]
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("ENCLAVE_WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
+WEBHOOK_ALLOW_HTTP = env_bool("ENCLAVE_WEBHOOK_ALLOW_HTTP", False)
+WEBHOOK_CA_BUNDLE = env_str("ENCLAVE_WEBHOOK_CA_BUNDLE", "")
+WEBHOOK_TIMEOUT = float(env_int("ENCLAVE_WEBHOOK_TIMEOUT", 10))
+WEBHOOK_MAX_ATTEMPTS = env_int("ENCLAVE_WEBHOOK_MAX_ATTEMPTS", 8)
+WEBHOOK_BACKOFF_BASE = float(env_int("ENCLAVE_WEBHOOK_BACKOFF_BASE", 5))
+WEBHOOK_BACKOFF_CAP = float(env_int("ENCLAVE_WEBHOOK_BACKOFF_CAP", 3600))
+WEBHOOK_SECRET_OVERLAP_HOURS = env_int("ENCLAVE_WEBHOOK_SECRET_OVERLAP_HOURS", 24)
+WEBHOOK_MAX_PER_TENANT = env_int("ENCLAVE_WEBHOOK_MAX_PER_TENANT", 20)
+WEBHOOK_SWEEP_GRACE = 10  # seconds a new delivery is left to its own queued attempt before the sweep takes it
+CELERY_BEAT_SCHEDULE["webhook-outbox"] = {"task": "webhooks.tasks.dispatch", "schedule": 10.0}
+CELERY_BEAT_SCHEDULE["webhook-sweep"] = {"task": "webhooks.tasks.sweep", "schedule": 15.0}
 
 SESSION_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -50,11 +50,21 @@ def warn_expiring_leases() -> int:
     for cluster in ending:
         # The nearest threshold not yet passed: a cluster found late gets one warning, not three.
         threshold = min(d for d in days if d >= (cluster.lease_end - today).days)
-        with transaction.atomic():
-            if once(f"lease-warning:{cluster.pk}:{cluster.lease_end}:{threshold}"):
-                notifications.lease_warning(cluster, [cluster.requested_by, *owners.get(cluster.tenant_id, [])])
-                sent += 1
+        sent += _warn(cluster, [cluster.requested_by, *owners.get(cluster.tenant_id, [])], threshold)
     return sent
+
+
+def _warn(cluster, people, threshold: int) -> int:
+    """One lease warning to these people (1), unless this threshold's was already sent (0)."""
+    with transaction.atomic():
+        if not once(f"lease-warning:{cluster.pk}:{cluster.lease_end}:{threshold}"):
+            return 0
+        notifications.lease_warning(cluster, people)
+        # Recorded: the warning is an event automation subscribes to (webhooks' lease.expiring).
+        after = {"lease_end": cluster.lease_end.isoformat(), "days_left": threshold, "state": cluster.state}
+        record("cluster.lease_warning", cluster, tenant=cluster.tenant_id, after=after,
+               message=f"The lease ends on {cluster.lease_end} ({threshold} days or less).")  # fmt: skip
+    return 1
 
 
 def _owners_of(tenant_ids) -> dict:

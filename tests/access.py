@@ -4,6 +4,7 @@ Each entry maps a URL name to (method, kind, object factory). Kinds:
 - "list":   anonymous 401/redirect; every signed-in role 200, and nobody outside tenant A sees A's object.
 - "detail": A's object — tenant A's members and site admins 200; tenant B 404; anonymous 401/redirect.
 - "own":    an object only its owner sees (API tokens): owner-a 200, everyone else 404.
+- "owner":  an object the tenant's owners manage (webhooks): owner-a and site admins 200, others 404.
 - "admin":  site admins only: others 404 (or 403 for API writes), anonymous 401/redirect.
 - "action": a POST on A's object — tenant B gets 404, anonymous 401/redirect (roles inside A are
             covered by the lifecycle tests).
@@ -111,6 +112,7 @@ from tests.catalog.access_entries import CATALOG_EXEMPT, CATALOG_MATRIX  # noqa:
 from tests.identity.access_entries import IDENTITY_EXEMPT, IDENTITY_MATRIX  # noqa: E402
 from tests.netpolicy.access_entries import NETPOLICY_EXEMPT, NETPOLICY_MATRIX  # noqa: E402
 from tests.nsx.access_entries import NSX_EXEMPT, NSX_MATRIX  # noqa: E402
+from tests.webhooks.access_entries import WEBHOOKS_EXEMPT, WEBHOOKS_MATRIX  # noqa: E402
 
-MATRIX |= NETPOLICY_MATRIX | CATALOG_MATRIX | IDENTITY_MATRIX | NSX_MATRIX
-EXEMPT |= NETPOLICY_EXEMPT | CATALOG_EXEMPT | IDENTITY_EXEMPT | NSX_EXEMPT
+MATRIX |= NETPOLICY_MATRIX | CATALOG_MATRIX | IDENTITY_MATRIX | NSX_MATRIX | WEBHOOKS_MATRIX
+EXEMPT |= NETPOLICY_EXEMPT | CATALOG_EXEMPT | IDENTITY_EXEMPT | NSX_EXEMPT | WEBHOOKS_EXEMPT

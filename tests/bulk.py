@@ -272,3 +272,16 @@ def nsx_managers(world, n):
                                             for i in range(n)])  # fmt: skip
     NsxManager.objects.bulk_create([NsxManager(vcenter=vc, url="https://127.0.0.1:9", username="u", password="p",
                                                transport_zone_path="/infra/tz") for vc in vcenters])  # fmt: skip
+
+
+def webhooks(world, n):
+    """n webhooks of n tenants (tenant A's first) and n deliveries of tenant A's webhook."""
+    from webhooks.models import Delivery, Webhook, WebhookSecret
+
+    owned = Tenant.objects.bulk_create([Tenant(slug=f"wh{i}", name=f"WH {i}") for i in range(n - 1)])
+    hooks = Webhook.objects.bulk_create([
+        Webhook(tenant=tenant, name="ci", url=f"https://hooks.example.org/{i}", events=["cluster.state_changed"])
+        for i, tenant in enumerate([world.tenant_a, *owned])])  # fmt: skip
+    WebhookSecret.objects.bulk_create([WebhookSecret(webhook=h, secret="x", hint="abcd") for h in hooks])
+    Delivery.objects.bulk_create([Delivery(webhook=hooks[0], tenant=world.tenant_a, event_type="webhook.test",
+                                           payload={"i": i}, state="failed") for i in range(n)])  # fmt: skip

@@ -61,6 +61,9 @@ class Objects:
         from tests.nsx.access_entries import add_nsx_objects
 
         add_nsx_objects(self)
+        from tests.webhooks.access_entries import add_webhook_objects
+
+        add_webhook_objects(self)
 
 
 @pytest.fixture
@@ -93,6 +96,7 @@ def expected(kind: str, role: str, is_api: bool) -> set[int]:
         "list": {200},
         "detail": {404} if role == "owner_b" else {200},
         "own": {200, 201, 302} if role == "owner_a" else {404},
+        "owner": {200, 201, 202, 302} if role in ("owner_a", "admin") else {404},
         "admin": {200, 201, 302} if role == "admin" else ({403, 404} if is_api else {404}),
         "action": {404} if role == "owner_b" else {200, 201, 302, 400, 403, 409},
     }

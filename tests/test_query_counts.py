@@ -44,6 +44,8 @@ LISTS = {
     "deviceassignment-list": (bulk.devices, ("admin", "owner_a"), None),
     "catalogitem-list": (bulk.catalog, ("admin", "owner_a"), None),
     "clusterorigin-list": (bulk.catalog, ("admin", "owner_a"), None),
+    "webhook-list": (bulk.webhooks, ("admin", "owner_a"), None),
+    "webhookdelivery-list": (bulk.webhooks, ("admin", "owner_a"), None),
     # Pages
     "frontend:home": (bulk.clusters, ("admin", "owner_a"), None),
     "frontend:cluster-list": (bulk.clusters, ("admin", "owner_a"), None),
@@ -69,10 +71,12 @@ LISTS = {
     "catalog:item-list": (bulk.catalog, ("admin", "owner_a"), None),
     "catalog:item-create": (bulk.catalog, ("admin",), None),
     "catalog:item-edit": (bulk.catalog, ("admin",), "catalog-item"),
+    "webhooks:webhook-list": (bulk.webhooks, ("admin", "owner_a"), None),
     # Detail pages with rows of their own: a cluster's history, a node's tenants, a segment's nodes.
     "frontend:cluster-detail": (bulk.cluster_history, ("admin", "owner_a"), "cluster"),
     "agents:node-detail": (bulk.node_report, ("admin",), "node"),
     "netpolicy:segment-detail": (bulk.segment_nodes, ("admin", "owner_a"), "segment"),
+    "webhooks:webhook-detail": (bulk.webhooks, ("admin", "owner_a"), "webhook"),  # its delivery log
 }
 SEEDS = sorted({seed for seed, _, _ in LISTS.values()}, key=lambda seed: seed.__name__)
 
@@ -94,6 +98,10 @@ def url_of(route, world, args):
         from catalog.models import CatalogItem
 
         return reverse(route, kwargs={"pk": CatalogItem.objects.get(slug="bulk-1").pk})
+    if args == "webhook":
+        from webhooks.models import Webhook
+
+        return reverse(route, kwargs={"pk": Webhook.objects.get(tenant=world.tenant_a).pk})
     return reverse(route, kwargs=args(world) if args else None)
 
 

@@ -1,0 +1,106 @@
+"""The one place that sends webhook requests: SSRF checks on every resolved address, no redirects.
+
+The host is resolved once, every address is checked (loopback, private, link-local, multicast,
+reserved and unspecified ones are refused unless settings.WEBHOOK_ALLOW_PRIVATE_TARGETS), and the
+connection goes to the checked address itself, so a DNS answer that changes between the check and
+the connect (rebinding) cannot reach an internal service. TLS is verified against the host name.
+"""
+
+import ipaddress
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import urllib3
+from django.conf import settings
+
+MAX_BODY = 2048  # bytes of the response kept in the delivery log
+
+
+class Refused(Exception):
+    """The target is not allowed (a final failure: retrying cannot change it)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one attempt got: the status (None: no answer), how long it took, and a short error or body."""
+
+    status: int | None
+    duration_ms: int
+    detail: str = ""
+
+
+def _forbidden(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    mapped = getattr(address, "ipv4_mapped", None)
+    address = mapped or address
+    return (address.is_loopback or address.is_private or address.is_link_local or address.is_multicast
+            or address.is_reserved or address.is_unspecified)  # fmt: skip
+
+
+def check_url(url: str) -> None:
+    """The grammar every webhook URL follows (raised as ValueError with the reason)."""
+    parts = urlsplit(url)
+    allowed = ("https", "http") if settings.WEBHOOK_ALLOW_HTTP else ("https",)
+    if parts.scheme not in allowed:
+        raise ValueError("Use an https:// URL." if "http" not in allowed else "Use an http:// or https:// URL.")
+    if not parts.hostname or parts.username or parts.password:
+        raise ValueError("The URL needs a host name and no user:password part.")
+    if parts.fragment or any(c.isspace() or ord(c) < 32 for c in url):
+        raise ValueError("The URL may not hold a #fragment, spaces or control characters.")
+    try:
+        _ = parts.port
+    except ValueError as exc:
+        raise ValueError("The URL's port is not a number from 1 to 65535.") from exc
+    if not settings.WEBHOOK_ALLOW_PRIVATE_TARGETS:
+        try:
+            literal = ipaddress.ip_address(parts.hostname)
+        except ValueError:
+            return
+        if _forbidden(literal):
+            raise ValueError("Loopback, private and link-local addresses are not allowed on this site.")
+
+
+def resolve(host: str, port: int) -> str:
+    """The address to connect to: every address the name has must be allowed; the first is used."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise OSError(f"cannot resolve {host}: {exc.strerror}") from exc
+    addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+    if not settings.WEBHOOK_ALLOW_PRIVATE_TARGETS and any(_forbidden(a) for a in addresses):
+        raise Refused(f"{host} resolves to a loopback, private or link-local address, which this site refuses")
+    return str(addresses[0])
+
+
+def _pool(parts, address: str, timeout: float):
+    """A connection pool to the checked address; TLS checks the certificate against the URL's host."""
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    limits = urllib3.Timeout(connect=min(timeout, 5.0), read=timeout)
+    if parts.scheme == "http":
+        return urllib3.HTTPConnectionPool(address, port, timeout=limits, retries=False, maxsize=1)
+    context = ssl.create_default_context(cafile=settings.WEBHOOK_CA_BUNDLE or None)
+    return urllib3.HTTPSConnectionPool(address, port, timeout=limits, retries=False, maxsize=1, ssl_context=context,
+                                       server_hostname=parts.hostname, assert_hostname=parts.hostname)  # fmt: skip
+
+
+def post(url: str, body: str, headers: dict, timeout: float) -> Answer:
+    """POST the body once; never follows a redirect (a 3xx is the answer)."""
+    parts = urlsplit(url)
+    start = time.monotonic()
+    elapsed = lambda: int((time.monotonic() - start) * 1000)  # noqa: E731
+    try:
+        address = resolve(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+        host = parts.netloc.rsplit("@", 1)[-1]
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        with _pool(parts, address, timeout) as pool:
+            response = pool.urlopen("POST", target, body=body.encode(), headers={**headers, "host": host},
+                                    redirect=False, preload_content=False, assert_same_host=False)  # fmt: skip
+            text = response.read(MAX_BODY, decode_content=False).decode("utf-8", "replace")
+            response.release_conn()
+        return Answer(response.status, elapsed(), text)
+    except Refused:
+        raise
+    except (urllib3.exceptions.HTTPError, OSError, ssl.SSLError) as exc:
+        return Answer(None, elapsed(), f"{type(exc).__name__}: {exc}"[:500])
