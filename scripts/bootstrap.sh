@@ -18,7 +18,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 stamp=".venv/.requirements.sha"
-want="$(cat requirements.txt requirements-prod.txt $(ls agent/pyproject.toml 2>/dev/null) | sha256sum | cut -c1-64)"
+want="$(cat requirements.txt requirements-prod.txt $(ls agent/pyproject.toml clients/python/pyproject.toml 2>/dev/null) | sha256sum | cut -c1-64)"
 if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "bootstrap: installing Python packages into .venv"
   [ -x .venv/bin/python ] || python3 -m venv .venv

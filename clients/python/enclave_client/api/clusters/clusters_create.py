@@ -1,0 +1,240 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.cluster import Cluster
+from ...models.cluster_request_type_0 import ClusterRequestType0
+from ...models.cluster_request_type_1 import ClusterRequestType1
+from ...models.cluster_request_type_2 import ClusterRequestType2
+from ...models.cluster_request_type_3 import ClusterRequestType3
+from ...models.cluster_request_type_4 import ClusterRequestType4
+from ...models.cluster_request_type_5 import ClusterRequestType5
+from ...models.error import Error
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: ClusterRequestType0
+    | ClusterRequestType1
+    | ClusterRequestType2
+    | ClusterRequestType3
+    | ClusterRequestType4
+    | ClusterRequestType5,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/clusters/",
+    }
+
+    if (
+        isinstance(body, ClusterRequestType0)
+        or isinstance(body, ClusterRequestType1)
+        or isinstance(body, ClusterRequestType2)
+        or isinstance(body, ClusterRequestType3)
+        or isinstance(body, ClusterRequestType4)
+    ):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Cluster | Error | None:
+    if response.status_code == 201:
+        response_201 = Cluster.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Cluster | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ClusterRequestType0
+    | ClusterRequestType1
+    | ClusterRequestType2
+    | ClusterRequestType3
+    | ClusterRequestType4
+    | ClusterRequestType5,
+) -> Response[Cluster | Error]:
+    """
+    Args:
+        body (ClusterRequestType0 | ClusterRequestType1 | ClusterRequestType2 |
+            ClusterRequestType3 | ClusterRequestType4 | ClusterRequestType5): A virtual cluster
+            request; state fields are read-only and change only through actions.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Cluster | Error]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: ClusterRequestType0
+    | ClusterRequestType1
+    | ClusterRequestType2
+    | ClusterRequestType3
+    | ClusterRequestType4
+    | ClusterRequestType5,
+) -> Cluster | Error | None:
+    """
+    Args:
+        body (ClusterRequestType0 | ClusterRequestType1 | ClusterRequestType2 |
+            ClusterRequestType3 | ClusterRequestType4 | ClusterRequestType5): A virtual cluster
+            request; state fields are read-only and change only through actions.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Cluster | Error
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: ClusterRequestType0
+    | ClusterRequestType1
+    | ClusterRequestType2
+    | ClusterRequestType3
+    | ClusterRequestType4
+    | ClusterRequestType5,
+) -> Response[Cluster | Error]:
+    """
+    Args:
+        body (ClusterRequestType0 | ClusterRequestType1 | ClusterRequestType2 |
+            ClusterRequestType3 | ClusterRequestType4 | ClusterRequestType5): A virtual cluster
+            request; state fields are read-only and change only through actions.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Cluster | Error]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: ClusterRequestType0
+    | ClusterRequestType1
+    | ClusterRequestType2
+    | ClusterRequestType3
+    | ClusterRequestType4
+    | ClusterRequestType5,
+) -> Cluster | Error | None:
+    """
+    Args:
+        body (ClusterRequestType0 | ClusterRequestType1 | ClusterRequestType2 |
+            ClusterRequestType3 | ClusterRequestType4 | ClusterRequestType5): A virtual cluster
+            request; state fields are read-only and change only through actions.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Cluster | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

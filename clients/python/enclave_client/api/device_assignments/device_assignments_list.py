@@ -1,0 +1,271 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.paginated_device_assignment_list import PaginatedDeviceAssignmentList
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    cluster: int | Unset = UNSET,
+    device: int | Unset = UNSET,
+    host: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    tenant: int | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["cluster"] = cluster
+
+    params["device"] = device
+
+    params["host"] = host
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params["ordering"] = ordering
+
+    params["tenant"] = tenant
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/device-assignments/",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | PaginatedDeviceAssignmentList | None:
+    if response.status_code == 200:
+        response_200 = PaginatedDeviceAssignmentList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | PaginatedDeviceAssignmentList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    cluster: int | Unset = UNSET,
+    device: int | Unset = UNSET,
+    host: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    tenant: int | Unset = UNSET,
+) -> Response[Error | PaginatedDeviceAssignmentList]:
+    """Devices held by clusters: site admins see all, tenant members their own clusters' devices.
+
+    Args:
+        cluster (int | Unset):
+        device (int | Unset):
+        host (int | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        tenant (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedDeviceAssignmentList]
+    """
+
+    kwargs = _get_kwargs(
+        cluster=cluster,
+        device=device,
+        host=host,
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        tenant=tenant,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    cluster: int | Unset = UNSET,
+    device: int | Unset = UNSET,
+    host: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    tenant: int | Unset = UNSET,
+) -> Error | PaginatedDeviceAssignmentList | None:
+    """Devices held by clusters: site admins see all, tenant members their own clusters' devices.
+
+    Args:
+        cluster (int | Unset):
+        device (int | Unset):
+        host (int | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        tenant (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedDeviceAssignmentList
+    """
+
+    return sync_detailed(
+        client=client,
+        cluster=cluster,
+        device=device,
+        host=host,
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        tenant=tenant,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    cluster: int | Unset = UNSET,
+    device: int | Unset = UNSET,
+    host: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    tenant: int | Unset = UNSET,
+) -> Response[Error | PaginatedDeviceAssignmentList]:
+    """Devices held by clusters: site admins see all, tenant members their own clusters' devices.
+
+    Args:
+        cluster (int | Unset):
+        device (int | Unset):
+        host (int | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        tenant (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedDeviceAssignmentList]
+    """
+
+    kwargs = _get_kwargs(
+        cluster=cluster,
+        device=device,
+        host=host,
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        tenant=tenant,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    cluster: int | Unset = UNSET,
+    device: int | Unset = UNSET,
+    host: int | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    tenant: int | Unset = UNSET,
+) -> Error | PaginatedDeviceAssignmentList | None:
+    """Devices held by clusters: site admins see all, tenant members their own clusters' devices.
+
+    Args:
+        cluster (int | Unset):
+        device (int | Unset):
+        host (int | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        tenant (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedDeviceAssignmentList
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            cluster=cluster,
+            device=device,
+            host=host,
+            limit=limit,
+            offset=offset,
+            ordering=ordering,
+            tenant=tenant,
+        )
+    ).parsed

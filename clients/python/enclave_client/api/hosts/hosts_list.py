@@ -1,0 +1,256 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.paginated_host_list import PaginatedHostList
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    compute_cluster: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    q: str | Unset = UNSET,
+    vcenter: int | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["compute_cluster"] = compute_cluster
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params["ordering"] = ordering
+
+    params["q"] = q
+
+    params["vcenter"] = vcenter
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/hosts/",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | PaginatedHostList | None:
+    if response.status_code == 200:
+        response_200 = PaginatedHostList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | PaginatedHostList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    compute_cluster: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    q: str | Unset = UNSET,
+    vcenter: int | Unset = UNSET,
+) -> Response[Error | PaginatedHostList]:
+    """ESXi hosts as discovery found them (read-only).
+
+    Args:
+        compute_cluster (str | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        q (str | Unset):
+        vcenter (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedHostList]
+    """
+
+    kwargs = _get_kwargs(
+        compute_cluster=compute_cluster,
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        q=q,
+        vcenter=vcenter,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    compute_cluster: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    q: str | Unset = UNSET,
+    vcenter: int | Unset = UNSET,
+) -> Error | PaginatedHostList | None:
+    """ESXi hosts as discovery found them (read-only).
+
+    Args:
+        compute_cluster (str | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        q (str | Unset):
+        vcenter (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedHostList
+    """
+
+    return sync_detailed(
+        client=client,
+        compute_cluster=compute_cluster,
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        q=q,
+        vcenter=vcenter,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    compute_cluster: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    q: str | Unset = UNSET,
+    vcenter: int | Unset = UNSET,
+) -> Response[Error | PaginatedHostList]:
+    """ESXi hosts as discovery found them (read-only).
+
+    Args:
+        compute_cluster (str | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        q (str | Unset):
+        vcenter (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedHostList]
+    """
+
+    kwargs = _get_kwargs(
+        compute_cluster=compute_cluster,
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        q=q,
+        vcenter=vcenter,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    compute_cluster: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    q: str | Unset = UNSET,
+    vcenter: int | Unset = UNSET,
+) -> Error | PaginatedHostList | None:
+    """ESXi hosts as discovery found them (read-only).
+
+    Args:
+        compute_cluster (str | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        q (str | Unset):
+        vcenter (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedHostList
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            compute_cluster=compute_cluster,
+            limit=limit,
+            offset=offset,
+            ordering=ordering,
+            q=q,
+            vcenter=vcenter,
+        )
+    ).parsed

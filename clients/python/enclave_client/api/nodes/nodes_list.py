@@ -1,0 +1,242 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.nodes_list_status import NodesListStatus
+from ...models.paginated_node_list import PaginatedNodeList
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    pool: int | Unset = UNSET,
+    status: NodesListStatus | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+    params["ordering"] = ordering
+
+    params["pool"] = pool
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/nodes/",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | PaginatedNodeList | None:
+    if response.status_code == 200:
+        response_200 = PaginatedNodeList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | PaginatedNodeList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    pool: int | Unset = UNSET,
+    status: NodesListStatus | Unset = UNSET,
+) -> Response[Error | PaginatedNodeList]:
+    """
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        pool (int | Unset):
+        status (NodesListStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedNodeList]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        pool=pool,
+        status=status,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    pool: int | Unset = UNSET,
+    status: NodesListStatus | Unset = UNSET,
+) -> Error | PaginatedNodeList | None:
+    """
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        pool (int | Unset):
+        status (NodesListStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedNodeList
+    """
+
+    return sync_detailed(
+        client=client,
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        pool=pool,
+        status=status,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    pool: int | Unset = UNSET,
+    status: NodesListStatus | Unset = UNSET,
+) -> Response[Error | PaginatedNodeList]:
+    """
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        pool (int | Unset):
+        status (NodesListStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedNodeList]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        offset=offset,
+        ordering=ordering,
+        pool=pool,
+        status=status,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    pool: int | Unset = UNSET,
+    status: NodesListStatus | Unset = UNSET,
+) -> Error | PaginatedNodeList | None:
+    """
+    Args:
+        limit (int | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        pool (int | Unset):
+        status (NodesListStatus | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedNodeList
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            limit=limit,
+            offset=offset,
+            ordering=ordering,
+            pool=pool,
+            status=status,
+        )
+    ).parsed

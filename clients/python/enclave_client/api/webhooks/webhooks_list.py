@@ -1,0 +1,260 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.paginated_webhook_list import PaginatedWebhookList
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    enabled: bool | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    name: str | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    tenant: int | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["enabled"] = enabled
+
+    params["limit"] = limit
+
+    params["name"] = name
+
+    params["offset"] = offset
+
+    params["ordering"] = ordering
+
+    params["tenant"] = tenant
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/webhooks/",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | PaginatedWebhookList | None:
+    if response.status_code == 200:
+        response_200 = PaginatedWebhookList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | PaginatedWebhookList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    enabled: bool | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    name: str | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    tenant: int | Unset = UNSET,
+) -> Response[Error | PaginatedWebhookList]:
+    """Webhooks: an endpoint, the events it wants and optional conditions; signed Standard Webhooks
+    deliveries.
+
+    Args:
+        enabled (bool | Unset):
+        limit (int | Unset):
+        name (str | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        tenant (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedWebhookList]
+    """
+
+    kwargs = _get_kwargs(
+        enabled=enabled,
+        limit=limit,
+        name=name,
+        offset=offset,
+        ordering=ordering,
+        tenant=tenant,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    enabled: bool | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    name: str | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    tenant: int | Unset = UNSET,
+) -> Error | PaginatedWebhookList | None:
+    """Webhooks: an endpoint, the events it wants and optional conditions; signed Standard Webhooks
+    deliveries.
+
+    Args:
+        enabled (bool | Unset):
+        limit (int | Unset):
+        name (str | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        tenant (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedWebhookList
+    """
+
+    return sync_detailed(
+        client=client,
+        enabled=enabled,
+        limit=limit,
+        name=name,
+        offset=offset,
+        ordering=ordering,
+        tenant=tenant,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    enabled: bool | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    name: str | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    tenant: int | Unset = UNSET,
+) -> Response[Error | PaginatedWebhookList]:
+    """Webhooks: an endpoint, the events it wants and optional conditions; signed Standard Webhooks
+    deliveries.
+
+    Args:
+        enabled (bool | Unset):
+        limit (int | Unset):
+        name (str | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        tenant (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PaginatedWebhookList]
+    """
+
+    kwargs = _get_kwargs(
+        enabled=enabled,
+        limit=limit,
+        name=name,
+        offset=offset,
+        ordering=ordering,
+        tenant=tenant,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    enabled: bool | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    name: str | Unset = UNSET,
+    offset: int | Unset = UNSET,
+    ordering: str | Unset = UNSET,
+    tenant: int | Unset = UNSET,
+) -> Error | PaginatedWebhookList | None:
+    """Webhooks: an endpoint, the events it wants and optional conditions; signed Standard Webhooks
+    deliveries.
+
+    Args:
+        enabled (bool | Unset):
+        limit (int | Unset):
+        name (str | Unset):
+        offset (int | Unset):
+        ordering (str | Unset):
+        tenant (int | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PaginatedWebhookList
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            enabled=enabled,
+            limit=limit,
+            name=name,
+            offset=offset,
+            ordering=ordering,
+            tenant=tenant,
+        )
+    ).parsed

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class ActorKindEnum(StrEnum):
+    AGENT = "agent"
+    SYSTEM = "system"
+    USER = "user"
+    WORKER = "worker"
+
+    def __str__(self) -> str:
+        return str(self.value)

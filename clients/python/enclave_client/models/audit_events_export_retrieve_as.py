@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class AuditEventsExportRetrieveAs(StrEnum):
+    CSV = "csv"
+    JSON = "json"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.catalog_item_create_rules_data_path_type_1_choices_item import (
+    CatalogItemCreateRulesDataPathType1ChoicesItem,
+)
+from ..models.catalog_item_create_rules_data_path_type_1_value import CatalogItemCreateRulesDataPathType1Value
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="CatalogItemCreateRulesDataPathType1")
+
+
+@_attrs_define
+class CatalogItemCreateRulesDataPathType1:
+    """
+    Attributes:
+        value (CatalogItemCreateRulesDataPathType1Value):
+        editable (bool):
+        choices (list[CatalogItemCreateRulesDataPathType1ChoicesItem] | Unset):
+    """
+
+    value: CatalogItemCreateRulesDataPathType1Value
+    editable: bool
+    choices: list[CatalogItemCreateRulesDataPathType1ChoicesItem] | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        value = self.value.value
+
+        editable = self.editable
+
+        choices: list[str] | Unset = UNSET
+        if not isinstance(self.choices, Unset):
+            choices = []
+            for choices_item_data in self.choices:
+                choices_item = choices_item_data.value
+                choices.append(choices_item)
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "value": value,
+                "editable": editable,
+            }
+        )
+        if choices is not UNSET:
+            field_dict["choices"] = choices
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        value = CatalogItemCreateRulesDataPathType1Value(d.pop("value"))
+
+        editable = d.pop("editable")
+
+        _choices = d.pop("choices", UNSET)
+        choices: list[CatalogItemCreateRulesDataPathType1ChoicesItem] | Unset = UNSET
+        if _choices is not UNSET:
+            choices = []
+            for choices_item_data in _choices:
+                choices_item = CatalogItemCreateRulesDataPathType1ChoicesItem(choices_item_data)
+
+                choices.append(choices_item)
+
+        catalog_item_create_rules_data_path_type_1 = cls(
+            value=value,
+            editable=editable,
+            choices=choices,
+        )
+
+        return catalog_item_create_rules_data_path_type_1

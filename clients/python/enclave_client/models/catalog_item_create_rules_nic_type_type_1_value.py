@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class CatalogItemCreateRulesNicTypeType1Value(StrEnum):
+    E1000E = "e1000e"
+    VMXNET3 = "vmxnet3"
+
+    def __str__(self) -> str:
+        return str(self.value)

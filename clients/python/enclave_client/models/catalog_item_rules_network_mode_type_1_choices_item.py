@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class CatalogItemRulesNetworkModeType1ChoicesItem(StrEnum):
+    OVERLAY = "overlay"
+    VLAN = "vlan"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.catalog_item_rules_nic_type_type_0_value import CatalogItemRulesNicTypeType0Value
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="CatalogItemRulesNicTypeType0")
+
+
+@_attrs_define
+class CatalogItemRulesNicTypeType0:
+    """
+    Attributes:
+        value (CatalogItemRulesNicTypeType0Value):
+        editable (bool | Unset):
+    """
+
+    value: CatalogItemRulesNicTypeType0Value
+    editable: bool | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        value = self.value.value
+
+        editable = self.editable
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "value": value,
+            }
+        )
+        if editable is not UNSET:
+            field_dict["editable"] = editable
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        value = CatalogItemRulesNicTypeType0Value(d.pop("value"))
+
+        editable = d.pop("editable", UNSET)
+
+        catalog_item_rules_nic_type_type_0 = cls(
+            value=value,
+            editable=editable,
+        )
+
+        return catalog_item_rules_nic_type_type_0

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class CatalogItemVersionRulesGpuModeType0Value(StrEnum):
+    NONE = "none"
+    PASSTHROUGH = "passthrough"
+    VGPU = "vgpu"
+
+    def __str__(self) -> str:
+        return str(self.value)

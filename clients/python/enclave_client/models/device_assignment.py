@@ -1,0 +1,142 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="DeviceAssignment")
+
+
+@_attrs_define
+class DeviceAssignment:
+    """
+    Attributes:
+        id (int):
+        device (int):
+        host (str):
+        pci_id (str):
+        kind (str):
+        profile (str):
+        slot (int):
+        cluster (int):
+        tenant (int):
+        node_name (str):
+        created (datetime.datetime):
+    """
+
+    id: int
+    device: int
+    host: str
+    pci_id: str
+    kind: str
+    profile: str
+    slot: int
+    cluster: int
+    tenant: int
+    node_name: str
+    created: datetime.datetime
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        device = self.device
+
+        host = self.host
+
+        pci_id = self.pci_id
+
+        kind = self.kind
+
+        profile = self.profile
+
+        slot = self.slot
+
+        cluster = self.cluster
+
+        tenant = self.tenant
+
+        node_name = self.node_name
+
+        created = self.created.isoformat()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "device": device,
+                "host": host,
+                "pci_id": pci_id,
+                "kind": kind,
+                "profile": profile,
+                "slot": slot,
+                "cluster": cluster,
+                "tenant": tenant,
+                "node_name": node_name,
+                "created": created,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        device = d.pop("device")
+
+        host = d.pop("host")
+
+        pci_id = d.pop("pci_id")
+
+        kind = d.pop("kind")
+
+        profile = d.pop("profile")
+
+        slot = d.pop("slot")
+
+        cluster = d.pop("cluster")
+
+        tenant = d.pop("tenant")
+
+        node_name = d.pop("node_name")
+
+        created = datetime.datetime.fromisoformat(d.pop("created"))
+
+        device_assignment = cls(
+            id=id,
+            device=device,
+            host=host,
+            pci_id=pci_id,
+            kind=kind,
+            profile=profile,
+            slot=slot,
+            cluster=cluster,
+            tenant=tenant,
+            node_name=node_name,
+            created=created,
+        )
+
+        device_assignment.additional_properties = d
+        return device_assignment
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class GroupRoleEnum(StrEnum):
+    LOGIN = "login"
+    MANAGER = "manager"
+    WORKER = "worker"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="JoinToken")
+
+
+@_attrs_define
+class JoinToken:
+    """
+    Attributes:
+        id (int):
+        pool (int):
+        hint (str):
+        expires_at (datetime.datetime):
+        used_at (datetime.datetime | None):
+        used_by (int | None):
+        created (datetime.datetime):
+        node_name (str | Unset): Optional: the hostname this token may enrol (re-enrol)
+    """
+
+    id: int
+    pool: int
+    hint: str
+    expires_at: datetime.datetime
+    used_at: datetime.datetime | None
+    used_by: int | None
+    created: datetime.datetime
+    node_name: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        pool = self.pool
+
+        hint = self.hint
+
+        expires_at = self.expires_at.isoformat()
+
+        used_at: None | str
+        if isinstance(self.used_at, datetime.datetime):
+            used_at = self.used_at.isoformat()
+        else:
+            used_at = self.used_at
+
+        used_by: int | None
+        used_by = self.used_by
+
+        created = self.created.isoformat()
+
+        node_name: str | Unset
+        if isinstance(self.node_name, Unset):
+            node_name = UNSET
+        else:
+            node_name = self.node_name
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "pool": pool,
+                "hint": hint,
+                "expires_at": expires_at,
+                "used_at": used_at,
+                "used_by": used_by,
+                "created": created,
+            }
+        )
+        if node_name is not UNSET:
+            field_dict["node_name"] = node_name
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        pool = d.pop("pool")
+
+        hint = d.pop("hint")
+
+        expires_at = datetime.datetime.fromisoformat(d.pop("expires_at"))
+
+        def _parse_used_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                used_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return used_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        used_at = _parse_used_at(d.pop("used_at"))
+
+        def _parse_used_by(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        used_by = _parse_used_by(d.pop("used_by"))
+
+        created = datetime.datetime.fromisoformat(d.pop("created"))
+
+        def _parse_node_name(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        node_name = _parse_node_name(d.pop("node_name", UNSET))
+
+        join_token = cls(
+            id=id,
+            pool=pool,
+            hint=hint,
+            expires_at=expires_at,
+            used_at=used_at,
+            used_by=used_by,
+            created=created,
+            node_name=node_name,
+        )
+
+        join_token.additional_properties = d
+        return join_token
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class OperationLogStatusEnum(StrEnum):
+    DONE = "done"
+    FAILED = "failed"
+    INFO = "info"
+    SKIPPED = "skipped"
+    STARTED = "started"
+
+    def __str__(self) -> str:
+        return str(self.value)

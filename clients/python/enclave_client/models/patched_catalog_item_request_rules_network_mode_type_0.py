@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.patched_catalog_item_request_rules_network_mode_type_0_value import (
+    PatchedCatalogItemRequestRulesNetworkModeType0Value,
+)
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="PatchedCatalogItemRequestRulesNetworkModeType0")
+
+
+@_attrs_define
+class PatchedCatalogItemRequestRulesNetworkModeType0:
+    """
+    Attributes:
+        value (PatchedCatalogItemRequestRulesNetworkModeType0Value):
+        editable (bool | Unset):
+    """
+
+    value: PatchedCatalogItemRequestRulesNetworkModeType0Value
+    editable: bool | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        value = self.value.value
+
+        editable = self.editable
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "value": value,
+            }
+        )
+        if editable is not UNSET:
+            field_dict["editable"] = editable
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        value = PatchedCatalogItemRequestRulesNetworkModeType0Value(d.pop("value"))
+
+        editable = d.pop("editable", UNSET)
+
+        patched_catalog_item_request_rules_network_mode_type_0 = cls(
+            value=value,
+            editable=editable,
+        )
+
+        return patched_catalog_item_request_rules_network_mode_type_0

@@ -1,0 +1,178 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.action_enum import ActionEnum
+from ..models.direction_enum import DirectionEnum
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="PatchedFirewallRuleRequest")
+
+
+@_attrs_define
+class PatchedFirewallRuleRequest:
+    """A rule; `findings` lists analysis results about it (shadowed, redundant, exposes).
+
+    Attributes:
+        policy (int | Unset):
+        name (str | Unset):
+        sequence (int | Unset):
+        sources (list[int] | Unset): Groups; none: ANY
+        destinations (list[int] | Unset): Groups; none: ANY
+        services (list[int] | Unset):
+        action (ActionEnum | Unset): * `allow` - Allow
+            * `drop` - Drop
+            * `reject` - Reject
+        direction (DirectionEnum | Unset): * `in` - In
+            * `out` - Out
+            * `in-out` - In and out
+        logged (bool | Unset):
+        enabled (bool | Unset):
+        description (str | Unset):
+    """
+
+    policy: int | Unset = UNSET
+    name: str | Unset = UNSET
+    sequence: int | Unset = UNSET
+    sources: list[int] | Unset = UNSET
+    destinations: list[int] | Unset = UNSET
+    services: list[int] | Unset = UNSET
+    action: ActionEnum | Unset = UNSET
+    direction: DirectionEnum | Unset = UNSET
+    logged: bool | Unset = UNSET
+    enabled: bool | Unset = UNSET
+    description: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        policy = self.policy
+
+        name = self.name
+
+        sequence = self.sequence
+
+        sources: list[int] | Unset = UNSET
+        if not isinstance(self.sources, Unset):
+            sources = self.sources
+
+        destinations: list[int] | Unset = UNSET
+        if not isinstance(self.destinations, Unset):
+            destinations = self.destinations
+
+        services: list[int] | Unset = UNSET
+        if not isinstance(self.services, Unset):
+            services = self.services
+
+        action: str | Unset = UNSET
+        if not isinstance(self.action, Unset):
+            action = self.action.value
+
+        direction: str | Unset = UNSET
+        if not isinstance(self.direction, Unset):
+            direction = self.direction.value
+
+        logged = self.logged
+
+        enabled = self.enabled
+
+        description = self.description
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if policy is not UNSET:
+            field_dict["policy"] = policy
+        if name is not UNSET:
+            field_dict["name"] = name
+        if sequence is not UNSET:
+            field_dict["sequence"] = sequence
+        if sources is not UNSET:
+            field_dict["sources"] = sources
+        if destinations is not UNSET:
+            field_dict["destinations"] = destinations
+        if services is not UNSET:
+            field_dict["services"] = services
+        if action is not UNSET:
+            field_dict["action"] = action
+        if direction is not UNSET:
+            field_dict["direction"] = direction
+        if logged is not UNSET:
+            field_dict["logged"] = logged
+        if enabled is not UNSET:
+            field_dict["enabled"] = enabled
+        if description is not UNSET:
+            field_dict["description"] = description
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        policy = d.pop("policy", UNSET)
+
+        name = d.pop("name", UNSET)
+
+        sequence = d.pop("sequence", UNSET)
+
+        sources = cast(list[int], d.pop("sources", UNSET))
+
+        destinations = cast(list[int], d.pop("destinations", UNSET))
+
+        services = cast(list[int], d.pop("services", UNSET))
+
+        _action = d.pop("action", UNSET)
+        action: ActionEnum | Unset
+        if isinstance(_action, Unset):
+            action = UNSET
+        else:
+            action = ActionEnum(_action)
+
+        _direction = d.pop("direction", UNSET)
+        direction: DirectionEnum | Unset
+        if isinstance(_direction, Unset):
+            direction = UNSET
+        else:
+            direction = DirectionEnum(_direction)
+
+        logged = d.pop("logged", UNSET)
+
+        enabled = d.pop("enabled", UNSET)
+
+        description = d.pop("description", UNSET)
+
+        patched_firewall_rule_request = cls(
+            policy=policy,
+            name=name,
+            sequence=sequence,
+            sources=sources,
+            destinations=destinations,
+            services=services,
+            action=action,
+            direction=direction,
+            logged=logged,
+            enabled=enabled,
+            description=description,
+        )
+
+        patched_firewall_rule_request.additional_properties = d
+        return patched_firewall_rule_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="PatchedNsxManagerRequest")
+
+
+@_attrs_define
+class PatchedNsxManagerRequest:
+    """An NSX Manager; the password is write-only and stored encrypted.
+
+    Attributes:
+        vcenter (int | Unset):
+        url (str | Unset):
+        username (str | Unset):
+        password (str | Unset): Write-only; encrypted at rest. Leave out on update to keep the current one.
+        verify_tls (bool | Unset): On by default; off only in labs
+        ca_bundle (str | Unset): PEM file of trusted CAs (secrets dir)
+        transport_zone_path (str | Unset): The overlay transport zone tenant segments go in
+        tier0_path (str | Unset): The tier-0 tenants' tier-1s connect to
+        domain (str | Unset):
+    """
+
+    vcenter: int | Unset = UNSET
+    url: str | Unset = UNSET
+    username: str | Unset = UNSET
+    password: str | Unset = UNSET
+    verify_tls: bool | Unset = UNSET
+    ca_bundle: str | Unset = UNSET
+    transport_zone_path: str | Unset = UNSET
+    tier0_path: str | Unset = UNSET
+    domain: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        vcenter = self.vcenter
+
+        url = self.url
+
+        username = self.username
+
+        password = self.password
+
+        verify_tls = self.verify_tls
+
+        ca_bundle = self.ca_bundle
+
+        transport_zone_path = self.transport_zone_path
+
+        tier0_path: str | Unset
+        if isinstance(self.tier0_path, Unset):
+            tier0_path = UNSET
+        else:
+            tier0_path = self.tier0_path
+
+        domain = self.domain
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if vcenter is not UNSET:
+            field_dict["vcenter"] = vcenter
+        if url is not UNSET:
+            field_dict["url"] = url
+        if username is not UNSET:
+            field_dict["username"] = username
+        if password is not UNSET:
+            field_dict["password"] = password
+        if verify_tls is not UNSET:
+            field_dict["verify_tls"] = verify_tls
+        if ca_bundle is not UNSET:
+            field_dict["ca_bundle"] = ca_bundle
+        if transport_zone_path is not UNSET:
+            field_dict["transport_zone_path"] = transport_zone_path
+        if tier0_path is not UNSET:
+            field_dict["tier0_path"] = tier0_path
+        if domain is not UNSET:
+            field_dict["domain"] = domain
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        vcenter = d.pop("vcenter", UNSET)
+
+        url = d.pop("url", UNSET)
+
+        username = d.pop("username", UNSET)
+
+        password = d.pop("password", UNSET)
+
+        verify_tls = d.pop("verify_tls", UNSET)
+
+        ca_bundle = d.pop("ca_bundle", UNSET)
+
+        transport_zone_path = d.pop("transport_zone_path", UNSET)
+
+        def _parse_tier0_path(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        tier0_path = _parse_tier0_path(d.pop("tier0_path", UNSET))
+
+        domain = d.pop("domain", UNSET)
+
+        patched_nsx_manager_request = cls(
+            vcenter=vcenter,
+            url=url,
+            username=username,
+            password=password,
+            verify_tls=verify_tls,
+            ca_bundle=ca_bundle,
+            transport_zone_path=transport_zone_path,
+            tier0_path=tier0_path,
+            domain=domain,
+        )
+
+        patched_nsx_manager_request.additional_properties = d
+        return patched_nsx_manager_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

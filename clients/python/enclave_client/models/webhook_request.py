@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.events_enum import EventsEnum
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.webhook_request_conditions import WebhookRequestConditions
+
+
+T = TypeVar("T", bound="WebhookRequest")
+
+
+@_attrs_define
+class WebhookRequest:
+    """A webhook: where, which events and conditions; `secret` is in the answer to create only.
+
+    Attributes:
+        name (str):
+        url (str): https://… (loopback and private addresses refused)
+        events (list[EventsEnum]):
+        tenant (int | None | Unset): The tenant (its owners manage it); null: a site webhook (admins)
+        conditions (WebhookRequestConditions | Unset): Optional: {states: [...], objects: [...], tenants: [...]}
+        enabled (bool | Unset):
+    """
+
+    name: str
+    url: str
+    events: list[EventsEnum]
+    tenant: int | None | Unset = UNSET
+    conditions: WebhookRequestConditions | Unset = UNSET
+    enabled: bool | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        url = self.url
+
+        events = []
+        for events_item_data in self.events:
+            events_item = events_item_data.value
+            events.append(events_item)
+
+        tenant: int | None | Unset
+        if isinstance(self.tenant, Unset):
+            tenant = UNSET
+        else:
+            tenant = self.tenant
+
+        conditions: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.conditions, Unset):
+            conditions = self.conditions.to_dict()
+
+        enabled = self.enabled
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "name": name,
+                "url": url,
+                "events": events,
+            }
+        )
+        if tenant is not UNSET:
+            field_dict["tenant"] = tenant
+        if conditions is not UNSET:
+            field_dict["conditions"] = conditions
+        if enabled is not UNSET:
+            field_dict["enabled"] = enabled
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.webhook_request_conditions import WebhookRequestConditions
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        url = d.pop("url")
+
+        events = []
+        _events = d.pop("events")
+        for events_item_data in _events:
+            events_item = EventsEnum(events_item_data)
+
+            events.append(events_item)
+
+        def _parse_tenant(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        tenant = _parse_tenant(d.pop("tenant", UNSET))
+
+        _conditions = d.pop("conditions", UNSET)
+        conditions: WebhookRequestConditions | Unset
+        if isinstance(_conditions, Unset):
+            conditions = UNSET
+        else:
+            conditions = WebhookRequestConditions.from_dict(_conditions)
+
+        enabled = d.pop("enabled", UNSET)
+
+        webhook_request = cls(
+            name=name,
+            url=url,
+            events=events,
+            tenant=tenant,
+            conditions=conditions,
+            enabled=enabled,
+        )
+
+        webhook_request.additional_properties = d
+        return webhook_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
