@@ -1,5 +1,6 @@
 """API serializers of the webhooks app; writes go through webhooks.services."""
 
+from django.conf import settings
 from rest_framework import serializers
 
 from tenants.access import is_site_admin, tenant_ids
@@ -17,17 +18,47 @@ class WebhookSecretSerializer(serializers.ModelSerializer):
         fields = ["hint", "created", "expires_at"]
 
 
+# The grammars the schema states (ECMA-compatible patterns); webhooks.services checks the rest (SSRF, events).
+NAME_PATTERN = r"^[a-z0-9][a-z0-9-]{0,62}$"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_URL_TAIL = (rf"{_LABEL}(?:\.{_LABEL})*(?::[1-9][0-9]{{0,4}})?(?:/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?"
+             r"(?:\?[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*)?$")  # fmt: skip
+CONDITION_PATTERN = r"^[A-Za-z0-9_./:-]{1,100}$"
+
+
+def url_pattern() -> str:
+    """https:// and a host name (http:// too where the site allows plain http)."""
+    return ("^https?://" if settings.WEBHOOK_ALLOW_HTTP else "^https://") + _URL_TAIL
+
+
+def _names(help_text: str):
+    return serializers.ListField(child=serializers.RegexField(CONDITION_PATTERN, max_length=100), min_length=1,
+                                 max_length=50, required=False, help_text=help_text)  # fmt: skip
+
+
+class WebhookConditionsSerializer(serializers.Serializer):
+    """Optional filters on an event: every key given must match."""
+
+    states = _names("Only events whose object moved to one of these states")
+    objects = _names("Only events about these objects (as the audit log names them, e.g. astro/mpi-1)")
+    tenants = _names("Site webhooks only: only these tenants' events (slugs)")
+
+    def to_internal_value(self, data):
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
+        if unknown:
+            raise serializers.ValidationError(f"Unknown condition {', '.join(unknown)}: use {', '.join(self.fields)}.")
+        return dict(super().to_internal_value(data))
+
+
 class WebhookSerializer(serializers.ModelSerializer):
     """A webhook: where, which events and conditions; `secret` is in the answer to create only."""
 
+    name = serializers.RegexField(NAME_PATTERN, max_length=63, help_text="Lowercase letters, digits and '-'")
     events = serializers.ListField(child=serializers.ChoiceField(choices=[(t.value, t.label) for t in SUBSCRIBABLE]),
                                    min_length=1, max_length=len(SUBSCRIBABLE))  # fmt: skip
-    conditions = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField(max_length=100), max_length=50), required=False,
-        help_text="Optional: {states: [...], objects: [...], tenants: [...]}",
-    )  # fmt: skip
+    conditions = WebhookConditionsSerializer(required=False)
     secrets = WebhookSecretSerializer(many=True, read_only=True)
-    url = serializers.CharField(max_length=2000, help_text="https://… (loopback and private addresses refused)")
+    url = serializers.CharField(max_length=2000)
 
     class Meta:
         model = Webhook
@@ -44,6 +75,8 @@ class WebhookSerializer(serializers.ModelSerializer):
     def get_fields(self):
         """The tenant field knows only the tenants the user owns (another tenant is as unknown as a missing one)."""
         fields = super().get_fields()
+        fields["url"] = serializers.RegexField(url_pattern(), max_length=2000, help_text=(
+            "The endpoint; loopback, private and link-local addresses are refused"))  # fmt: skip
         request = self.context.get("request")
         if request is not None and not is_site_admin(request.user):
             fields["tenant"].queryset = Tenant.objects.filter(pk__in=tenant_ids(request.user, Role.OWNER))

@@ -483,7 +483,6 @@ from .patched_service_request import PatchedServiceRequest
 from .patched_site_settings_request import PatchedSiteSettingsRequest
 from .patched_v_center_request import PatchedVCenterRequest
 from .patched_webhook_request import PatchedWebhookRequest
-from .patched_webhook_request_conditions import PatchedWebhookRequestConditions
 from .pci_device import PCIDevice
 from .pci_device_kind_enum import PCIDeviceKindEnum
 from .pci_devices_list_kind import PciDevicesListKind
@@ -550,12 +549,11 @@ from .vgpu_profile import VGPUProfile
 from .visibility_enum import VisibilityEnum
 from .webhook import Webhook
 from .webhook_conditions import WebhookConditions
+from .webhook_conditions_request import WebhookConditionsRequest
 from .webhook_created import WebhookCreated
-from .webhook_created_conditions import WebhookCreatedConditions
 from .webhook_deliveries_list_event_type import WebhookDeliveriesListEventType
 from .webhook_deliveries_list_state import WebhookDeliveriesListState
 from .webhook_request import WebhookRequest
-from .webhook_request_conditions import WebhookRequestConditions
 from .webhook_secret import WebhookSecret
 from .webhook_secret_request import WebhookSecretRequest
 from .what_if_create_response_200 import WhatIfCreateResponse200
@@ -999,7 +997,6 @@ __all__ = (
     "PatchedSiteSettingsRequest",
     "PatchedVCenterRequest",
     "PatchedWebhookRequest",
-    "PatchedWebhookRequestConditions",
     "PciDevicesListKind",
     "PciDevicesListMode",
     "PhysicalFunction",
@@ -1062,12 +1059,11 @@ __all__ = (
     "VisibilityEnum",
     "Webhook",
     "WebhookConditions",
+    "WebhookConditionsRequest",
     "WebhookCreated",
-    "WebhookCreatedConditions",
     "WebhookDeliveriesListEventType",
     "WebhookDeliveriesListState",
     "WebhookRequest",
-    "WebhookRequestConditions",
     "WebhookSecret",
     "WebhookSecretRequest",
     "WhatIfCreateResponse200",

@@ -10,7 +10,7 @@ from ..models.events_enum import EventsEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.patched_webhook_request_conditions import PatchedWebhookRequestConditions
+    from ..models.webhook_conditions_request import WebhookConditionsRequest
 
 
 T = TypeVar("T", bound="PatchedWebhookRequest")
@@ -22,10 +22,10 @@ class PatchedWebhookRequest:
 
     Attributes:
         tenant (int | None | Unset): The tenant (its owners manage it); null: a site webhook (admins)
-        name (str | Unset):
-        url (str | Unset): https://… (loopback and private addresses refused)
+        name (str | Unset): Lowercase letters, digits and '-'
+        url (str | Unset): The endpoint; loopback, private and link-local addresses are refused
         events (list[EventsEnum] | Unset):
-        conditions (PatchedWebhookRequestConditions | Unset): Optional: {states: [...], objects: [...], tenants: [...]}
+        conditions (WebhookConditionsRequest | Unset): Optional filters on an event: every key given must match.
         enabled (bool | Unset):
     """
 
@@ -33,7 +33,7 @@ class PatchedWebhookRequest:
     name: str | Unset = UNSET
     url: str | Unset = UNSET
     events: list[EventsEnum] | Unset = UNSET
-    conditions: PatchedWebhookRequestConditions | Unset = UNSET
+    conditions: WebhookConditionsRequest | Unset = UNSET
     enabled: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -81,7 +81,7 @@ class PatchedWebhookRequest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.patched_webhook_request_conditions import PatchedWebhookRequestConditions
+        from ..models.webhook_conditions_request import WebhookConditionsRequest
 
         d = dict(src_dict)
 
@@ -108,11 +108,11 @@ class PatchedWebhookRequest:
                 events.append(events_item)
 
         _conditions = d.pop("conditions", UNSET)
-        conditions: PatchedWebhookRequestConditions | Unset
+        conditions: WebhookConditionsRequest | Unset
         if isinstance(_conditions, Unset):
             conditions = UNSET
         else:
-            conditions = PatchedWebhookRequestConditions.from_dict(_conditions)
+            conditions = WebhookConditionsRequest.from_dict(_conditions)
 
         enabled = d.pop("enabled", UNSET)
 

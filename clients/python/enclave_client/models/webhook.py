@@ -24,14 +24,14 @@ class Webhook:
 
     Attributes:
         id (int):
-        name (str):
-        url (str): https://… (loopback and private addresses refused)
+        name (str): Lowercase letters, digits and '-'
+        url (str): The endpoint; loopback, private and link-local addresses are refused
         events (list[EventsEnum]):
         secrets (list[WebhookSecret]):
         created (datetime.datetime):
         updated (datetime.datetime):
         tenant (int | None | Unset): The tenant (its owners manage it); null: a site webhook (admins)
-        conditions (WebhookConditions | Unset): Optional: {states: [...], objects: [...], tenants: [...]}
+        conditions (WebhookConditions | Unset): Optional filters on an event: every key given must match.
         enabled (bool | Unset):
     """
 

@@ -6,45 +6,77 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="WebhookConditions")
 
 
 @_attrs_define
 class WebhookConditions:
-    """Optional: {states: [...], objects: [...], tenants: [...]}"""
+    """Optional filters on an event: every key given must match.
 
-    additional_properties: dict[str, list[str]] = _attrs_field(init=False, factory=dict)
+    Attributes:
+        states (list[str] | Unset): Only events whose object moved to one of these states
+        objects (list[str] | Unset): Only events about these objects (as the audit log names them, e.g. astro/mpi-1)
+        tenants (list[str] | Unset): Site webhooks only: only these tenants' events (slugs)
+    """
+
+    states: list[str] | Unset = UNSET
+    objects: list[str] | Unset = UNSET
+    tenants: list[str] | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        states: list[str] | Unset = UNSET
+        if not isinstance(self.states, Unset):
+            states = self.states
+
+        objects: list[str] | Unset = UNSET
+        if not isinstance(self.objects, Unset):
+            objects = self.objects
+
+        tenants: list[str] | Unset = UNSET
+        if not isinstance(self.tenants, Unset):
+            tenants = self.tenants
 
         field_dict: dict[str, Any] = {}
-        for prop_name, prop in self.additional_properties.items():
-            field_dict[prop_name] = prop
+        field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if states is not UNSET:
+            field_dict["states"] = states
+        if objects is not UNSET:
+            field_dict["objects"] = objects
+        if tenants is not UNSET:
+            field_dict["tenants"] = tenants
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        webhook_conditions = cls()
+        states = cast(list[str], d.pop("states", UNSET))
 
-        additional_properties = {}
-        for prop_name, prop_dict in d.items():
-            additional_property = cast(list[str], prop_dict)
+        objects = cast(list[str], d.pop("objects", UNSET))
 
-            additional_properties[prop_name] = additional_property
+        tenants = cast(list[str], d.pop("tenants", UNSET))
 
-        webhook_conditions.additional_properties = additional_properties
+        webhook_conditions = cls(
+            states=states,
+            objects=objects,
+            tenants=tenants,
+        )
+
+        webhook_conditions.additional_properties = d
         return webhook_conditions
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> list[str]:
+    def __getitem__(self, key: str) -> Any:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: list[str]) -> None:
+    def __setitem__(self, key: str, value: Any) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

@@ -11,7 +11,7 @@ from ..models.events_enum import EventsEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.webhook_created_conditions import WebhookCreatedConditions
+    from ..models.webhook_conditions import WebhookConditions
     from ..models.webhook_secret import WebhookSecret
 
 
@@ -24,15 +24,15 @@ class WebhookCreated:
 
     Attributes:
         id (int):
-        name (str):
-        url (str): https://… (loopback and private addresses refused)
+        name (str): Lowercase letters, digits and '-'
+        url (str): The endpoint; loopback, private and link-local addresses are refused
         events (list[EventsEnum]):
         secrets (list[WebhookSecret]):
         created (datetime.datetime):
         updated (datetime.datetime):
         secret (str): whsec_…: store it now; it is never shown again
         tenant (int | None | Unset): The tenant (its owners manage it); null: a site webhook (admins)
-        conditions (WebhookCreatedConditions | Unset): Optional: {states: [...], objects: [...], tenants: [...]}
+        conditions (WebhookConditions | Unset): Optional filters on an event: every key given must match.
         enabled (bool | Unset):
     """
 
@@ -45,7 +45,7 @@ class WebhookCreated:
     updated: datetime.datetime
     secret: str
     tenant: int | None | Unset = UNSET
-    conditions: WebhookCreatedConditions | Unset = UNSET
+    conditions: WebhookConditions | Unset = UNSET
     enabled: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -109,7 +109,7 @@ class WebhookCreated:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.webhook_created_conditions import WebhookCreatedConditions
+        from ..models.webhook_conditions import WebhookConditions
         from ..models.webhook_secret import WebhookSecret
 
         d = dict(src_dict)
@@ -149,11 +149,11 @@ class WebhookCreated:
         tenant = _parse_tenant(d.pop("tenant", UNSET))
 
         _conditions = d.pop("conditions", UNSET)
-        conditions: WebhookCreatedConditions | Unset
+        conditions: WebhookConditions | Unset
         if isinstance(_conditions, Unset):
             conditions = UNSET
         else:
-            conditions = WebhookCreatedConditions.from_dict(_conditions)
+            conditions = WebhookConditions.from_dict(_conditions)
 
         enabled = d.pop("enabled", UNSET)
 

@@ -10,7 +10,7 @@ from ..models.events_enum import EventsEnum
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.webhook_request_conditions import WebhookRequestConditions
+    from ..models.webhook_conditions_request import WebhookConditionsRequest
 
 
 T = TypeVar("T", bound="WebhookRequest")
@@ -21,11 +21,11 @@ class WebhookRequest:
     """A webhook: where, which events and conditions; `secret` is in the answer to create only.
 
     Attributes:
-        name (str):
-        url (str): https://… (loopback and private addresses refused)
+        name (str): Lowercase letters, digits and '-'
+        url (str): The endpoint; loopback, private and link-local addresses are refused
         events (list[EventsEnum]):
         tenant (int | None | Unset): The tenant (its owners manage it); null: a site webhook (admins)
-        conditions (WebhookRequestConditions | Unset): Optional: {states: [...], objects: [...], tenants: [...]}
+        conditions (WebhookConditionsRequest | Unset): Optional filters on an event: every key given must match.
         enabled (bool | Unset):
     """
 
@@ -33,7 +33,7 @@ class WebhookRequest:
     url: str
     events: list[EventsEnum]
     tenant: int | None | Unset = UNSET
-    conditions: WebhookRequestConditions | Unset = UNSET
+    conditions: WebhookConditionsRequest | Unset = UNSET
     enabled: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -79,7 +79,7 @@ class WebhookRequest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.webhook_request_conditions import WebhookRequestConditions
+        from ..models.webhook_conditions_request import WebhookConditionsRequest
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -103,11 +103,11 @@ class WebhookRequest:
         tenant = _parse_tenant(d.pop("tenant", UNSET))
 
         _conditions = d.pop("conditions", UNSET)
-        conditions: WebhookRequestConditions | Unset
+        conditions: WebhookConditionsRequest | Unset
         if isinstance(_conditions, Unset):
             conditions = UNSET
         else:
-            conditions = WebhookRequestConditions.from_dict(_conditions)
+            conditions = WebhookConditionsRequest.from_dict(_conditions)
 
         enabled = d.pop("enabled", UNSET)
 
