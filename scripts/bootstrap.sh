@@ -34,3 +34,6 @@ mkdir -p "$ENCLAVE_DATA_DIR"
 
 # The vSphere API simulator (govmomi pinned in tools/vcsim/go.mod), for tests and `make run`.
 bash scripts/vcsim.sh build
+# Terraform v1.5.7 (the last MPL release, go install) and Enclave's provider (terraform/provider), for
+# tests/terraform: built in the background (minutes when cold); the Terraform tests run last and wait for it.
+bash scripts/terraform.sh background

@@ -51,10 +51,16 @@ LONG_FILES = (
 )
 
 
+# Last: the Terraform tests wait for the Terraform build that bootstrap starts in the background.
+LAST_FILES = ("terraform/",)
+
+
 def pytest_collection_modifyitems(items):
-    """Long files first (a stable sort: every other test keeps its order)."""
+    """Long files first, the Terraform tests last (a stable sort: every other test keeps its order)."""
 
     def rank(item):
+        if item.nodeid.startswith(tuple(f"tests/{name}" for name in LAST_FILES)):
+            return len(LONG_FILES) + 1
         found = (i for i, name in enumerate(LONG_FILES) if item.nodeid.startswith(f"tests/{name}"))
         return next(found, len(LONG_FILES))
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Build the Terraform CLI and Enclave's Terraform provider into $ENCLAVE_DATA_DIR/bin.
+#   scripts/terraform.sh build        build what is missing or stale (tests/terraform runs this first)
+#   scripts/terraform.sh background   the same, detached, logging to $ENCLAVE_DATA_DIR/terraform-build.log
+#                                     (bootstrap: a cold Terraform build takes 5-10 minutes on 2 cores, so
+#                                     it overlaps the suite, whose Terraform tests run last and wait for it)
+#   scripts/terraform.sh cli-config   print the path of a CLI config whose dev_overrides use the built provider
+# Terraform is v1.5.7, the last MPL-licensed release, from the Go module proxy (go install); the
+# provider comes from terraform/provider (its go.mod/go.sum pin every module). No registry of
+# Terraform's own is needed: the CLI config's dev_overrides point Terraform at the provider binary.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SRC="$ROOT/terraform/provider"
+DATA="${ENCLAVE_DATA_DIR:-$ROOT/.data}"
+export GOBIN="$DATA/bin"
+TERRAFORM_VERSION="1.5.7"
+PROVIDER="$GOBIN/terraform-provider-enclave"
+STAMP="$GOBIN/.terraform-provider-enclave.stamp"
+CLI_CONFIG="$DATA/terraform/dev.tfrc"
+# The provider's address in configurations: source = "enclave/enclave".
+ADDRESS="registry.terraform.io/enclave/enclave"
+
+go_cmd() {
+    if command -v go >/dev/null 2>&1; then go "$@"; else /usr/local/go/bin/go "$@"; fi
+}
+
+build_terraform() {
+    if [[ -x "$GOBIN/terraform" ]] && "$GOBIN/terraform" version 2>/dev/null | head -1 | grep -qx "Terraform v$TERRAFORM_VERSION"; then
+        return 0
+    fi
+    mkdir -p "$GOBIN"
+    echo "terraform.sh: building Terraform v$TERRAFORM_VERSION into $GOBIN (a few minutes, once)" >&2
+    # Outside any module: go install pkg@version uses exactly that release's go.mod and go.sum.
+    (cd / && GOFLAGS=-buildvcs=false CGO_ENABLED=0 go_cmd install "github.com/hashicorp/terraform@v$TERRAFORM_VERSION")
+}
+
+# The stamp is a hash of the provider's sources and pinned modules: any change rebuilds.
+source_hash() {
+    (cd "$SRC" && find . -name '*.go' -print0 | sort -z | xargs -0 cat go.mod go.sum) | sha256sum | cut -d' ' -f1
+}
+
+build_provider() {
+    local want
+    want="$(source_hash)"
+    if [[ -x "$PROVIDER" && -f "$STAMP" && "$(cat "$STAMP")" == "$want" ]]; then
+        return 0
+    fi
+    mkdir -p "$GOBIN"
+    echo "terraform.sh: building $PROVIDER" >&2
+    # Built aside, then renamed: a Terraform run using the old binary never sees a half-written one.
+    (cd "$SRC" && GOFLAGS="-mod=readonly -buildvcs=false" CGO_ENABLED=0 go_cmd build -o "$PROVIDER.new" .)
+    mv -f "$PROVIDER.new" "$PROVIDER"
+    echo "$want" >"$STAMP"
+}
+
+write_cli_config() {
+    mkdir -p "$(dirname "$CLI_CONFIG")"
+    local want
+    want="$(printf 'provider_installation {\n  dev_overrides {\n    "%s" = "%s"\n  }\n  direct {}\n}\n' "$ADDRESS" "$GOBIN")"
+    [[ -f "$CLI_CONFIG" && "$(cat "$CLI_CONFIG")" == "$want" ]] || printf '%s\n' "$want" >"$CLI_CONFIG"
+}
+
+case "${1:-}" in
+    build)
+        # One build at a time (parallel test processes each ask for it).
+        mkdir -p "$GOBIN"
+        exec 9>"$GOBIN/.terraform.lock"
+        flock 9
+        build_terraform
+        build_provider
+        write_cli_config
+        ;;
+    background)
+        mkdir -p "$DATA"
+        nohup setsid bash "${BASH_SOURCE[0]}" build >"$DATA/terraform-build.log" 2>&1 </dev/null &
+        echo "terraform.sh: building Terraform and the provider in the background ($DATA/terraform-build.log)" >&2
+        ;;
+    cli-config)
+        write_cli_config
+        echo "$CLI_CONFIG"
+        ;;
+    *)
+        echo "usage: $0 build | background | cli-config" >&2
+        exit 2
+        ;;
+esac
