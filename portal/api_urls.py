@@ -19,7 +19,7 @@ from netpolicy.api_urls import register as register_netpolicy
 from netpolicy.site_api import SiteSettingsView
 from nsx.api import NsxManagerViewSet, NsxObjectViewSet
 from tenants.api import ClusterViewSet, MembershipViewSet, QuotaViewSet, TenantViewSet
-from users.api import TokenViewSet
+from users.api import MeView, TokenViewSet
 from vsphere.api import (
     CapacityView,
     ClusterOperationLogView,
@@ -67,6 +67,7 @@ urlpatterns = [
     path("agents/<slug:node>/observed-state", ObservedStateView.as_view(), name="agent-observed-state"),
     path("agents/<slug:node>/credential", CredentialView.as_view(), name="agent-credential"),
     path("site-settings/", SiteSettingsView.as_view(), name="site-settings"),
+    path("me/", MeView.as_view(), name="me"),
     # vsphere
     path("vsphere/capacity/", CapacityView.as_view(), name="vsphere-capacity"),
     path("clusters/<int:pk>/vsphere-plan/", ClusterPlanView.as_view(), name="cluster-vsphere-plan"),

@@ -46,6 +46,7 @@ MATRIX = {
     "apitoken-list": ("get", "list", "token_a"),
     "apitoken-detail": ("get", "own", "token_a"),
     "apitoken-revoke": ("post", "own", "token_a"),
+    "me": ("get", "list", None),  # the caller's own account and tenants
     # API: agents app (inventory is site-admin only; agent endpoints take node credentials, tested separately)
     "nodepool-list": ("get", "admin", None),
     "nodepool-detail": ("get", "admin", "pool"),

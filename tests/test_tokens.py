@@ -59,3 +59,20 @@ def test_tokens_can_be_revoked_in_the_ui(world, client):
     assert bearer(raw).get("/api/v1/clusters/").status_code == 401
     created = client.post("/tokens/", {"name": "fresh"})
     assert b"enc_" in created.content and b"will not be shown again" in created.content
+
+
+def test_me_says_who_the_caller_is_with_which_token_in_a_fixed_number_of_queries(
+    world, django_assert_max_num_queries
+):
+    from tenants import services
+    from tenants.choices import Role
+
+    for i in range(20):  # more tenants do not cost more queries
+        services.set_membership(services.create_tenant(f"t{i}", f"T {i}"), world.member_a, Role.MEMBER)
+    _, raw = create_token(world.member_a, "laptop")
+    with django_assert_max_num_queries(6):
+        me = bearer(raw).get("/api/v1/me/").json()
+    assert me["username"] == "member-a" and not me["is_site_admin"] and me["token"]["name"] == "laptop"
+    assert {"slug": "tenant-a", "role": "member", "tenant": world.tenant_a.pk} in me["memberships"]
+    assert len(me["memberships"]) == 21
+    assert APIClient().get("/api/v1/me/").status_code in (401, 403)

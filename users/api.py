@@ -4,11 +4,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from users import services
 from users.filtersets import TokenFilterSet
 from users.models import APIToken
-from users.serializers import CreatedTokenSerializer, TokenSerializer
+from users.serializers import CreatedTokenSerializer, MeSerializer, TokenSerializer
 
 
 class TokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
@@ -36,3 +37,16 @@ class TokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
     def revoke(self, request, pk=None):
         """Revoke the token; it stops working at once."""
         return Response(TokenSerializer(services.revoke_token(self.get_object())).data)
+
+
+class MeView(APIView):
+    """The caller: account, tenants with roles, and the token used (`enclave whoami`)."""
+
+    @extend_schema(responses=MeSerializer)
+    def get(self, request):
+        user = request.user
+        token = request.auth if isinstance(request.auth, APIToken) else None
+        memberships = list(user.memberships.select_related("tenant").order_by("tenant__slug"))
+        data = {"username": user.username, "get_full_name": user.get_full_name(), "email": user.email,
+                "is_staff": user.is_staff, "memberships": memberships, "token": token}  # fmt: skip
+        return Response(MeSerializer(data).data)

@@ -32,3 +32,20 @@ class CreatedTokenSerializer(TokenSerializer):
 
     class Meta(TokenSerializer.Meta):
         fields = [*TokenSerializer.Meta.fields, "token"]
+
+
+class MembershipBriefSerializer(serializers.Serializer):
+    tenant = serializers.IntegerField(source="tenant_id")
+    slug = serializers.CharField(source="tenant.slug")
+    role = serializers.CharField()
+
+
+class MeSerializer(serializers.Serializer):
+    """Who the caller is: the account, its tenants and roles, and the token it came with (if any)."""
+
+    username = serializers.CharField()
+    full_name = serializers.CharField(source="get_full_name")
+    email = serializers.EmailField()
+    is_site_admin = serializers.BooleanField(source="is_staff")
+    memberships = MembershipBriefSerializer(many=True)
+    token = TokenSerializer(allow_null=True)

@@ -341,7 +341,9 @@ from .join_token_request import JoinTokenRequest
 from .lease_extension import LeaseExtension
 from .link_type_enum import LinkTypeEnum
 from .login import Login
+from .me import Me
 from .membership import Membership
+from .membership_brief import MembershipBrief
 from .membership_request import MembershipRequest
 from .membership_role_enum import MembershipRoleEnum
 from .membership_source_enum import MembershipSourceEnum
@@ -879,7 +881,9 @@ __all__ = (
     "LeaseExtension",
     "LinkTypeEnum",
     "Login",
+    "Me",
     "Membership",
+    "MembershipBrief",
     "MembershipRequest",
     "MembershipRoleEnum",
     "MembershipSourceEnum",
