@@ -61,9 +61,7 @@ def test_tokens_can_be_revoked_in_the_ui(world, client):
     assert b"enc_" in created.content and b"will not be shown again" in created.content
 
 
-def test_me_says_who_the_caller_is_with_which_token_in_a_fixed_number_of_queries(
-    world, django_assert_max_num_queries
-):
+def test_me_says_who_the_caller_is_with_which_token_in_a_fixed_number_of_queries(world, django_assert_max_num_queries):
     from tenants import services
     from tenants.choices import Role
 
