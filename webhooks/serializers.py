@@ -26,14 +26,21 @@ _URL_TAIL = (rf"{_LABEL}(?:\.{_LABEL})*(?::[1-9][0-9]{{0,4}})?(?:/[A-Za-z0-9._~!
 CONDITION_PATTERN = r"^[A-Za-z0-9_./:-]{1,100}$"
 
 
+def single_line(value: str) -> None:
+    """The schema's `^…$` patterns let a trailing newline through in Python's `re`: refuse every control
+    character (the services check again with whole-string grammars)."""
+    if any(ord(c) < 32 or c in "\x7f\x85\u2028\u2029" for c in value):
+        raise serializers.ValidationError("No line breaks or control characters.")
+
+
 def url_pattern() -> str:
     """https:// and a host name (http:// too where the site allows plain http)."""
     return ("^https?://" if settings.WEBHOOK_ALLOW_HTTP else "^https://") + _URL_TAIL
 
 
 def _names(help_text: str):
-    return serializers.ListField(child=serializers.RegexField(CONDITION_PATTERN, max_length=100), min_length=1,
-                                 max_length=50, required=False, help_text=help_text)  # fmt: skip
+    value = serializers.RegexField(CONDITION_PATTERN, max_length=100, validators=[single_line])
+    return serializers.ListField(child=value, min_length=1, max_length=50, required=False, help_text=help_text)
 
 
 class WebhookConditionsSerializer(serializers.Serializer):
@@ -53,7 +60,8 @@ class WebhookConditionsSerializer(serializers.Serializer):
 class WebhookSerializer(serializers.ModelSerializer):
     """A webhook: where, which events and conditions; `secret` is in the answer to create only."""
 
-    name = serializers.RegexField(NAME_PATTERN, max_length=63, help_text="Lowercase letters, digits and '-'")
+    name = serializers.RegexField(NAME_PATTERN, max_length=63, validators=[single_line],
+                                  help_text="Lowercase letters, digits and '-'")  # fmt: skip
     events = serializers.ListField(child=serializers.ChoiceField(choices=[(t.value, t.label) for t in SUBSCRIBABLE]),
                                    min_length=1, max_length=len(SUBSCRIBABLE))  # fmt: skip
     conditions = WebhookConditionsSerializer(required=False)
@@ -75,7 +83,7 @@ class WebhookSerializer(serializers.ModelSerializer):
     def get_fields(self):
         """The tenant field knows only the tenants the user owns (another tenant is as unknown as a missing one)."""
         fields = super().get_fields()
-        fields["url"] = serializers.RegexField(url_pattern(), max_length=2000, help_text=(
+        fields["url"] = serializers.RegexField(url_pattern(), max_length=2000, validators=[single_line], help_text=(
             "The endpoint; loopback, private and link-local addresses are refused"))  # fmt: skip
         request = self.context.get("request")
         if request is not None and not is_site_admin(request.user):
