@@ -20,7 +20,7 @@ def test_a_token_is_created_shown_once_listed_and_revoked_by_name(enclave, token
     assert "shown only now" in created.err and APIToken.objects.get(name="laptop").hint == plaintext[:8]
 
     me = json.loads(enclave("whoami", "-o", "json", token=plaintext).out)
-    assert (me["token"], me["scope"], me["tenants"]) == ("laptop", "read", ["tenant-a"])
+    assert (me["user"], me["token"], me["scope"], me["tenants"]) == ("owner-a", "laptop", "read", ["tenant-a (owner)"])
     listed = json.loads(enclave("tokens", "list", "-o", "json", token=plaintext).out)
     assert "token" not in listed[0] and {t["name"] for t in listed} == {"cli-owner", "laptop"}
 

@@ -1,14 +1,13 @@
-"""Calls through the generated client: every failure becomes one CliError line, never a traceback."""
+"""Calls through the generated client: every failure becomes one CliError line, never a traceback. httpx and the
+client are imported when the first connection is made, not when the command line starts (`--help` needs neither)."""
 
 import json
 import ssl
 from http import HTTPStatus
 
-import httpx
-from enclave_client import AuthenticatedClient
-
 from enclave_cli.config import Settings
 from enclave_cli.errors import CliError
+from enclave_cli.generated import defer_models_init
 
 PAGE = 1000  # the API's largest page (portal.rest.Pagination.max_limit)
 
@@ -59,6 +58,10 @@ class Api:
     def __init__(self, settings: Settings, timeout: float = 30.0):
         if not settings.token:
             raise CliError(f"no token for {settings.url}: set ENCLAVE_TOKEN or run: enclave login")
+        defer_models_init()  # before any endpoint module: the workflows import them once they have an Api
+        import httpx
+        from enclave_client import AuthenticatedClient
+
         self.settings = settings
         self.client = AuthenticatedClient(
             base_url=settings.url,
@@ -70,6 +73,8 @@ class Api:
 
     def _failed(self, exc: Exception) -> CliError:
         """One line for a transport failure."""
+        import httpx
+
         url = self.settings.url
         text = str(exc) or type(exc).__name__
         if "CERTIFICATE_VERIFY_FAILED" in text or isinstance(exc, ssl.SSLError):
@@ -83,6 +88,8 @@ class Api:
 
     def call(self, endpoint, *args, what: str = "", **kwargs):
         """Run a generated endpoint's sync_detailed; the parsed answer, or a CliError."""
+        import httpx
+
         try:
             response = endpoint.sync_detailed(*args, client=self.client, **kwargs)
         except httpx.HTTPError as exc:

@@ -4,9 +4,8 @@ import datetime
 import sys
 
 import click
-from enclave_client.models import ScopeEnum
 
-from enclave_cli import config
+from enclave_cli import choices, config
 from enclave_cli import workflows as wf
 from enclave_cli.api import Api
 from enclave_cli.context import State, output_option, pass_state
@@ -41,9 +40,11 @@ def login(state: State, url, name, ca_bundle, token_stdin):
     token = read_token(token_stdin)
     name = name or state.profile or config.current_profile(config.load(), None)
     settings = config.Settings(name, url.rstrip("/"), token, ca_bundle or state.ca_bundle)
-    found = wf.current_token(Api(settings, timeout=state.timeout))
+    found = wf.me(Api(settings, timeout=state.timeout))
     path = config.set_profile(name, {"url": settings.url, "token": token, "ca_bundle": settings.ca_bundle}, True)
-    described = f"token {found.name}, {found.scope.value}" if found else "token accepted"
+    described = (
+        f"{found.username}, token {found.token.name}, {found.token.scope.value}" if found.token else found.username
+    )
     click.echo(f"Saved profile {name} for {settings.url} ({described}) in {path}", err=True)
 
 
@@ -101,13 +102,15 @@ def delete_profile(name):
 @output_option
 @pass_state
 def whoami(state: State):
-    """Which site, profile and token this command line uses, and the tenants it sees."""
+    """Who you are on which site: account, site admin or not, tenants with roles, and the token used."""
     api = state.api()
-    found = wf.current_token(api)
-    row = {"profile": api.settings.profile, "url": api.settings.url,
-           "token": found.name if found else "(not among your listed tokens)",
-           "scope": found.scope.value if found else "", "expires": found.expires_at if found else None,
-           "tenants": [t.slug for t in wf.tenants(api)]}  # fmt: skip
+    found = wf.me(api)
+    token = found.token
+    row = {"user": found.username, "name": found.full_name, "site_admin": found.is_site_admin,
+           "profile": api.settings.profile, "url": api.settings.url,
+           "token": token.name if token else "", "scope": token.scope.value if token else "",
+           "expires": token.expires_at if token else None,
+           "tenants": [f"{m.slug} ({m.role})" for m in found.memberships]}  # fmt: skip
     emit(row, [(key.upper(), lambda r, k=key: r[k]) for key in row], state.output, many=False)
 
 
@@ -139,7 +142,7 @@ def list_tokens(state: State):
 
 @tokens.command("create")
 @click.argument("name")
-@click.option("--scope", type=click.Choice([s.value for s in ScopeEnum]), default="read", show_default=True)
+@click.option("--scope", type=click.Choice(choices.SCOPES), default="read", show_default=True)
 @click.option("--expires", type=click.DateTime(["%Y-%m-%d"]), help="Expiry date [the site's default lifetime]")
 @output_option
 @pass_state

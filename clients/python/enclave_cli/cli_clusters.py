@@ -4,27 +4,14 @@ import datetime
 
 import click
 import yaml
-from enclave_client.models import (
-    ClusterStateEnum,
-    DataPathEnum,
-    GpuModeEnum,
-    InterconnectEnum,
-    LeaseExtension,
-    NetworkModeEnum,
-    NicTypeEnum,
-    WorkloadClassEnum,
-)
 
+from enclave_cli import choices
 from enclave_cli import workflows as wf
 from enclave_cli.context import Progress, State, optional_tenant, output_option, pass_state, tenant_option, wait_options
 from enclave_cli.errors import CliError
 from enclave_cli.output import emit
 
-STATES = [s.value for s in ClusterStateEnum]
-
-
-def _choice(enum_type) -> click.Choice:
-    return click.Choice([e.value for e in enum_type])
+STATES = list(choices.CLUSTER_STATES)
 
 
 def columns(slugs: dict[int, str]) -> list:
@@ -104,16 +91,16 @@ def _spec(file, options: dict) -> dict:
 @click.argument("name")
 @tenant_option
 @click.option("-f", "--file", type=click.File(), help="YAML or JSON with the API's cluster fields")
-@click.option("--workload-class", type=_choice(WorkloadClassEnum))
+@click.option("--workload-class", type=click.Choice(choices.WORKLOAD_CLASSES))
 @click.option("--workers", "worker_count", type=int)
 @click.option("--vcpus", "vcpus_per_node", type=int, help="vCPUs per node")
 @click.option("--memory", "memory_gb_per_node", type=int, help="GB of memory per node")
 @click.option("--login-node/--no-login-node", default=None)
-@click.option("--interconnect", type=_choice(InterconnectEnum))
-@click.option("--network-mode", type=_choice(NetworkModeEnum))
-@click.option("--data-path", type=_choice(DataPathEnum))
-@click.option("--nic-type", type=_choice(NicTypeEnum))
-@click.option("--gpu-mode", type=_choice(GpuModeEnum))
+@click.option("--interconnect", type=click.Choice(choices.INTERCONNECTS))
+@click.option("--network-mode", type=click.Choice(choices.NETWORK_MODES))
+@click.option("--data-path", type=click.Choice(choices.DATA_PATHS))
+@click.option("--nic-type", type=click.Choice(choices.NIC_TYPES))
+@click.option("--gpu-mode", type=click.Choice(choices.GPU_MODES))
 @click.option("--gpus", "gpus_per_worker", type=int, help="GPUs per worker")
 @click.option("--vgpu-profile")
 @click.option("--lease-end", type=click.DateTime(["%Y-%m-%d"]), help="YYYY-MM-DD")
@@ -183,7 +170,7 @@ def decommission(state: State, name, tenant, wait, wait_timeout, interval):
 @click.argument("name")
 @tenant_option
 @click.option("--workers", type=int, help="New number of workers")
-@click.option("--interconnect", type=_choice(InterconnectEnum), help="New interconnect")
+@click.option("--interconnect", type=click.Choice(choices.INTERCONNECTS), help="New interconnect")
 @wait_options()
 @output_option
 @pass_state
@@ -205,6 +192,8 @@ def extend_lease(state: State, name, tenant, lease_end, justification):
     """Move the lease end; past the site's maximum it becomes a request for a PI or admin."""
     api = state.api()
     result = wf.extend_lease(api, wf.cluster(api, tenant, name), lease_end.date(), justification)
+    from enclave_client.models.lease_extension import LeaseExtension  # here, once the Api deferred the models' __init__
+
     if isinstance(result, LeaseExtension):
         click.echo("The extension goes past the site's maximum: it waits for a PI's or admin's decision.", err=True)
         emit(result, [("ID", "id"), ("LEASE END", "lease_end"), ("STATE", "state")], state.output, many=False)

@@ -1,8 +1,8 @@
 """`enclave segments ...` and `enclave rules ...`: network segments and firewall rules by name."""
 
 import click
-from enclave_client.models import ActionEnum, DataPathEnum, DirectionEnum, SegmentKindEnum
 
+from enclave_cli import choices
 from enclave_cli import firewall as fw
 from enclave_cli import workflows as wf
 from enclave_cli.context import Progress, State, optional_tenant, output_option, pass_state, tenant_option, wait_options
@@ -50,13 +50,13 @@ def _finish(state: State, found, wait, targets, timeout, interval) -> None:
 @segments.command("request")
 @click.argument("name")
 @tenant_option
-@click.option("--kind", required=True, type=click.Choice([k.value for k in SegmentKindEnum]))
+@click.option("--kind", required=True, type=click.Choice(choices.SEGMENT_KINDS))
 @click.option("--vlan", "vlan_id", type=int, help="Explicit VLAN id (next free by default)")
 @click.option("--vni", type=int, help="Explicit VNI (next free by default)")
 @click.option("--subnet", help="Explicit subnet, e.g. 10.64.3.0/24")
 @click.option("--prefix-length", type=int, help="Subnet size from the pool, e.g. 24")
 @click.option("--mtu", type=int)
-@click.option("--data-path", type=click.Choice([d.value for d in DataPathEnum]))
+@click.option("--data-path", type=click.Choice(choices.DATA_PATHS))
 @wait_options(default_timeout=600)
 @output_option
 @pass_state
@@ -128,8 +128,8 @@ def rule_options(func):
     """The writable fields of a rule; groups and services by name, repeatable."""
     options = [
         click.option("--sequence", type=int, help="Position in the policy (lower first)"),
-        click.option("--action", type=click.Choice([a.value for a in ActionEnum])),
-        click.option("--direction", type=click.Choice([d.value for d in DirectionEnum])),
+        click.option("--action", type=click.Choice(choices.ACTIONS)),
+        click.option("--direction", type=click.Choice(choices.DIRECTIONS)),
         click.option("--source", "sources", multiple=True, help="Group name (repeatable; none: any)"),
         click.option("--destination", "destinations", multiple=True, help="Group name (repeatable; none: any)"),
         click.option("--service", "services", multiple=True, help="Service name (repeatable; none: any)"),

@@ -1,22 +1,19 @@
 """Firewall workflows by name: policies of a tenant (or of the site), rules by name within a policy, groups and
-services by name. Rules keep their stable ids; their order is the explicit `sequence`."""
+services by name. Rules keep their stable ids; their order is the explicit `sequence`. The client's endpoints and
+models are imported where they are used, as in enclave_cli.workflows."""
+
+from __future__ import annotations
 
 from dataclasses import dataclass
-
-from enclave_client.api.firewall_policies import firewall_policies_list
-from enclave_client.api.firewall_rules import (
-    firewall_rules_create,
-    firewall_rules_destroy,
-    firewall_rules_list,
-    firewall_rules_partial_update,
-)
-from enclave_client.api.groups import groups_list
-from enclave_client.api.services import services_list
-from enclave_client.models import FirewallPolicy, FirewallRule, FirewallRuleRequest, PatchedFirewallRuleRequest
+from typing import TYPE_CHECKING
 
 from enclave_cli.api import Api
 from enclave_cli.errors import CliError
 from enclave_cli.workflows import tenant, typed
+
+if TYPE_CHECKING:
+    from enclave_client.models.firewall_policy import FirewallPolicy
+    from enclave_client.models.firewall_rule import FirewallRule
 
 
 @dataclass
@@ -44,6 +41,9 @@ def _lookup(table: dict[int, str], name: str, what: str) -> int:
 
 def names(api: Api, tenant_id: int | None) -> Names:
     """The groups (the tenant's first, then the site's) and services that rules may name."""
+    from enclave_client.api.groups import groups_list
+    from enclave_client.api.services import services_list
+
     own = api.all(groups_list, tenant=tenant_id) if tenant_id else []
     site = api.all(groups_list, site=True)
     groups = {g.id: g.name for g in site} | {g.id: g.name for g in own}
@@ -52,6 +52,8 @@ def names(api: Api, tenant_id: int | None) -> Names:
 
 def policies(api: Api, slug: str | None) -> list[FirewallPolicy]:
     """A tenant's policies, or the site's without a tenant."""
+    from enclave_client.api.firewall_policies import firewall_policies_list
+
     filters = {"tenant": tenant(api, slug).id} if slug else {"site": True}
     return sorted(api.all(firewall_policies_list, **filters), key=lambda p: (p.sequence, p.id))
 
@@ -67,6 +69,8 @@ def policy(api: Api, slug: str | None, name: str) -> FirewallPolicy:
 
 def rules(api: Api, slug: str | None, policy_name: str | None) -> list[FirewallRule]:
     """Rules of one policy, or of every policy of the tenant (or the site), in policy and sequence order."""
+    from enclave_client.api.firewall_rules import firewall_rules_list
+
     chosen = [policy(api, slug, policy_name)] if policy_name else policies(api, slug)
     rows = []
     for found in chosen:
@@ -96,6 +100,9 @@ def _references(api: Api, slug: str | None, spec: dict) -> dict:
 
 def create_rule(api: Api, slug: str | None, policy_name: str, spec: dict) -> FirewallRule:
     """Add a rule to a policy; `spec` names groups and services by name."""
+    from enclave_client.api.firewall_rules import firewall_rules_create
+    from enclave_client.models.firewall_rule_request import FirewallRuleRequest
+
     found = policy(api, slug, policy_name)
     body = _references(api, slug, spec) | {"policy": found.id}
     return api.call(firewall_rules_create, body=typed(FirewallRuleRequest, body))
@@ -103,6 +110,9 @@ def create_rule(api: Api, slug: str | None, policy_name: str, spec: dict) -> Fir
 
 def update_rule(api: Api, slug: str | None, policy_name: str, name: str, spec: dict) -> FirewallRule:
     """Change only the given fields of a rule; its id stays."""
+    from enclave_client.api.firewall_rules import firewall_rules_partial_update
+    from enclave_client.models.patched_firewall_rule_request import PatchedFirewallRuleRequest
+
     found = rule(api, slug, policy_name, name)
     body = typed(PatchedFirewallRuleRequest, _references(api, slug, spec))
     return api.call(firewall_rules_partial_update, found.id, body=body, what=f"rule {name}")
@@ -110,6 +120,8 @@ def update_rule(api: Api, slug: str | None, policy_name: str, name: str, spec: d
 
 def delete_rule(api: Api, slug: str | None, policy_name: str, name: str) -> FirewallRule:
     """Delete a rule; the deleted rule is returned for the record."""
+    from enclave_client.api.firewall_rules import firewall_rules_destroy
+
     found = rule(api, slug, policy_name, name)
     api.call(firewall_rules_destroy, found.id, what=f"rule {name}")
     return found

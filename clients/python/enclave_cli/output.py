@@ -3,19 +3,25 @@
 import datetime
 import enum
 import json
+import sys
 from collections.abc import Callable, Sequence
 
 import click
 import yaml
-from enclave_client.types import Unset
 
 Column = tuple[str, str | Callable]  # a header and an attribute name or a function of the row
 FORMATS = ("table", "json", "yaml")
 
 
+def _unset(value) -> bool:
+    """The generated client's "field absent"; there is none unless the client is loaded (not imported for it)."""
+    types = sys.modules.get("enclave_client.types")
+    return types is not None and isinstance(value, types.Unset)
+
+
 def cell(value) -> str:
     """One table cell: enums by value, dates short, lists comma-separated, nothing as '-'."""
-    if isinstance(value, Unset) or value is None or value == "":
+    if _unset(value) or value is None or value == "":
         return "-"
     if isinstance(value, enum.Enum):
         return str(value.value)
