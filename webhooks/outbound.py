@@ -1,9 +1,10 @@
 """The one place that sends webhook requests: SSRF checks on every resolved address, no redirects.
 
-The host is resolved once, every address is checked (loopback, private, link-local, multicast,
-reserved and unspecified ones are refused unless settings.WEBHOOK_ALLOW_PRIVATE_TARGETS), and the
-connection goes to the checked address itself, so a DNS answer that changes between the check and
-the connect (rebinding) cannot reach an internal service. TLS is verified against the host name.
+The host is resolved once and every address is checked: anything but a globally routable unicast
+address (loopback, private, link-local, CGNAT, multicast, reserved, unspecified) is refused unless
+settings.WEBHOOK_ALLOW_PRIVATE_TARGETS. The connection goes to the checked address itself, so a DNS
+answer that changes between the check and the connect (rebinding) cannot reach an internal service.
+TLS is verified against the host name.
 """
 
 import ipaddress
@@ -33,10 +34,9 @@ class Answer:
 
 
 def _forbidden(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    mapped = getattr(address, "ipv4_mapped", None)
-    address = mapped or address
-    return (address.is_loopback or address.is_private or address.is_link_local or address.is_multicast
-            or address.is_reserved or address.is_unspecified)  # fmt: skip
+    """Anything but a globally routable unicast address (loopback, private, link-local, CGNAT, reserved...)."""
+    address = getattr(address, "ipv4_mapped", None) or address
+    return not address.is_global or address.is_multicast
 
 
 def check_url(url: str) -> None:
@@ -59,7 +59,9 @@ def check_url(url: str) -> None:
         except ValueError:
             return
         if _forbidden(literal):
-            raise ValueError("Loopback, private and link-local addresses are not allowed on this site.")
+            raise ValueError(
+                "Loopback, private, link-local and other non-public addresses are not allowed on this site."
+            )
 
 
 def resolve(host: str, port: int) -> str:

@@ -28,7 +28,7 @@ def test_a_loopback_url_on_the_page_is_refused_next_to_the_field(world, client):
     response = client.post(
         reverse("webhooks:webhook-list"), form(url="https://127.0.0.1/x", tenant=str(world.tenant_a.pk))
     )
-    assert b"Loopback, private and link-local addresses are not allowed" in response.content
+    assert b"Loopback, private, link-local and other non-public addresses are not allowed" in response.content
     assert not Webhook.objects.exists()
 
 
