@@ -54,6 +54,8 @@ def attempt(delivery_id: int) -> Delivery | None:
     delivery = claim(delivery_id)
     if delivery is None:
         return None
+    if not delivery.webhook.enabled:
+        return _record(delivery, outbound.Answer(None, 0, "the webhook is disabled: not sent"), final=True)
     body = json.dumps(delivery.payload, separators=(",", ":"), sort_keys=True)
     headers = signing.headers(delivery.message_id, body, active_secrets(delivery.webhook_id), timezone.now())
     try:

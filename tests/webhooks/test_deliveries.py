@@ -182,3 +182,10 @@ def test_a_delivery_whose_worker_died_mid_send_is_sent_again_by_the_sweep(hook_a
     )
     assert tasks.sweep() == 1 and queued == [delivery_id]
     assert delivery.attempt(delivery_id).state == DeliveryState.SUCCEEDED
+
+
+def test_a_delivery_queued_before_its_webhook_was_disabled_is_not_sent(hook_a, world, receiver):
+    delivery_id = services.send_test(world.owner_a, hook_a).pk
+    services.update_webhook(world.owner_a, hook_a, {"enabled": False})
+    done = delivery.attempt(delivery_id)
+    assert done.state == DeliveryState.FAILED and "disabled" in done.last_error and receiver.received == []
