@@ -2,6 +2,7 @@
 
 from django import forms
 
+from tenants.models import Tenant
 from webhooks.choices import SUBSCRIBABLE
 
 SITE = "site"
@@ -26,8 +27,12 @@ class WebhookForm(forms.Form):
 
     def __init__(self, *args, tenants=(), site=False, editing=False, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [(SITE, "The whole site")] if site else []
-        self.fields["tenant"].choices = choices + [(str(t.pk), t.slug) for t in tenants]
+        self.by_slug = site  # site admins: any of thousands of tenants, named by slug
+        if site:
+            help_text = "“site” for every tenant's events, or one tenant's slug."
+            self.fields["tenant"] = forms.CharField(max_length=63, initial=SITE, help_text=help_text)
+        else:
+            self.fields["tenant"].choices = [(str(t.pk), t.slug) for t in tenants]
         if editing:
             del self.fields["tenant"]
         if not site:
@@ -39,6 +44,15 @@ class WebhookForm(forms.Form):
         conditions = {key: _names(data.get(key)) for key in ("states", "objects", "tenants") if _names(data.get(key))}
         return {"name": data["name"], "url": data["url"], "events": data["events"], "conditions": conditions,
                 "enabled": data["enabled"]}  # fmt: skip
+
+    def clean_tenant(self):
+        value = self.cleaned_data["tenant"].strip()
+        if value == SITE or not self.by_slug:
+            return value
+        found = Tenant.objects.filter(slug=value).values_list("pk", flat=True).first()
+        if found is None:
+            raise forms.ValidationError(f"No tenant {value!r}: give a tenant's slug, or “site”.")
+        return str(found)
 
     def tenant_id(self) -> int | None:
         value = self.cleaned_data["tenant"]

@@ -59,3 +59,19 @@ def test_the_delivery_log_replays_a_failed_delivery_and_refuses_one_still_being_
     assert again.message_id == failed.message_id and again.state == "pending"
     response = client.post(reverse("webhooks:delivery-replay", args=[trying.pk]), follow=True)
     assert b"replay it once it has succeeded or failed" in response.content
+
+
+def test_a_site_admin_names_the_tenant_by_slug_or_site_and_an_unknown_slug_is_an_error(world, client):
+    client.force_login(world.admin)
+    assert b"Create webhook" in client.get(reverse("webhooks:webhook-list")).content
+    unknown = client.post(reverse("webhooks:webhook-list"), form(tenant="nope"))
+    assert b"No tenant" in unknown.content and not Webhook.objects.exists()
+    client.post(reverse("webhooks:webhook-list"), form(tenant="tenant-b"))
+    client.post(reverse("webhooks:webhook-list"), form(tenant="site", name="noc"))
+    assert {(h.tenant_id, h.name) for h in Webhook.objects.all()} == {(world.tenant_b.pk, "ci"), (None, "noc")}
+
+
+def test_a_member_sees_no_create_form(world, client):
+    client.force_login(world.member_a)
+    page = client.get(reverse("webhooks:webhook-list"))
+    assert b"Create webhook" not in page.content and b"Only a research group's PIs" in page.content
