@@ -14,7 +14,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from portal import crypto
 from webhooks import outbound, signing
 from webhooks.choices import SENDABLE, DeliveryState
 from webhooks.models import Delivery, WebhookSecret
@@ -46,7 +45,7 @@ def active_secrets(webhook_id: int) -> list[str]:
     """The secrets that sign now: the newest, and older ones until they expire (rotation)."""
     rows = WebhookSecret.objects.filter(webhook_id=webhook_id).order_by("-created")
     now = timezone.now()
-    return [crypto.decrypt(s.secret) for s in rows if s.expires_at is None or s.expires_at > now]
+    return [s.secret for s in rows if s.expires_at is None or s.expires_at > now]  # decrypted by the field
 
 
 def attempt(delivery_id: int) -> Delivery | None:

@@ -6,6 +6,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from portal import crypto
 from tenants import services as tenant_services
 from tests.conftest import service_data
 from webhooks import delivery, dispatch, services, tasks
@@ -120,6 +121,7 @@ def test_the_secret_is_stored_encrypted(hook_a):
         cursor.execute("SELECT secret FROM webhooks_webhooksecret WHERE webhook_id = %s", [hook_a.pk])
         stored = cursor.fetchone()[0]
     assert hook_a.plain_secret not in stored and hook_a.plain_secret[6:] not in stored
+    assert crypto.decrypt(stored) == hook_a.plain_secret == hook_a.secrets.get().secret  # encrypted once, by the field
 
 
 def test_a_tenant_hears_only_its_own_events_and_the_site_hears_all(hook_a, world, receiver):
