@@ -14,6 +14,7 @@ MIRRORS = {
     "ACTIONS": "ActionEnum",
     "CLUSTER_STATES": "ClusterStateEnum",
     "DATA_PATHS": "DataPathEnum",
+    "DELIVERY_STATES": "DeliveryStateEnum",
     "DIRECTIONS": "DirectionEnum",
     "GPU_MODES": "GpuModeEnum",
     "INTERCONNECTS": "InterconnectEnum",
@@ -21,6 +22,7 @@ MIRRORS = {
     "NIC_TYPES": "NicTypeEnum",
     "SCOPES": "ScopeEnum",
     "SEGMENT_KINDS": "SegmentKindEnum",
+    "WEBHOOK_EVENTS": "EventsEnum",
     "WORKLOAD_CLASSES": "WorkloadClassEnum",
 }
 

@@ -8,6 +8,7 @@ CLUSTER_STATES = (  # ClusterStateEnum
     "retired", "submitted",
 )  # fmt: skip
 DATA_PATHS = ("dpu", "enhanced", "standard")  # DataPathEnum
+DELIVERY_STATES = ("failed", "pending", "retrying", "sending", "succeeded")  # DeliveryStateEnum
 DIRECTIONS = ("in", "in-out", "out")  # DirectionEnum
 GPU_MODES = ("none", "passthrough", "vgpu")  # GpuModeEnum
 INTERCONNECTS = ("directpath", "none", "pvrdma", "sriov-ib", "sriov-roce")  # InterconnectEnum
@@ -16,3 +17,7 @@ NIC_TYPES = ("e1000e", "vmxnet3")  # NicTypeEnum
 SCOPES = ("read", "write")  # ScopeEnum
 SEGMENT_KINDS = ("overlay", "vlan")  # SegmentKindEnum
 WORKLOAD_CLASSES = ("high-throughput", "ml", "parallel-distributed")  # WorkloadClassEnum
+WEBHOOK_EVENTS = (  # EventsEnum
+    "approval.needed", "cluster.state_changed", "firewall.changed", "lease.expiring", "node.not_ready",
+    "segment.state_changed",
+)  # fmt: skip

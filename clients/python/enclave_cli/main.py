@@ -8,6 +8,7 @@ import click
 from enclave_cli.cli_account import login, profile, tenants, tokens, whoami
 from enclave_cli.cli_clusters import clusters
 from enclave_cli.cli_network import rules, segments
+from enclave_cli.cli_webhooks import webhooks
 from enclave_cli.context import State, output_option
 from enclave_cli.errors import CliError
 
@@ -27,7 +28,7 @@ def cli(ctx, profile, url, ca_bundle, http_timeout):
     state.profile, state.url, state.ca_bundle, state.timeout = profile, url, ca_bundle, http_timeout
 
 
-for command in (login, profile, whoami, tenants, clusters, segments, rules, tokens):
+for command in (login, profile, whoami, tenants, clusters, segments, rules, webhooks, tokens):
     cli.add_command(command)
 
 
