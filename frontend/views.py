@@ -302,8 +302,7 @@ def cluster_action(request, pk, verb):
     except NotFound:
         raise Http404("No such cluster.") from None
     except ServiceError as exc:
-        detail = exc.detail if isinstance(exc.detail, str) else "; ".join(exc.detail)
-        messages.error(request, detail)
+        messages.error(request, exc.text)
     return redirect("frontend:cluster-detail", pk=pk)
 
 

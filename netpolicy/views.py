@@ -30,7 +30,7 @@ from netpolicy.ir import Builder
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from netpolicy.serializers import WhatIfSerializer
 from portal.errors import Forbidden, NotFound, ServiceError
-from portal.pages import render_page
+from portal.pages import attach, render_page
 from portal.paging import paginate
 from tenants.access import is_owner, is_site_admin, scope, staff_member_required, tenant_ids, visible_tenants
 from tenants.choices import Role
@@ -49,17 +49,7 @@ def _refused(request, exc: ServiceError):
     """A service refusal as a page: 404 stays a 404, everything else is a 403 with the reason."""
     if isinstance(exc, NotFound):
         raise Http404(str(exc.detail))
-    return render(request, "netpolicy/refused.html", {"reason": _text(exc)}, status=403)
-
-
-def _text(exc: ServiceError) -> str:
-    return exc.detail if isinstance(exc.detail, str) else "; ".join(map(str, exc.detail))
-
-
-def _attach(form, exc: ServiceError, aliases: dict | None = None) -> None:
-    """Show a service error next to the field it is about (or above the form)."""
-    field = (aliases or {}).get(exc.field, exc.field)
-    form.add_error(field if field in form.fields else None, _text(exc))
+    return render(request, "netpolicy/refused.html", {"reason": exc.text}, status=403)
 
 
 # ---------------------------------------------------------------- segments
@@ -107,11 +97,11 @@ def _segment_error(form, exc: ServiceError) -> str | None:
     id_field = "vni" if kind == SegmentKind.OVERLAY else "vlan_id"
     field = exc.field
     if isinstance(exc, PoolExhausted) and field is None:
-        field = id_field if " ids " in _text(exc) else "subnet"
+        field = id_field if " ids " in exc.text else "subnet"
     aliases = {"id_pool": id_field, "pool": id_field, "prefix_pool": "subnet",
                "prefix_length": "subnet", "quota": None}
     field = aliases.get(field, field)
-    form.add_error(field if field in form.fields else None, _text(exc))
+    form.add_error(field if field in form.fields else None, exc.text)
     return field
 
 
@@ -202,7 +192,7 @@ def _transition(request, pk, action: str, to_state: str, reason: str = ""):
     except NotFound:
         raise Http404("No such segment.") from None
     except ServiceError as exc:
-        messages.error(request, _text(exc))
+        messages.error(request, exc.text)
     return redirect("netpolicy:segment-detail", pk=pk)
 
 
@@ -238,7 +228,7 @@ def pool_create(request):
         try:
             pool = allocation.create_pool(request.user, form.service_data())
         except ServiceError as exc:
-            _attach(form, exc)
+            attach(form, exc)
         else:
             messages.success(request, f"Pool {pool} created.")
             return redirect("netpolicy:pool-create")
@@ -282,7 +272,7 @@ def _what_if_answer(user, data) -> tuple[dict, int]:
         return {"answer": whatif.answer(user, data["source"], data["destination"], data["protocol"],
                                         data.get("port"))}, 200
     except ServiceError as exc:
-        return {"errors": {"detail": _text(exc)}}, exc.status_code if exc.status_code in (403, 409) else 200
+        return {"errors": {"detail": exc.text}}, exc.status_code if exc.status_code in (403, 409) else 200
 
 
 def _rule_saved(request, rule: FirewallRule):
@@ -311,7 +301,7 @@ def _rule_form_page(request, policy_obj: FirewallPolicy, instance: FirewallRule 
         try:
             rule = rule_service.save_rule(request.user, form.service_data(), fresh)
         except ServiceError as exc:
-            _attach(form, exc)
+            attach(form, exc)
         else:
             return _rule_saved(request, rule)
     found = _findings([policy_obj.tenant_id]).for_rule(instance.pk, policy_obj.tenant_id) if instance else []
@@ -351,7 +341,7 @@ def rule_move(request, pk):
     except Forbidden as exc:
         return _refused(request, exc)
     except ServiceError as exc:
-        messages.error(request, _text(exc))
+        messages.error(request, exc.text)
     return redirect(_rule_url(request.user, rule))
 
 
@@ -371,7 +361,7 @@ def group_edit(request, pk):
         try:
             policy.save_group(request.user, dict(form.cleaned_data), group)
         except ServiceError as exc:
-            _attach(form, exc)
+            attach(form, exc)
         else:
             messages.success(request, f"Addresses of {group} saved.")
             return redirect(reverse("netpolicy:rule-list") + "#groups")
@@ -386,7 +376,7 @@ def _confirm_delete(request, obj, what: str, delete, back: str):
         except Forbidden as exc:
             return _refused(request, exc)
         except ServiceError as exc:
-            messages.error(request, _text(exc))
+            messages.error(request, exc.text)
         else:
             messages.success(request, f"Deleted {what} {obj}.")
         return redirect(back)
@@ -406,7 +396,7 @@ def group_create(request, pk):
         try:
             group = policy.save_group(request.user, {"tenant": tenant, **form.cleaned_data})
         except ServiceError as exc:
-            _attach(form, exc)
+            attach(form, exc)
         else:
             messages.success(request, f"Group {group} created; name it in a rule to use it.")
             return redirect(_groups_url(request.user, tenant.pk))
@@ -450,7 +440,7 @@ def service_create(request):
         try:
             service = policy.save_service(request.user, dict(form.cleaned_data))
         except ServiceError as exc:
-            _attach(form, exc)
+            attach(form, exc)
         else:
             messages.success(request, f"Service {service} added.")
             return redirect("netpolicy:service-create")
@@ -473,7 +463,7 @@ def service_request(request):
         try:
             service_requests.request_service(request.user, tenant, data, justification)
         except ServiceError as exc:
-            _attach(form, exc)
+            attach(form, exc)
         else:
             messages.success(request, f"Asked the site admins for the service {data['name']}; you will hear when "
                              "it is in the catalogue.")  # fmt: skip

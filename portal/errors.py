@@ -12,6 +12,11 @@ class ServiceError(Exception):
         self.detail = detail
         self.field = field
 
+    @property
+    def text(self) -> str:
+        """The detail as one line for a page (a list of messages joined)."""
+        return self.detail if isinstance(self.detail, str) else "; ".join(map(str, self.detail))
+
     def as_dict(self) -> dict:
         """Return the error in the API's JSON shape (field-level where a field is known)."""
         messages = self.detail if isinstance(self.detail, list) else [self.detail]

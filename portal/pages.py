@@ -8,3 +8,9 @@ def render_page(request, template: str, context: dict, partial: str | None = Non
     if partial and request.htmx:
         return render(request, partial, context)
     return render(request, template, context)
+
+
+def attach(form, exc, aliases: dict | None = None) -> None:
+    """Show a service error next to the field it is about (`aliases` map service to form names), else above."""
+    field = (aliases or {}).get(exc.field, exc.field)
+    form.add_error(field if field in form.fields else None, exc.text)

@@ -1,6 +1,5 @@
 """REST API of the webhooks app: a tenant's owners manage its webhooks, site admins the site's; delivery log."""
 
-from django.db.models import Q
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
@@ -18,7 +17,7 @@ def managed(queryset, user, field: str = "tenant"):
     """What the user manages: site admins everything; owners their tenants' (members nothing: URLs may hold tokens)."""
     if is_site_admin(user):
         return queryset
-    return queryset.filter(Q(**{f"{field}__in": tenant_ids(user, Role.OWNER)}))
+    return queryset.filter(**{f"{field}__in": tenant_ids(user, Role.OWNER)})
 
 
 class WebhookViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,

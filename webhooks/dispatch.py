@@ -26,9 +26,11 @@ def start_cursor() -> None:
 
 def dispatch(batch: int = BATCH) -> list[int]:
     """Turn the next batch of committed events into deliveries and move the cursor; the new deliveries' ids."""
-    start_cursor()
     with transaction.atomic():
-        cursor = OutboxCursor.objects.select_for_update().get(name=CURSOR)
+        cursor = OutboxCursor.objects.select_for_update().filter(name=CURSOR).first()
+        if cursor is None:  # no webhook was ever created (services start the cursor): nothing to read
+            start_cursor()
+            return []
         after = ChainLink.objects.filter(seq__gt=cursor.seq).order_by("seq")
         links = list(after.values_list("seq", "event_id")[:batch])
         if not links:

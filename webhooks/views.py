@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from portal.errors import ServiceError
-from portal.pages import render_page
+from portal.pages import attach, render_page
 from portal.paging import keyset, paginate
 from tenants.access import is_site_admin, tenant_ids
 from tenants.choices import Role
@@ -17,7 +17,7 @@ from webhooks.models import Delivery, Webhook
 
 
 def _owned_tenants(user):
-    return Tenant.objects.all() if is_site_admin(user) else Tenant.objects.filter(pk__in=tenant_ids(user, Role.OWNER))
+    return Tenant.objects.filter(pk__in=tenant_ids(user, Role.OWNER)).order_by("slug")
 
 
 def _hook(user, pk) -> Webhook:
@@ -25,23 +25,17 @@ def _hook(user, pk) -> Webhook:
     return get_object_or_404(managed(Webhook.objects.select_related("tenant"), user), pk=pk)
 
 
-def _show_error(request, form, exc: ServiceError) -> None:
-    text = exc.detail if isinstance(exc.detail, str) else "; ".join(map(str, exc.detail))
-    field = exc.field if exc.field in form.fields else None
-    form.add_error(field, text)
-
-
 @login_required
 def webhook_list(request):
     """The webhooks the user manages (owners: their tenants'; admins: all) and the form for a new one."""
     admin = is_site_admin(request.user)
-    owned = [] if admin else _owned_tenants(request.user).order_by("slug")
+    owned = [] if admin else _owned_tenants(request.user)
     form = forms.WebhookForm(request.POST or None, tenants=owned, site=admin)
     if request.method == "POST" and form.is_valid():
         try:
             hook, secret = services.create_webhook(request.user, form.tenant_id(), form.service_data())
         except ServiceError as exc:
-            _show_error(request, form, exc)
+            attach(form, exc)
         else:
             return render(request, "webhooks/secret.html", {"hook": hook, "secret": secret, "created": True})
     hooks = managed(Webhook.objects.select_related("tenant"), request.user).order_by("tenant__slug", "name")
@@ -60,7 +54,7 @@ def webhook_detail(request, pk):
         try:
             services.update_webhook(request.user, hook, form.service_data())
         except ServiceError as exc:
-            _show_error(request, form, exc)
+            attach(form, exc)
         else:
             messages.success(request, "Webhook saved.")
             return redirect("webhooks:webhook-detail", pk=hook.pk)
@@ -106,5 +100,5 @@ def delivery_replay(request, pk):
         services.replay(request.user, delivery)
         messages.success(request, f"Delivery {delivery.pk} queued again.")
     except ServiceError as exc:
-        messages.error(request, str(exc.detail))
+        messages.error(request, exc.text)
     return redirect("webhooks:webhook-detail", pk=delivery.webhook_id)
