@@ -22,6 +22,7 @@ from agents.serializers import (
     ObservedStateSerializer,
     PoolSubnetSerializer,
 )
+from agents.throttling import NodeRateThrottle
 from audit.context import Actor, ActorKind, acting_as
 from audit.middleware import client_ip
 from portal.api import SITE_ADMIN_ONLY
@@ -114,6 +115,7 @@ class CredentialView(APIView):
 
     authentication_classes = [NodeCredentialAuthentication]
     permission_classes = [IsNode]
+    throttle_classes = [NodeRateThrottle]
 
     @extend_schema(request=None, responses={201: CredentialAnswerSerializer})
     def post(self, request, node):
@@ -130,6 +132,7 @@ class DesiredStateView(APIView):
 
     authentication_classes = [NodeCredentialAuthentication]
     permission_classes = [IsNode]
+    throttle_classes = [NodeRateThrottle]
 
     @extend_schema(parameters=[OpenApiParameter("wait", int, description=f"seconds to long-poll (max {MAX_WAIT})")],
                    responses={200: dict, 304: None, 503: dict})  # fmt: skip
@@ -162,6 +165,7 @@ class ObservedStateView(APIView):
 
     authentication_classes = [NodeCredentialAuthentication]
     permission_classes = [IsNode]
+    throttle_classes = [NodeRateThrottle]
 
     @extend_schema(request=ObservedStateSerializer, responses={204: None})
     def post(self, request, node):
@@ -177,5 +181,3 @@ def _bounded_int(text, upper: int) -> int:
         return max(0, min(int(text), upper))
     except (TypeError, ValueError):
         return 0
-
-

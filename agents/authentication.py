@@ -4,8 +4,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from rest_framework import authentication, exceptions, permissions
 
+from agents import hotpath
 from agents.credentials import hash_token
-from agents.models import Node, NodeCredential
+from agents.models import Node
 
 
 class NodeCredentialAuthentication(authentication.BaseAuthentication):
@@ -15,11 +16,7 @@ class NodeCredentialAuthentication(authentication.BaseAuthentication):
         header = authentication.get_authorization_header(request).split()
         if len(header) != 2 or header[0].lower() != b"bearer":
             return None
-        credential = (
-            NodeCredential.objects.select_related("node__pool")
-            .filter(credential_hash=hash_token(header[1].decode(errors="replace")))
-            .first()
-        )
+        credential = hotpath.credential(hash_token(header[1].decode(errors="replace")))
         if credential is None:
             raise exceptions.AuthenticationFailed("Invalid node credential.")
         if credential.expires_at <= timezone.now():

@@ -3,8 +3,8 @@
 import threading
 from dataclasses import dataclass
 
-from agents import desired
-from agents.models import Node, PoolDocument
+from agents import desired, hotpath
+from agents.models import PoolDocument
 
 _CACHE_POOLS = 64  # pools' fragments kept per process (a few MB each at 1,000 tenants)
 _cache: dict[int, tuple[str, bytes]] = {}  # pool -> (digest, fragment)
@@ -27,8 +27,7 @@ class Current:
 
 def current(node_id: int) -> Current | None:
     """One query; None while the node's or its pool's part has not been compiled yet."""
-    row = (Node.objects.filter(pk=node_id)
-           .values_list("desired_generation", "desired_node", "pool_id", "pool__document__digest").first())  # fmt: skip
+    row = hotpath.current_row(node_id)
     if row is None or not row[1] or row[3] is None:
         return None
     return Current(*row)

@@ -45,7 +45,7 @@ class Superseded(exceptions.APIException):
     default_code = "superseded"
 
 
-def _client() -> redis.Redis:
+def redis_client() -> redis.Redis:
     """The process's client: one connection pool shared by every poll (redis-py resets it after a fork)."""
     return _client_for(settings.REDIS_URL, settings.AGENT_LONGPOLL_MAX)
 
@@ -63,20 +63,20 @@ def _channel(client: redis.Redis, node_id: int) -> str:
 
 def wake(node_ids) -> None:
     """Tell every long-poll of these nodes that their desired state may have changed."""
-    client = _client()
+    client = redis_client()
     for node_id in node_ids:
         client.publish(_channel(client, node_id), CHANGED)
 
 
 def revoked(node_id: int) -> None:
     """End the node's long-poll now: its credential no longer exists."""
-    client = _client()
+    client = redis_client()
     client.publish(_channel(client, node_id), REVOKED)
 
 
 def active() -> int:
     """Long-polls currently counted against the cap (for tests and metrics)."""
-    client = _client()
+    client = redis_client()
     client.zremrangebyscore(ACTIVE, "-inf", time.time())
     return client.zcard(ACTIVE)
 
@@ -90,7 +90,7 @@ class Waiter:
 
     def __init__(self, node_id: int):
         self.token = secrets.token_hex(8).encode()
-        client = _client()
+        client = redis_client()
         self.keys = [ACTIVE, OWNER.format(node_id), _channel(client, node_id)]
         self.pubsub = client.pubsub(ignore_subscribe_messages=True)
         self.pubsub.subscribe(self.keys[2])

@@ -15,6 +15,7 @@ from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from tenants.models import Tenant
 
 SILENT_AFTER = datetime.timedelta(seconds=90)  # three missed long-polls
+TOUCH_EVERY = datetime.timedelta(seconds=15)  # a write per request would be one per poll and report
 NODE_EDITABLE = ("address", "interfaces")
 
 
@@ -186,8 +187,10 @@ def _tenant_errors(tenants: dict) -> list[str]:
 
 
 def touch(node: Node) -> None:
-    """A long-poll is a heartbeat."""
-    Node.objects.filter(pk=node.pk).update(last_seen=timezone.now())
+    """A long-poll is a heartbeat; one heard from within TOUCH_EVERY is not written again."""
+    now = timezone.now()
+    if node.last_seen is None or now - node.last_seen >= TOUCH_EVERY:
+        Node.objects.filter(pk=node.pk).update(last_seen=now)
 
 
 def mark_silent_nodes() -> int:

@@ -187,11 +187,17 @@ def measure(site: Site, args, agents: int, bounded: float) -> dict:
     admin, owner = web.Login(site.ports[0], "bench-admin"), web.Login(site.ports[0], "pi-0")
     fleet = web.Fleet(site.ports, args.nodes, agents, args.agent_wait)
     fleet.start(ramp_s=args.ramp)
-    result["parked"] = fleet.wait_parked(timeout=args.ramp + 600)
+    result["parked"] = fleet.wait_parked(timeout=args.ramp + 900)
     result["initial_get"] = fleet.initial_latencies()
+    # Timing starts once every agent's first download is done and the machine has settled: the
+    # measured state is 2,000 agents parked in their long-polls, renewing them every --agent-wait.
+    result["quiet"] = {"lists": web.quiet(fleet, args.settle)}
     result["lists"] = web.measure_lists(site.ports[0], admin, owner, args.requests, bounded)
+    result["quiet"]["desired"] = web.quiet(fleet, args.settle)
     result["desired"] = web.measure_desired(site.ports, args.nodes, args.requests * 5, bounded)
+    result["quiet"]["propagation"] = web.quiet(fleet, args.settle)
     result["propagation"] = web.propagation(site, admin, fleet, args.pools, bounded)
+    result["quiet"]["end"] = {"fleet_errors": fleet.error_count()}
     fleet.stop()
     result["memory_mb"] = site.peak_memory_mb()
     result["db_mb"] = float(site.python("from django.db import connection; c = connection.cursor(); "
@@ -214,8 +220,10 @@ def run_one(code: Path, name: str, args, current: bool) -> dict:
     redis = Redis()
     site = Site(code, name, redis.port, pool_size=40 if current else 0)
     if not current:  # the baseline predates the owner/app role split: it migrates and runs as the owner
-        site.env |= {"ENCLAVE_DB_USER": os.environ.get("ENCLAVE_DB_OWNER_USER", "enclave"),
-                     "ENCLAVE_DB_PASSWORD": os.environ.get("ENCLAVE_DB_OWNER_PASSWORD", "")}  # scripts/env.sh sets both
+        site.env |= {
+            "ENCLAVE_DB_USER": os.environ.get("ENCLAVE_DB_OWNER_USER", "enclave"),
+            "ENCLAVE_DB_PASSWORD": os.environ.get("ENCLAVE_DB_OWNER_PASSWORD", ""),
+        }  # scripts/env.sh sets both
     try:
         result = {"seed": prepare(site, args, compile_state=current)}
         site.start()
@@ -238,6 +246,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=20, help="timed requests per list, role and page")
     parser.add_argument("--ramp", type=float, default=120.0, help="seconds over which the agents start")
     parser.add_argument("--agent-wait", type=int, default=30, help="seconds each agent's long-poll asks for")
+    parser.add_argument("--settle", type=float, default=10.0, help="seconds of CPU under 50%% busy before timing")
     parser.add_argument("--baseline", default=BASELINE)
     parser.add_argument("--baseline-agents", type=int, default=0)
     parser.add_argument("--bounded", type=float, default=30.0, help="baseline: seconds before a request is given up")

@@ -98,11 +98,13 @@ AXES_VERBOSE = False
 # API tokens: lifetime when none is asked, and the most any token may live.
 TOKEN_DEFAULT_DAYS = env_int("ENCLAVE_TOKEN_DEFAULT_DAYS", 30)
 TOKEN_MAX_DAYS = env_int("ENCLAVE_TOKEN_MAX_DAYS", 365)
-# Request rates (DRF syntax, N/second|minute|hour|day) per user, per address, for agent joins and for
-# failed bearer tokens per address.
+# Request rates (DRF syntax, N/second|minute|hour|day) per user, per address, per node agent (its
+# long-polls, reports and rotations: a few a minute, bursts when intent changes fast), for agent
+# joins and for failed bearer tokens per address.
 API_RATES = {
     "user": env_str("ENCLAVE_API_RATE_USER", "1200/minute"),
     "anon": env_str("ENCLAVE_API_RATE_ANON", "300/minute"),
+    "node": env_str("ENCLAVE_NODE_RATE", "600/minute"),
     "join": env_str("ENCLAVE_JOIN_RATE", "20/minute"),
     "bearer_failure": env_str("ENCLAVE_BEARER_FAILURE_RATE", "20/minute"),
 }

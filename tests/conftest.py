@@ -93,6 +93,7 @@ def _secrets_dir(tmp_path_factory):
 def _fresh_rate_limits(redis_client):
     """Each test starts with no throttle counters or cached status (the cache is shared Redis)."""
     keys = list(redis_client.scan_iter(match="enclave-cache:*", count=1000))
+    keys += redis_client.scan_iter(match="enclave:db*:node-rate:*", count=1000)  # agents.throttling
     if keys:
         redis_client.delete(*keys)
 

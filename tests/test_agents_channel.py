@@ -2,9 +2,11 @@
 
 import datetime
 import threading
+import time
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -275,3 +277,37 @@ def test_one_web_process_holds_more_parked_polls_than_redis_pys_default_pool(set
         for waiter in waiters:
             waiter.close()
     assert longpoll.active() == 0
+
+
+# -- request rates: per node, not per address -----------------------------------------------------
+
+RATES = {"user": "1000/minute", "anon": "3/minute", "join": "100/minute", "bearer_failure": "100/minute",
+         "node": "5/minute"}  # fmt: skip
+
+
+def _early_in_a_minute():
+    """The node rate counts in fixed minutes: start a test's burst well inside one."""
+    if time.time() % 60 > 50:
+        time.sleep(61 - time.time() % 60)
+
+
+def test_nodes_behind_one_address_are_not_throttled_together_as_one_anonymous_client(pool):
+    with override_settings(API_RATES=RATES):
+        creds = [enrol(pool, f"node-{k}")[1] for k in range(1, 5)]
+        _early_in_a_minute()
+        statuses = [agent(cred).get(f"/api/v1/agents/node-{k}/desired-state").status_code
+                    for k, cred in enumerate(creds, 1) for _ in range(3)]  # fmt: skip
+    assert 429 not in statuses  # 12 requests from 127.0.0.1, beyond its anonymous 3 a minute
+
+
+def test_a_node_beyond_its_own_rate_gets_429_with_retry_after_and_other_nodes_do_not(pool):
+    with override_settings(API_RATES=RATES):
+        _, first = enrol(pool, "node-1")
+        _, second = enrol(pool, "node-2")
+        _early_in_a_minute()
+        answers = [agent(first).post("/api/v1/agents/node-1/observed-state", {"generation": 0}, format="json")
+                   for _ in range(6)]  # fmt: skip
+        other = agent(second).get("/api/v1/agents/node-2/desired-state")
+    assert [a.status_code for a in answers] == [204] * 5 + [429]
+    assert 0 < int(answers[-1]["Retry-After"]) <= 60
+    assert other.status_code != 429
