@@ -1,5 +1,7 @@
 """REST API: admin management of pools, nodes and join tokens; the node agents' own endpoints."""
 
+import time
+
 from django.db import connection
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -144,10 +146,8 @@ class DesiredStateView(APIView):
         waiter = longpoll.Waiter(node.pk) if wait and known else None  # subscribe before reading
         try:
             state = documents.current(node.pk)
-            if waiter and state and state.etag == known:
-                connection.close()  # a parked poll holds no database connection (2,000 nodes)
-                if waiter.wait(wait):
-                    state = documents.current(node.pk)
+            if waiter:
+                state = _wait_for_change(waiter, node.pk, state, known, wait)
         finally:
             if waiter:
                 waiter.close()
@@ -174,6 +174,20 @@ class ObservedStateView(APIView):
         with acting_as(_agent_actor(request, f"agent:{request.auth.name}")):
             services.record_observed(request.auth, serializer.validated_data)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _wait_for_change(waiter, node_id: int, state, known: str, wait: int):
+    """Wait while the node's document is still `known`; a wake that changed nothing waits on.
+
+    The sweep wakes every live node behind its generation (a lost wake-up); one that already holds
+    its document (it failed to apply it) would otherwise re-poll at once, every sweep."""
+    deadline = time.monotonic() + wait
+    while state and state.etag == known and (left := deadline - time.monotonic()) > 0:
+        connection.close()  # a parked poll holds no database connection (2,000 nodes)
+        if not waiter.wait(left):
+            break
+        state = documents.current(node_id)
+    return state
 
 
 def _bounded_int(text, upper: int) -> int:

@@ -245,10 +245,21 @@ def _agent(ports, name: str, index: int, delay: float, wait: int, events, stoppi
         if fetched.state is not None:
             first = first if first is not None else time.perf_counter() - start
             events.put(("state", name, fetched.state.generation, client.arrived, time.monotonic(), first))
+            _report(client, fetched.state, name, events)
         # Keep only the ETag while parked: 2,000 parsed documents held across the next long-poll
         # made the harness itself the memory hog (17 GB), not the site.
         etag, fetched = fetched.etag, None
         events.put(("parked", name))
+
+
+def _report(client, state, name, events) -> None:
+    """Report the generation applied, as a real agent does after applying (every tenant ready): a node
+    that never reports stays behind its desired generation, and the site's sweep wakes it every 30 s."""
+    tenants = {str(t.id): {"status": "ready", "errors": []} for t in state.tenants}
+    try:
+        client.report({"generation": state.generation, "full": True, "tenants": tenants})
+    except (PortalError, OSError) as exc:
+        events.put(("error", name, f"report: {exc}"))
 
 
 class _TimedClient(PortalClient):
@@ -292,9 +303,12 @@ def propagation(site, admin: Login, fleet: Fleet, pools: int, bounded: float) ->
         "import json; from netpolicy.models import FirewallRule; from agents.models import Node\n"
         "r = FirewallRule.objects.get(policy__tenant__slug='lab-0', name='mpi')\n"
         "pool = r.policy.tenant.segments.get(name='uvn').node_pool_id\n"
-        "nodes = list(Node.objects.filter(pool_id=pool).values_list('name', 'desired_generation'))\n"
+        "nodes = list(Node.objects.filter(pool_id=pool).values_list('name', 'desired_generation', 'pk'))\n"
         "print(json.dumps({'rule': r.pk, 'pool': pool, 'nodes': nodes}))").splitlines()[-1])  # fmt: skip
-    before = dict(info["nodes"])
+    before = {name: generation for name, generation, _ in info["nodes"]}
+    ids = [pk for _, _, pk in info["nodes"]]
+    redis = _redis(site)
+    owners = dict(zip(ids, redis.mget([OWNER.format(pk) for pk in ids]), strict=True))
     body = json.dumps({"enabled": False})
     start = time.monotonic()
     try:
@@ -304,12 +318,15 @@ def propagation(site, admin: Login, fleet: Fleet, pools: int, bounded: float) ->
     except TimeoutError:  # the baseline compiles in the request: report it as "> bounded"
         return {"api_timeout": bounded, "nodes": len(before)}
     api_s = time.monotonic() - start
-    stored_s = woken_s = parsed_s = None
+    stored_s = answered_s = woken_s = parsed_s = None
     watched = [n for n in before if n in set(fleet.names)]
+    parked = [pk for pk, token in owners.items() if token is not None]  # polls parked at the PATCH
     with _connect(site) as conn:
         while time.monotonic() - start < bounded and (stored_s is None or woken_s is None):
             if stored_s is None and _all_bumped(conn, info["pool"], before):
                 stored_s = time.monotonic() - start
+            if answered_s is None and _all_answered(redis, parked, owners):
+                answered_s = time.monotonic() - start
             with fleet.lock:
                 done = [fleet.generations[n] for n in watched if fleet.generations.get(n, (0,))[0] > before[n]]
             if woken_s is None and watched and len(done) == len(watched):
@@ -319,7 +336,24 @@ def propagation(site, admin: Login, fleet: Fleet, pools: int, bounded: float) ->
                 parsed_s = max(d[2] for d in done) - start
             time.sleep(0.05)
     return {"status": status, "api_s": api_s, "nodes": len(before), "agents_watched": len(watched),
-            "stored_s": stored_s, "woken_s": woken_s, "parsed_s": parsed_s, "bounded_s": bounded}  # fmt: skip
+            "stored_s": stored_s, "polls_parked": len(parked), "answered_s": answered_s, "woken_s": woken_s,
+            "parsed_s": parsed_s, "bounded_s": bounded}  # fmt: skip
+
+
+OWNER = "enclave:longpoll:node:{}"  # agents.longpoll.OWNER: the token of the node's parked poll
+
+
+def _redis(site):
+    import redis
+
+    return redis.Redis.from_url(site.env["ENCLAVE_REDIS_URL"])
+
+
+def _all_answered(redis, parked: list, owners: dict) -> bool:
+    """Whether every poll parked at the PATCH has ended (woken and answered): its owner token is gone or
+    replaced. Server side, so the harness's own parsing of 200 documents on 2 cores is not in it."""
+    now = redis.mget([OWNER.format(pk) for pk in parked]) if parked else []
+    return all(token != owners[pk] for pk, token in zip(parked, now, strict=True))
 
 
 def _connect(site):

@@ -45,7 +45,8 @@ def polls(wait_for):
         return thread
 
     yield start
-    longpoll.wake(Node.objects.values_list("pk", flat=True))
+    for pk in Node.objects.values_list("pk", flat=True):
+        longpoll.revoked(pk)  # ends a parked poll (401); a plain wake without a change would not
     for thread in started:
         thread.join(timeout=60)
 
@@ -67,6 +68,20 @@ def test_a_second_long_poll_of_a_node_ends_the_first(pool, polls):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_wake_that_changed_nothing_keeps_the_poll_parked_and_a_change_then_answers_it(pool, polls):
+    node, cred = enrol(pool)
+    result = {}
+    poll = polls(cred, "node-1", result, "poll", 1)
+    longpoll.wake([node.pk])  # what the sweep sends a node that holds its document but has not applied it
+    poll.join(timeout=2)
+    assert poll.is_alive() and longpoll.active() == 1  # no 304 and re-poll for every sweep
+    services.update_node(node, interfaces=IFACES + [{"name": "em2", "address": "10.10.0.6/24"}])
+    refresh.store_node_parts(pool)
+    poll.join(timeout=30)
+    assert result["poll"].status_code == 200 and longpoll.active() == 0
+
+
+@pytest.mark.django_db(transaction=True)
 def test_long_polls_beyond_the_site_wide_cap_get_429_with_retry_after(pool, polls, settings):
     settings.AGENT_LONGPOLL_MAX, settings.AGENT_LONGPOLL_RETRY_AFTER = 1, 7
     node, cred1 = enrol(pool, "node-1")
@@ -77,7 +92,7 @@ def test_long_polls_beyond_the_site_wide_cap_get_429_with_retry_after(pool, poll
     refused = agent(cred2).get("/api/v1/agents/node-2/desired-state?wait=30", HTTP_IF_NONE_MATCH=etag)
     assert refused.status_code == 429 and refused["Retry-After"] == "7"
     assert agent(cred2).get("/api/v1/agents/node-2/desired-state").status_code == 200  # a plain GET still works
-    longpoll.wake([node.pk])
+    longpoll.revoked(node.pk)  # ends the holder's poll
     holder.join(timeout=30)
     assert longpoll.active() == 0
     settings.AGENT_LONGPOLL_MAX = 2
