@@ -1,5 +1,7 @@
 """API serializers of the agents app; every value that reaches a node goes through the agent's grammar."""
 
+import re
+
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from enclave_agent import grammar
@@ -11,6 +13,7 @@ from portal.fields import NetworkField
 from portal.openapi import IPV4_NETWORK, IPV6_NETWORK
 
 MAX_ERRORS = 200
+MAX_ERROR_LENGTH = 2000
 MAX_TENANTS_REPORTED = 100_000
 
 
@@ -182,15 +185,59 @@ class CredentialAnswerSerializer(serializers.Serializer):
 
 class TenantReportSerializer(StrictObjectMixin, serializers.Serializer):
     status = serializers.ChoiceField(choices=TenantNetworkStatus.choices)
-    errors = serializers.ListField(child=serializers.CharField(max_length=2000, trim_whitespace=False),
+    errors = serializers.ListField(child=serializers.CharField(max_length=MAX_ERROR_LENGTH, trim_whitespace=False),
                                    max_length=MAX_ERRORS, required=False, default=list)  # fmt: skip
+
+
+_STATUSES = frozenset(TenantNetworkStatus.values)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_MESSAGE = f"Each error is a non-empty string of at most {MAX_ERROR_LENGTH} characters, without NUL."
+
+
+def _tenant_report_problem(report) -> dict | None:
+    """What TenantReportSerializer would refuse in one tenant's report, as its field errors (None: valid)."""
+    if not isinstance(report, dict):
+        return {"non_field_errors": ["Expected an object."]}
+    unknown = sorted(str(k) for k in report if k not in ("status", "errors"))
+    if unknown:
+        return {k: ["Unknown field."] for k in unknown}
+    status = report.get("status")
+    if not isinstance(status, str) or status not in _STATUSES:
+        return {"status": [f"Expected one of {', '.join(sorted(_STATUSES))}."]}
+    errors = report.get("errors", [])
+    if not isinstance(errors, list) or len(errors) > MAX_ERRORS:
+        return {"errors": [f"Expected a list of at most {MAX_ERRORS} errors."]}
+    for error in errors:
+        if not isinstance(error, str) or not error or len(error) > MAX_ERROR_LENGTH or "\x00" in error:
+            return {"errors": [_MESSAGE]}
+        if _SURROGATE.search(error):
+            return {"errors": [_MESSAGE]}
+    return None
+
+
+class TenantReportsField(serializers.DictField):
+    """{tenant id: {status, errors}}, checked in one pass with TenantReportSerializer's rules.
+
+    A node reports every tenant of its pool (1,000 at a site of 10,000 tenants): a serializer run per
+    tenant cost a web process ~90 ms per report, and a pool's 200 nodes report after every change."""
+
+    def __init__(self, **kwargs):
+        super().__init__(child=TenantReportSerializer(), **kwargs)  # the child documents the schema
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            self.fail("not_a_dict", input_type=type(data).__name__)
+        problems = {str(key): problem for key, report in data.items() if (problem := _tenant_report_problem(report))}
+        if problems:
+            raise serializers.ValidationError(problems)
+        return {str(key): {"status": r["status"], "errors": list(r.get("errors", []))} for key, r in data.items()}
 
 
 class ObservedStateSerializer(StrictObjectMixin, serializers.Serializer):
     """The agent's report (enclave_agent.agent.Report); anything else is a 400."""
 
     generation = serializers.IntegerField(min_value=0, max_value=2**63 - 1)
-    tenants = serializers.DictField(child=TenantReportSerializer(), required=False, default=dict)
+    tenants = TenantReportsField(required=False, default=dict)
     node_errors = serializers.ListField(child=serializers.CharField(max_length=4000, trim_whitespace=False),
                                         max_length=MAX_ERRORS, required=False, default=list)  # fmt: skip
     capabilities = CapabilitiesSerializer(required=False)
