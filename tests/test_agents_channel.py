@@ -82,6 +82,15 @@ def test_a_wake_that_changed_nothing_keeps_the_poll_parked_and_a_change_then_ans
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_full_document_is_sent_without_holding_a_database_connection(pool):
+    _, cred = enrol(pool)
+    connection.ensure_connection()
+    response = agent(cred).get("/api/v1/agents/node-1/desired-state")
+    assert response.status_code == 200 and response["ETag"]
+    assert connection.connection is None  # back in the pool before 3 MB go out to a slow reader
+
+
+@pytest.mark.django_db(transaction=True)
 def test_long_polls_beyond_the_site_wide_cap_get_429_with_retry_after(pool, polls, settings):
     settings.AGENT_LONGPOLL_MAX, settings.AGENT_LONGPOLL_RETRY_AFTER = 1, 7
     node, cred1 = enrol(pool, "node-1")
