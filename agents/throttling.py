@@ -14,33 +14,27 @@ from rest_framework import throttling
 from agents import longpoll
 
 KEY = "enclave:db{db}:node-rate:{node}:{window}"
-PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-def parse_rate(rate: str | None) -> tuple[int, int] | None:
-    """'120/minute' -> (120, 60); None (no rate) -> None."""
-    if not rate:
-        return None
-    count, period = rate.split("/")
-    return int(count), PERIODS[period[0]]
-
-
-class NodeRateThrottle(throttling.BaseThrottle):
+class NodeRateThrottle(throttling.SimpleRateThrottle):
     """At most settings.API_RATES['node'] requests per node and window (429 + Retry-After beyond)."""
 
+    scope = "node"
+
+    def get_rate(self):
+        return settings.API_RATES.get(self.scope)
+
     def allow_request(self, request, view):
-        rate = parse_rate(settings.API_RATES.get("node"))
-        if rate is None or request.auth is None:
+        if self.rate is None or request.auth is None:
             return True
-        limit, period = rate
         now = time.time()
-        window = int(now // period)
-        self.retry_after = (window + 1) * period - now
+        window = int(now // self.duration)
+        self.retry_after = (window + 1) * self.duration - now
         client = longpoll.redis_client()
         db = client.connection_pool.connection_kwargs.get("db", 0)
         key = KEY.format(db=db, node=request.auth.pk, window=window)
-        count, _ = client.pipeline(transaction=False).incr(key).expire(key, period * 2).execute()
-        return count <= limit
+        count, _ = client.pipeline(transaction=False).incr(key).expire(key, self.duration * 2).execute()
+        return count <= self.num_requests
 
     def wait(self):
         return self.retry_after
