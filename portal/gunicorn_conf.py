@@ -12,11 +12,12 @@ import os
 
 bind = os.environ.get("ENCLAVE_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("ENCLAVE_WEB_WORKERS", "2"))
-worker_class = "gthread"
+worker_class = "portal.gunicorn_worker.ThreadWorker"  # gthread; lingering closes off the event loop
 threads = int(os.environ.get("ENCLAVE_WEB_THREADS", "1100"))
 worker_connections = threads + 200  # gthread keeps (connections - threads) idle keep-alive sockets
 timeout = 90  # above the longest long-poll (60 s): a parked poll is not a hung worker
 graceful_timeout = 70
 keepalive = 75
 backlog = 4096  # a wake-up of a whole pool reconnects hundreds of agents at once
+control_socket_disable = True  # no runtime control interface; replicas on one host would share its path
 accesslog = os.environ.get("ENCLAVE_ACCESS_LOG") or None
