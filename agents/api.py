@@ -1,5 +1,6 @@
 """REST API: admin management of pools, nodes and join tokens; the node agents' own endpoints."""
 
+import random
 import time
 
 from django.db import connection
@@ -31,6 +32,9 @@ from portal.api import SITE_ADMIN_ONLY
 from users.throttling import JoinRateThrottle
 
 MAX_WAIT = 60
+# A poll is held for a random 75-100% of the wait it asked for: nodes that parked together (a pool
+# change answers them all at once) would otherwise all renew together, every wait, for ever.
+HOLD_JITTER = 0.25
 
 
 class NodePoolViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
@@ -184,7 +188,7 @@ def _wait_for_change(waiter, node_id: int, state, known: str, wait: int):
 
     The sweep wakes every live node behind its generation (a lost wake-up); one that already holds
     its document (it failed to apply it) would otherwise re-poll at once, every sweep."""
-    deadline = time.monotonic() + wait
+    deadline = time.monotonic() + wait * (1 - HOLD_JITTER * random.random())
     while state and state.etag == known and (left := deadline - time.monotonic()) > 0:
         _release_connection()  # a parked poll holds no database connection (2,000 nodes)
         if not waiter.wait(left):

@@ -82,6 +82,20 @@ def test_a_wake_that_changed_nothing_keeps_the_poll_parked_and_a_change_then_ans
 
 
 @pytest.mark.django_db(transaction=True)
+def test_unchanged_polls_are_held_for_a_random_75_to_100_percent_of_their_wait(pool):
+    _, cred = enrol(pool)
+    etag = agent(cred).get("/api/v1/agents/node-1/desired-state")["ETag"]
+    held = []
+    for _ in range(4):
+        start = time.monotonic()
+        response = agent(cred).get("/api/v1/agents/node-1/desired-state?wait=2", HTTP_IF_NONE_MATCH=etag)
+        held.append(time.monotonic() - start)
+        assert response.status_code == 304
+    assert all(1.4 < seconds < 2.5 for seconds in held), held
+    assert max(held) - min(held) > 0.01  # not one fixed hold: nodes that parked together drift apart
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_full_document_is_sent_without_holding_a_database_connection(pool):
     _, cred = enrol(pool)
     connection.ensure_connection()
