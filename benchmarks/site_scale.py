@@ -181,22 +181,25 @@ def prepare(site: Site, args, compile_state: bool) -> dict:
     return seeded
 
 
-def measure(site: Site, args, agents: int, bounded: float, settle_limit: float = 600) -> dict:
-    """Everything measured over HTTP against a started site."""
-    result: dict = {}
+def measure(site: Site, args, agents: int, bounded: float, result: dict, save, settle_limit: float = 600) -> dict:
+    """Everything measured over HTTP against a started site, saved after every series (runs are long)."""
     admin, owner = web.Login(site.ports[0], "bench-admin"), web.Login(site.ports[0], "pi-0")
     fleet = web.Fleet(site.ports, args.nodes, agents, args.agent_wait)
     fleet.start(ramp_s=args.ramp)
     result["parked"] = fleet.wait_parked(timeout=args.ramp + 900)
     result["initial_get"] = fleet.initial_latencies()
+    save()
     # Timing starts once every agent's first download is done and the machine has settled: the
     # measured state is 2,000 agents parked in their long-polls, renewing them every --agent-wait.
     result["quiet"] = {"lists": web.quiet(fleet, args.settle, limit_s=settle_limit)}
-    result["lists"] = web.measure_lists(site.ports[0], admin, owner, args.requests, bounded)
+    result["lists"] = {}
+    web.measure_lists(site.ports[0], admin, owner, args.requests, bounded, result["lists"], save)
     result["quiet"]["desired"] = web.quiet(fleet, args.settle, limit_s=settle_limit)
     result["desired"] = web.measure_desired(site.ports, args.nodes, args.requests * 5, bounded)
+    save()
     result["quiet"]["propagation"] = web.quiet(fleet, args.settle, limit_s=settle_limit)
     result["propagation"] = web.propagation(site, admin, fleet, args.pools, bounded)
+    save()
     result["quiet"]["end"] = {"fleet_errors": fleet.error_count()}
     fleet.stop()
     result["memory_mb"] = site.peak_memory_mb()
@@ -216,7 +219,7 @@ def baseline_code(commit: str) -> Path:
     return target
 
 
-def run_one(code: Path, name: str, args, current: bool) -> dict:
+def run_one(code: Path, name: str, args, current: bool, result: dict, save) -> dict:
     redis = Redis()
     site = Site(code, name, redis.port, pool_size=40 if current else 0)
     if not current:  # the baseline predates the owner/app role split: it migrates and runs as the owner
@@ -225,11 +228,12 @@ def run_one(code: Path, name: str, args, current: bool) -> dict:
             "ENCLAVE_DB_PASSWORD": os.environ.get("ENCLAVE_DB_OWNER_PASSWORD", ""),
         }  # scripts/env.sh sets both
     try:
-        result = {"seed": prepare(site, args, compile_state=current)}
+        result["seed"] = prepare(site, args, compile_state=current)
+        save()
         site.start()
         # The baseline stays busy with requests the harness gave up on: it never settles.
-        result |= measure(site, args, args.nodes if current else args.baseline_agents,
-                          args.bounded if not current else 60.0, 600 if current else 30)  # fmt: skip
+        measure(site, args, args.nodes if current else args.baseline_agents,
+                args.bounded if not current else 60.0, result, save, 600 if current else 30)  # fmt: skip
         return result
     finally:
         site.stop()
@@ -257,18 +261,22 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / ".data" / "site_scale.json"))
     args = parser.parse_args()
     results = {"args": vars(args), "machine": web.machine()}
+
+    def save() -> None:  # a stopped run keeps every series measured so far
+        Path(args.out).write_text(json.dumps(results, indent=1, default=str))
+
     if args.baseline_only:
         results = json.loads(Path(args.out).read_text()) | {"baseline_args": vars(args)}
     else:
-        results["current"] = run_one(ROOT, f"bench_sitescale_{os.getpid()}", args, current=True)
-    Path(args.out).write_text(json.dumps(results, indent=1, default=str))
+        run_one(ROOT, f"bench_sitescale_{os.getpid()}", args, True, results.setdefault("current", {}), save)
+    save()
     if not args.skip_baseline:
         code = baseline_code(args.baseline)
         try:
-            results["baseline"] = run_one(code, f"bench_sitebase_{os.getpid()}", args, current=False)
+            run_one(code, f"bench_sitebase_{os.getpid()}", args, False, results.setdefault("baseline", {}), save)
         finally:
             shutil.rmtree(code, ignore_errors=True)
-    Path(args.out).write_text(json.dumps(results, indent=1, default=str))
+    save()
     web.report(results)
 
 

@@ -109,20 +109,21 @@ def timed(port, path, headers, count, bounded) -> dict:
     return percentiles(samples) | {"status": sorted(statuses)}
 
 
-def measure_lists(port, admin: Login, owner: Login, count: int, bounded: float) -> dict:
+def measure_lists(port, admin: Login, owner: Login, count: int, bounded: float, results: dict, save) -> dict:
     """Every list endpoint (API, first page) and main page, as the site admin and as a tenant owner."""
-    results = {}
     for name in API_LISTS:
         for who in (admin, owner):
             if who is owner and name in ADMIN_ONLY:
                 continue
             results[f"GET /api/v1/{name}/ as {who.username}"] = timed(port, f"/api/v1/{name}/", who.api_headers,
                                                                        count, bounded)  # fmt: skip
+            save()
     for path in PAGES:
         for who in (admin, owner):
             if who is owner and path in ADMIN_ONLY:
                 continue
             results[f"page {path} as {who.username}"] = timed(port, path, who.page_headers, count, bounded)
+            save()
     return results
 
 
