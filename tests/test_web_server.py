@@ -25,7 +25,7 @@ def server():
     port = _free_port()
     env = dict(os.environ, ENCLAVE_BIND=f"127.0.0.1:{port}", ENCLAVE_WEB_WORKERS="1", ENCLAVE_WEB_THREADS="20")
     argv = [str(GUNICORN), "-c", "portal/gunicorn_conf.py", "tests.web_server_app:application"]
-    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
