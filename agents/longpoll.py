@@ -7,12 +7,17 @@ across web processes and forgets polls of a process that died.
 """
 
 import functools
+import logging
+import os
 import secrets
+import threading
 import time
 
 import redis
 from django.conf import settings
 from rest_framework import exceptions, status
+
+logger = logging.getLogger(__name__)
 
 # Pub/sub ignores Redis database numbers: the channel names the database, so two sites (or two
 # test processes) sharing one Redis server never wake each other's nodes.
@@ -22,6 +27,10 @@ OWNER = "enclave:longpoll:node:{}"
 HOLD_SECONDS = 120  # longest a poll can be counted (the view waits at most 60 s)
 CHANGED, REVOKED, SUPERSEDED = b"changed", b"revoked", b"superseded:"
 PUBLISHERS = 100  # connections beyond the polls' own: acquire/release scripts, wake-ups
+LISTEN_TIMEOUT = 5  # seconds a poll waits for the process's listener to be subscribed
+HEALTH_CHECK = 15  # seconds of silence after which the listener pings Redis (finds a dead connection)
+RECONNECT_AFTER, RECONNECT_MAX = 0.5, 30  # seconds between the listener's tries to reach Redis again
+LISTENER_NAME = "enclave-longpoll"  # CLIENT LIST name of each process's listener (+ its pid)
 
 # KEYS: active set, node owner key, node channel. ARGV: now, cap, expiry, token, hold seconds.
 _ACQUIRE = """
@@ -45,15 +54,22 @@ class Superseded(exceptions.APIException):
     default_code = "superseded"
 
 
+class Unavailable(exceptions.APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_detail = "The site's Redis cannot be reached now; retry shortly."
+    default_code = "unavailable"
+    wait = 5  # DRF's handler turns this into Retry-After
+
+
 def redis_client() -> redis.Redis:
-    """The process's client: one connection pool shared by every poll (redis-py resets it after a fork)."""
+    """The process's client: one connection pool for commands (redis-py resets it after a fork)."""
     return _client_for(settings.REDIS_URL, settings.AGENT_LONGPOLL_MAX)
 
 
 @functools.cache
 def _client_for(url: str, polls: int) -> redis.Redis:
-    # Each parked poll holds a pub/sub connection from the pool for its whole wait; redis-py's default
-    # cap (100) would refuse the 101st poll of a process, so the pool grows to the site-wide poll cap.
+    # A parked poll holds no connection (the listener below), but every request thread may run a
+    # command at once: the pool may grow as far as there are polls, not to redis-py's default (100).
     return redis.Redis.from_url(url, socket_timeout=5, max_connections=polls + PUBLISHERS)
 
 
@@ -82,43 +98,155 @@ def active() -> int:
 
 
 class Waiter:
-    """Subscribe first, then compute, then wait: a change in between is never missed.
+    """Listen first, then compute, then wait: a change in between is never missed.
 
-    Raises Throttled (429 + Retry-After) when the site-wide cap is reached; ends an older poll of
-    the same node; wait() raises Superseded or AuthenticationFailed when the poll must end.
+    Raises Throttled (429 + Retry-After) when the site-wide cap is reached, Unavailable (503) when
+    Redis cannot be heard; ends an older poll of the same node; wait() raises Superseded or
+    AuthenticationFailed when the poll must end.
     """
 
     def __init__(self, node_id: int):
         self.token = secrets.token_hex(8).encode()
         client = redis_client()
         self.keys = [ACTIVE, OWNER.format(node_id), _channel(client, node_id)]
-        self.pubsub = client.pubsub(ignore_subscribe_messages=True)
-        self.pubsub.subscribe(self.keys[2])
+        self.listener = _listener_for(settings.REDIS_URL)
+        self.slot = self.listener.add(self.keys[2].encode())
+        try:
+            self.client = self._acquire(client)
+        except BaseException:
+            self.listener.discard(self.slot)
+            raise
+
+    def _acquire(self, client: redis.Redis) -> redis.Redis:
         now = time.time()
         args = [now, settings.AGENT_LONGPOLL_MAX, now + HOLD_SECONDS, self.token, HOLD_SECONDS]
-        if not client.eval(_ACQUIRE, 3, *self.keys, *args):
-            self.pubsub.close()
+        if not self.listener.live.wait(LISTEN_TIMEOUT):
+            raise Unavailable("Wake-ups cannot be heard now (Redis); retry shortly.")
+        try:
+            acquired = client.eval(_ACQUIRE, 3, *self.keys, *args)
+        except redis.RedisError as error:
+            raise Unavailable() from error
+        if not acquired:
             raise exceptions.Throttled(wait=settings.AGENT_LONGPOLL_RETRY_AFTER,
                                        detail="Too many node long-polls at once; retry later.")  # fmt: skip
-        self.client = client
+        return client
 
     def wait(self, timeout: float) -> bool:
         """Block until a change arrives (True) or the timeout passes (False)."""
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             # One wake-up per poll: 2,000 parked threads waking every few seconds contend for the GIL.
-            message = self.pubsub.get_message(timeout=left)
-            data = message["data"] if message else None
-            if data == CHANGED:
-                return True
-            if data == REVOKED:
+            if not self.slot.event.wait(left):
+                return False
+            messages = self.listener.take(self.slot)
+            if REVOKED in messages:
                 raise exceptions.AuthenticationFailed("Node credential revoked.")
-            if isinstance(data, bytes) and data.startswith(SUPERSEDED) and data[len(SUPERSEDED) :] != self.token:
+            if any(m.startswith(SUPERSEDED) and m[len(SUPERSEDED) :] != self.token for m in messages):
                 raise Superseded()
+            if CHANGED in messages:
+                return True
         return False
 
     def close(self) -> None:
+        self.listener.discard(self.slot)
         try:
             self.client.eval(_RELEASE, 2, *self.keys[:2], self.token)
-        finally:
-            self.pubsub.close()
+        except redis.RedisError as error:  # the poll's count expires by itself (HOLD_SECONDS)
+            logger.warning("long-poll release failed: %s", error)
+
+
+class _Slot:
+    """One parked poll's mailbox: the messages of its node's channel since it last looked."""
+
+    __slots__ = ("channel", "messages", "event")
+
+    def __init__(self, channel: bytes):
+        self.channel, self.messages, self.event = channel, [], threading.Event()
+
+
+class _Listener:
+    """The process's one pattern subscription to every node's channel, handing messages to parked polls.
+
+    A poll used to hold a pub/sub connection of its own: a connect, HELLO and SUBSCRIBE per renewal
+    (a third of a renewal's CPU, measured) and a Redis client per parked node. Messages published
+    while the connection is down are lost, so every (re)subscription wakes every parked poll: each
+    reads its document again, and one whose document did not change stays parked (agents.api).
+    """
+
+    def __init__(self, url: str, pattern: str):
+        self.pid, self.live = os.getpid(), threading.Event()
+        self._slots: dict[bytes, set[_Slot]] = {}
+        self._lock = threading.Lock()
+        client = redis.Redis.from_url(url, socket_timeout=LISTEN_TIMEOUT, health_check_interval=HEALTH_CHECK,
+                                      client_name=f"{LISTENER_NAME}-{self.pid}")  # fmt: skip
+        self._pubsub = client.pubsub()
+        self._pattern = pattern
+        threading.Thread(target=self._run, name="enclave-longpoll-listener", daemon=True).start()
+
+    def add(self, channel: bytes) -> _Slot:
+        slot = _Slot(channel)
+        with self._lock:
+            self._slots.setdefault(channel, set()).add(slot)
+        return slot
+
+    def discard(self, slot: _Slot) -> None:
+        with self._lock:
+            slots = self._slots.get(slot.channel, set())
+            slots.discard(slot)
+            if not slots:
+                self._slots.pop(slot.channel, None)
+
+    def take(self, slot: _Slot) -> list[bytes]:
+        with self._lock:
+            messages, slot.messages = slot.messages, []
+            slot.event.clear()
+        return messages
+
+    def _deliver(self, slots, data: bytes) -> None:
+        for slot in slots:
+            slot.messages.append(data)
+            slot.event.set()
+
+    def _run(self) -> None:
+        pause = RECONNECT_AFTER
+        while True:
+            try:
+                self._listen()
+            except (redis.RedisError, OSError) as error:
+                if self.live.is_set():
+                    logger.warning("long-poll listener lost Redis (%s); reconnecting", error)
+                    pause = RECONNECT_AFTER
+            self.live.clear()
+            time.sleep(pause)
+            pause = min(pause * 2, RECONNECT_MAX)
+
+    def _listen(self) -> None:
+        self._pubsub.psubscribe(self._pattern)  # redis-py subscribes again itself after a reconnect
+        while True:
+            message = self._pubsub.get_message(timeout=HEALTH_CHECK)
+            if message is None:
+                continue
+            if message["type"] == "psubscribe":  # (re)subscribed: anything may have been missed
+                with self._lock:
+                    self._deliver([s for slots in self._slots.values() for s in slots], CHANGED)
+                self.live.set()
+            elif message["type"] == "pmessage":
+                with self._lock:
+                    self._deliver(self._slots.get(message["channel"], ()), message["data"])
+
+
+_listeners: dict[str, _Listener] = {}
+_listeners_lock = threading.Lock()
+
+
+def _listener_for(url: str) -> _Listener:
+    """This process's listener for this Redis (a forked child starts its own)."""
+    listener = _listeners.get(url)
+    if listener is None or listener.pid != os.getpid():
+        with _listeners_lock:
+            listener = _listeners.get(url)
+            if listener is None or listener.pid != os.getpid():
+                client = redis_client()
+                pattern = CHANNEL.format(db=client.connection_pool.connection_kwargs.get("db", 0), node="*")
+                listener = _listeners[url] = _Listener(url, pattern)
+    return listener

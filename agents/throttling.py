@@ -8,6 +8,7 @@ shared connection pool: no per-request client or pickled history.
 
 import time
 
+import redis
 from django.conf import settings
 from rest_framework import throttling
 
@@ -33,7 +34,10 @@ class NodeRateThrottle(throttling.SimpleRateThrottle):
         client = longpoll.redis_client()
         db = client.connection_pool.connection_kwargs.get("db", 0)
         key = KEY.format(db=db, node=request.auth.pk, window=window)
-        count, _ = client.pipeline(transaction=False).incr(key).expire(key, self.duration * 2).execute()
+        try:
+            count, _ = client.pipeline(transaction=False).incr(key).expire(key, self.duration * 2).execute()
+        except redis.RedisError as error:
+            raise longpoll.Unavailable() from error
         return count <= self.num_requests
 
     def wait(self):

@@ -139,6 +139,17 @@ def test_a_silent_node_becomes_not_ready(pool):
     assert node.status == NodeStatus.NOT_READY and "silent since" in node.last_error
 
 
+def test_a_poll_is_a_heartbeat_written_at_most_every_fifteen_seconds(pool):
+    node, cred = enrol(pool)
+    old = timezone.now() - datetime.timedelta(minutes=5)
+    Node.objects.filter(pk=node.pk).update(last_seen=old)
+    assert agent(cred).get("/api/v1/agents/node-1/desired-state").status_code == 200
+    heard = Node.objects.get(pk=node.pk).last_seen
+    assert timezone.now() - heard < datetime.timedelta(seconds=5)
+    agent(cred).get("/api/v1/agents/node-1/desired-state")
+    assert Node.objects.get(pk=node.pk).last_seen == heard  # within 15 s: not written again
+
+
 def test_bad_observed_reports_and_pool_input_are_400(pool, api, world):
     _, cred = enrol(pool)
     report = agent(cred).post("/api/v1/agents/node-1/observed-state", {"generation": -1}, format="json")

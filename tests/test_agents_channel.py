@@ -1,6 +1,7 @@
 """The node channel: one long-poll per node, a site-wide cap, expiring and rotating credentials, revocation."""
 
 import datetime
+import os
 import threading
 import time
 
@@ -349,3 +350,70 @@ def test_a_node_beyond_its_own_rate_gets_429_with_retry_after_and_other_nodes_do
     assert [a.status_code for a in answers] == [204] * 5 + [429]
     assert 0 < int(answers[-1]["Retry-After"]) <= 60
     assert other.status_code != 429
+
+
+# -- one listener per process: a parked poll holds no Redis connection -----------------------------
+
+
+def _connections(redis_client) -> int:
+    return len(redis_client.client_list())
+
+
+def test_a_parked_poll_holds_no_redis_connection_of_its_own(settings, redis_client):
+    settings.AGENT_LONGPOLL_MAX = 250
+    first = longpoll.Waiter(900_200)  # the process's listener and pool are up
+    before = _connections(redis_client)
+    waiters = [longpoll.Waiter(node_id) for node_id in range(900_201, 900_301)]
+    try:
+        assert longpoll.active() == 101
+        assert _connections(redis_client) - before <= 2  # was one per parked poll
+    finally:
+        for waiter in [first, *waiters]:
+            waiter.close()
+
+
+def test_a_wake_reaches_only_the_polls_of_its_node():
+    mine, other = longpoll.Waiter(900_400), longpoll.Waiter(900_401)
+    try:
+        longpoll.wake([900_400])
+        assert mine.wait(5) is True
+        assert other.wait(0.3) is False
+    finally:
+        mine.close(), other.close()
+
+
+def _kill_listener(redis_client) -> None:
+    name = f"{longpoll.LISTENER_NAME}-{os.getpid()}"
+    for client in redis_client.client_list():
+        if client["name"] == name:
+            redis_client.client_kill_filter(_id=client["id"])
+
+
+def test_a_lost_subscription_wakes_every_parked_poll_to_read_its_document_again(redis_client):
+    waiter = longpoll.Waiter(900_500)  # a wake published while the listener is down is lost: none may hang on it
+    try:
+        _kill_listener(redis_client)
+        assert waiter.wait(10) is True
+        longpoll.wake([900_500])  # and the listener hears wake-ups again
+        assert waiter.wait(5) is True
+    finally:
+        waiter.close()
+
+
+def test_a_poll_that_cannot_hear_wake_ups_gets_503_with_retry_after(settings, monkeypatch):
+    monkeypatch.setattr(longpoll, "LISTEN_TIMEOUT", 0.5)
+    settings.REDIS_URL = "redis://127.0.0.1:9/0"  # nothing listens on the discard port
+    with pytest.raises(longpoll.Unavailable) as error:
+        longpoll.Waiter(900_600)
+    assert error.value.status_code == 503 and error.value.wait == 5
+    assert "Wake-ups cannot be heard" in str(error.value.detail)
+
+
+def test_node_requests_get_503_with_retry_after_while_redis_is_down(pool, settings):
+    node, cred = enrol(pool)
+    etag = agent(cred).get("/api/v1/agents/node-1/desired-state")["ETag"]
+    settings.REDIS_URL = "redis://127.0.0.1:9/0"
+    for path, headers in (("", {}), ("?wait=5", {"HTTP_IF_NONE_MATCH": etag})):
+        response = agent(cred).get(f"/api/v1/agents/node-1/desired-state{path}", **headers)
+        assert response.status_code == 503 and response["Retry-After"] == "5", response.content
+        assert "retry" in response.json()["detail"]
