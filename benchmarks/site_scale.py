@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import site_scale_http as web  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+PHASES = {"lists", "desired", "propagation"}
 BASELINE = "9e7d1a1"  # main before issue 9: compile per desired-state request
 
 
@@ -191,15 +192,17 @@ def measure(site: Site, args, agents: int, bounded: float, result: dict, save, s
     save()
     # Timing starts once every agent's first download is done and the machine has settled: the
     # measured state is 2,000 agents parked in their long-polls, renewing them every --agent-wait.
-    result["quiet"] = {"lists": web.quiet(fleet, args.settle, limit_s=settle_limit)}
-    result["lists"] = {}
-    web.measure_lists(site.ports[0], admin, owner, args.requests, bounded, result["lists"], save)
-    result["quiet"]["desired"] = web.quiet(fleet, args.settle, limit_s=settle_limit)
-    result["desired"] = web.measure_desired(site.ports, args.nodes, args.requests * 5, bounded)
-    save()
-    result["quiet"]["propagation"] = web.quiet(fleet, args.settle, limit_s=settle_limit)
-    result["propagation"] = web.propagation(site, admin, fleet, args.pools, bounded)
-    save()
+    result["quiet"] = {}
+    for phase in args.phases.split(","):
+        result["quiet"][phase] = web.quiet(fleet, args.settle, limit_s=settle_limit)
+        if phase == "lists":
+            result["lists"] = {}
+            web.measure_lists(site.ports[0], admin, owner, args.requests, bounded, result["lists"], save)
+        elif phase == "desired":
+            result["desired"] = web.measure_desired(site.ports, args.nodes, args.requests * 5, bounded)
+        else:
+            result["propagation"] = web.propagation(site, admin, fleet, args.pools, bounded)
+        save()
     result["quiet"]["end"] = {"fleet_errors": fleet.error_count()}
     fleet.stop()
     result["memory_mb"] = site.peak_memory_mb()
@@ -242,6 +245,13 @@ def run_one(code: Path, name: str, args, current: bool, result: dict, save) -> d
             site.drop()
 
 
+def _phases(text: str) -> str:
+    names = text.split(",")
+    if not names or set(names) - PHASES or len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"a comma-separated subset of {', '.join(sorted(PHASES))}")
+    return text
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tenants", type=int, default=10_000)
@@ -252,6 +262,12 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=120.0, help="seconds over which the agents start")
     parser.add_argument("--agent-wait", type=int, default=30, help="seconds each agent's long-poll asks for")
     parser.add_argument("--settle", type=float, default=10.0, help="seconds of CPU under 50%% busy before timing")
+    parser.add_argument(
+        "--phases",
+        default="lists,desired,propagation",
+        type=_phases,
+        help="what to time, in this order (comma-separated; a subset skips the rest)",
+    )
     parser.add_argument("--baseline", default=BASELINE)
     parser.add_argument("--baseline-agents", type=int, default=0)
     parser.add_argument("--bounded", type=float, default=30.0, help="baseline: seconds before a request is given up")

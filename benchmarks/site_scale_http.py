@@ -384,18 +384,19 @@ def report(results: dict) -> None:
     cur, base = results["current"], results.get("baseline", {})
     print("seed:", json.dumps(cur["seed"]), "\nbaseline seed:", json.dumps(base.get("seed", {})))
     print("\n| request | as | p50 ms | p95 ms | p99 ms | baseline p95 |\n|---|---|---:|---:|---:|---:|")
-    for key, value in cur["lists"].items():
+    for key, value in cur.get("lists", {}).items():
         what, who = key.rsplit(" as ", 1)
         print(f"| {what} | {who} | {_ms(value, 'p50')} | {_ms(value, 'p95')} | {_ms(value, 'p99')} | "
               f"{_ms(base.get('lists', {}).get(key, {}), 'p95')} |")  # fmt: skip
-    refused = {k: v["status"] for k, v in cur["lists"].items() if v.get("status", [200]) != [200]}
+    refused = {k: v["status"] for k, v in cur.get("lists", {}).items() if v.get("status", [200]) != [200]}
     if refused:
         print("NOT 200 (these times measure a refusal, not the list):", refused)
+    desired, base_desired = cur.get("desired", {}), base.get("desired", {})
     for label in ("full", "unchanged"):
-        print(f"desired-state GET {label}: {cur['desired'].get(label)}; baseline {base.get('desired', {}).get(label)}")
-    print("document bytes:", cur["desired"].get("bytes"), "; fleet:", cur["parked"], "; initial GETs:",
+        print(f"desired-state GET {label}: {desired.get(label)}; baseline {base_desired.get(label)}")
+    print("document bytes:", desired.get("bytes"), "; fleet:", cur["parked"], "; initial GETs:",
           cur["initial_get"])  # fmt: skip
-    print("propagation:", cur["propagation"], "\nbaseline propagation:", base.get("propagation"))
+    print("propagation:", cur.get("propagation"), "\nbaseline propagation:", base.get("propagation"))
     print("machine before each phase:", cur.get("quiet"), "\nbaseline:", base.get("quiet"))
     print("peak memory MB:", cur["memory_mb"], "baseline:", base.get("memory_mb"))
     print("database MB:", cur["db_mb"], "baseline:", base.get("db_mb"))
