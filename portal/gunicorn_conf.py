@@ -3,8 +3,8 @@
 Node agents hold a long-poll open for up to a minute (agents.api.MAX_WAIT), each on a thread of
 the gthread worker; a parked poll holds no database or Redis connection (agents.api,
 agents.longpoll), only its socket and thread. So a web process needs a thread per node it serves
-plus headroom for browsers and REST clients: ENCLAVE_WEB_THREADS >= nodes / (replicas * workers) + 100 (1,100 threads
-in each of 2 processes for 2,000 nodes). docs/benchmarks.md (site scale) has what was measured with
+plus headroom for browsers and REST clients: ENCLAVE_WEB_THREADS >= nodes / (replicas * workers)
++ 100 (1,100 threads in each of 2 processes for 2,000 nodes). docs/benchmarks.md (site scale) has what was measured with
 2,000 polling nodes on a 2-core machine (desired-state GET p50 19 ms, 11 ms unchanged).
 """
 
