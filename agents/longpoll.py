@@ -168,7 +168,7 @@ class _Listener:
     """The process's one pattern subscription to every node's channel, handing messages to parked polls.
 
     A poll used to hold a pub/sub connection of its own: a connect, HELLO and SUBSCRIBE per renewal
-    (a third of a renewal's CPU, measured) and a Redis client per parked node. Messages published
+    (a quarter of a renewal's CPU, measured) and a Redis client per parked node. Messages published
     while the connection is down are lost, so every (re)subscription wakes every parked poll: each
     reads its document again, and one whose document did not change stays parked (agents.api).
     """

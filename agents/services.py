@@ -190,7 +190,7 @@ def touch(node: Node) -> None:
     """A long-poll is a heartbeat; one heard from within TOUCH_EVERY is not written again."""
     now = timezone.now()
     if node.last_seen is None or now - node.last_seen >= TOUCH_EVERY:
-        hotpath.seen(node.pk, now)  # every renewal of a 30 s poll: an ORM update compiled each time
+        hotpath.seen(node.pk, now)  # most renewals of a 30 s poll write it: no ORM compile each time
 
 
 def mark_silent_nodes() -> int:
