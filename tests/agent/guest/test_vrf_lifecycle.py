@@ -30,26 +30,41 @@ def test_killing_the_agent_mid_apply_then_restarting_converges(topo):
     (path / "in.json").write_text(json.dumps(state))
     with open(path / "agent.err", "w") as err:
         proc = subprocess.Popen(
-            ["ip", "netns", "exec", topo.ns("n1"), PY, "-m", "enclave_agent.cli", "--state-dir",
-             str(path), "apply", "--file", str(path / "in.json")],
-            stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+            [
+                "ip",
+                "netns",
+                "exec",
+                topo.ns("n1"),
+                PY,
+                "-m",
+                "enclave_agent.cli",
+                "--state-dir",
+                str(path),
+                "apply",
+                "--file",
+                str(path / "in.json"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            start_new_session=True,
+        )
     # Seeing only the probe here, then killing, left no link at all (fresh-clone run, 11-27).
     wait_for(lambda: _tenant_links(topo, "n1") or proc.poll() is not None, "first link")
     os.killpg(proc.pid, signal.SIGKILL)  # like systemd killing the whole unit cgroup
     proc.wait()
     half = _tenant_links(topo, "n1")
-    assert 0 < len(half) < 120, ("the kill must land mid-apply for this test to mean anything; agent exit "
-                                 f"{proc.returncode}: {(path / 'agent.err').read_text()[-2000:]}")
+    assert 0 < len(half) < 120, (
+        "the kill must land mid-apply for this test to mean anything; agent exit "
+        f"{proc.returncode}: {(path / 'agent.err').read_text()[-2000:]}"
+    )
     rep = report(agent(topo, "n1", state))
-    assert rep["node_errors"] == [] and {v["status"] for v in rep["tenants"].values()} == {
-        "ready"}
+    assert rep["node_errors"] == [] and {v["status"] for v in rep["tenants"].values()} == {"ready"}
     assert len(_owned_links(topo, "n1")) == 120
     assert report(agent(topo, "n1", state))["ops"] == 0
 
 
 def test_removed_tenant_is_torn_down_and_foreign_objects_survive(topo):
-    topo.ex("n1", "ip", "link", "add", "foreign0", "type", "vxlan", "id", "9", "dstport", "4999",
-            "dev", "eth0")
+    topo.ex("n1", "ip", "link", "add", "foreign0", "type", "vxlan", "id", "9", "dstport", "4999", "dev", "eth0")
     topo.ex("n1", "nft", "add", "table", "inet", "other")
     assert report(agent(topo, "n1", desired("n1", 1, [A, B])))["ops"] > 0
     rep = report(agent(topo, "n1", desired("n1", 1, [A], generation=2)))
@@ -84,8 +99,7 @@ def test_teardown_removes_everything_owned_and_nothing_else(topo):
 
 
 def _start_portal(topo, state_file, observed):
-    proc = topo.spawn("n1", PY, DOUBLE, "--port", "8765", "--state", str(state_file),
-                      "--observed", str(observed))
+    proc = topo.spawn("n1", PY, DOUBLE, "--port", "8765", "--state", str(state_file), "--observed", str(observed))
     assert proc.stdout.readline().strip() == "READY"
     return proc
 
@@ -105,17 +119,18 @@ def test_join_then_control_plane_outage_keeps_last_state_and_retries(topo):
     portal = _start_portal(topo, state_file, observed)
     sdir = f"/tmp/{topo.prefix}-n1run"
     cli = [PY, "-m", "enclave_agent.cli", "--state-dir", sdir]
-    joined = topo.ex("n1", *cli, "join", "--server", "http://127.0.0.1:8765", "--token",
-                     "join-once", "--hostname", "n1")
+    joined = topo.ex(
+        "n1", *cli, "join", "--server", "http://127.0.0.1:8765", "--token", "join-once", "--hostname", "n1"
+    )
     assert "joined as node n1" in joined.stdout
     assert os.stat(f"{sdir}/credential.json").st_mode & 0o777 == 0o600
-    again = topo.ex("n1", *cli, "join", "--server", "http://127.0.0.1:8765", "--token",
-                    "join-once", check=False)
+    again = topo.ex("n1", *cli, "join", "--server", "http://127.0.0.1:8765", "--token", "join-once", check=False)
     assert again.returncode != 0  # one-time token
     log = work / "agent.log"
     with open(log, "w") as fh:
-        runner = subprocess.Popen(["ip", "netns", "exec", topo.ns("n1"), *cli, "run", "--wait",
-                                   "1"], stdout=fh, stderr=fh)
+        runner = subprocess.Popen(
+            ["ip", "netns", "exec", topo.ns("n1"), *cli, "run", "--wait", "1"], stdout=fh, stderr=fh
+        )
     topo.procs.append(runner)
     wait_for(lambda: _observed_generation(observed) == 1, "generation 1 reported")
     portal.kill()
@@ -128,7 +143,6 @@ def test_join_then_control_plane_outage_keeps_last_state_and_retries(topo):
     assert _owned_links(topo, "n1") == {f"vrf{A}", f"eth0u{A}", f"vrf{B}", f"eth0u{B}"}
     tenants = json.loads(observed.read_text())["tenants"]
     assert {v["status"] for v in tenants.values()} == {"ready"}
-
 
 
 def test_one_tenants_failure_does_not_block_the_others_and_fails_closed(topo):
