@@ -242,6 +242,7 @@ SPECTACULAR_SETTINGS = {
         "ClusterStateEnum": "tenants.choices.ClusterState",
         "MembershipSourceEnum": "tenants.choices.MembershipSource",
         "PFSourceEnum": "vsphere.choices.PFSource",
+        "NodeStatusEnum": "agents.choices.NodeStatus",
     },
     # Swagger UI and ReDoc are served from static files: portals often run air-gapped.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -150,6 +150,18 @@ def test_a_poll_is_a_heartbeat_written_at_most_every_fifteen_seconds(pool):
     assert Node.objects.get(pk=node.pk).last_seen == heard  # within 15 s: not written again
 
 
+def test_the_node_list_leaves_out_each_nodes_last_report_and_its_detail_has_it(pool, api, world):
+    node, cred = enrol(pool)
+    report = {"generation": 1, "tenants": {"7": {"status": "failed", "errors": ["no VRF"]}}}
+    assert agent(cred).post("/api/v1/agents/node-1/observed-state", report, format="json").status_code == 204
+    admin = api(world.admin)
+    (listed,) = admin.get("/api/v1/nodes/").json()["results"]
+    assert "last_report" not in listed and listed["name"] == "node-1" and listed["applied_generation"] == 1
+    detail = admin.get(f"/api/v1/nodes/{node.pk}/").json()
+    assert detail["last_report"]["tenants"] == {"7": {"status": "failed", "errors": ["no VRF"]}}
+    assert set(detail) - set(listed) == {"last_report"}
+
+
 def test_bad_observed_reports_and_pool_input_are_400(pool, api, world):
     _, cred = enrol(pool)
     report = agent(cred).post("/api/v1/agents/node-1/observed-state", {"generation": -1}, format="json")

@@ -358,6 +358,7 @@ from .node_pool import NodePool
 from .node_pool_request import NodePoolRequest
 from .node_request import NodeRequest
 from .node_status_enum import NodeStatusEnum
+from .node_summary import NodeSummary
 from .nodes_list_status import NodesListStatus
 from .nsx_check_queued import NsxCheckQueued
 from .nsx_manager import NsxManager
@@ -383,8 +384,8 @@ from .paginated_group_list import PaginatedGroupList
 from .paginated_host_list import PaginatedHostList
 from .paginated_join_token_list import PaginatedJoinTokenList
 from .paginated_membership_list import PaginatedMembershipList
-from .paginated_node_list import PaginatedNodeList
 from .paginated_node_pool_list import PaginatedNodePoolList
+from .paginated_node_summary_list import PaginatedNodeSummaryList
 from .paginated_nsx_manager_list import PaginatedNsxManagerList
 from .paginated_nsx_object_list import PaginatedNsxObjectList
 from .paginated_operation_log_list import PaginatedOperationLogList
@@ -898,6 +899,7 @@ __all__ = (
     "NodePoolRequest",
     "NodeRequest",
     "NodeStatusEnum",
+    "NodeSummary",
     "NodesListStatus",
     "NsxCheckQueued",
     "NsxManager",
@@ -927,8 +929,8 @@ __all__ = (
     "PaginatedHostList",
     "PaginatedJoinTokenList",
     "PaginatedMembershipList",
-    "PaginatedNodeList",
     "PaginatedNodePoolList",
+    "PaginatedNodeSummaryList",
     "PaginatedNsxManagerList",
     "PaginatedNsxObjectList",
     "PaginatedOperationLogList",

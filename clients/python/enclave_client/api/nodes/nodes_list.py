@@ -7,7 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.nodes_list_status import NodesListStatus
-from ...models.paginated_node_list import PaginatedNodeList
+from ...models.paginated_node_summary_list import PaginatedNodeSummaryList
 from ...types import UNSET, Response, Unset
 
 
@@ -49,9 +49,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | PaginatedNodeList | None:
+) -> Error | PaginatedNodeSummaryList | None:
     if response.status_code == 200:
-        response_200 = PaginatedNodeList.from_dict(response.json())
+        response_200 = PaginatedNodeSummaryList.from_dict(response.json())
 
         return response_200
 
@@ -83,7 +83,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | PaginatedNodeList]:
+) -> Response[Error | PaginatedNodeSummaryList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -100,7 +100,7 @@ def sync_detailed(
     ordering: str | Unset = UNSET,
     pool: int | Unset = UNSET,
     status: NodesListStatus | Unset = UNSET,
-) -> Response[Error | PaginatedNodeList]:
+) -> Response[Error | PaginatedNodeSummaryList]:
     """
     Args:
         limit (int | Unset):
@@ -114,7 +114,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedNodeList]
+        Response[Error | PaginatedNodeSummaryList]
     """
 
     kwargs = _get_kwargs(
@@ -140,7 +140,7 @@ def sync(
     ordering: str | Unset = UNSET,
     pool: int | Unset = UNSET,
     status: NodesListStatus | Unset = UNSET,
-) -> Error | PaginatedNodeList | None:
+) -> Error | PaginatedNodeSummaryList | None:
     """
     Args:
         limit (int | Unset):
@@ -154,7 +154,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedNodeList
+        Error | PaginatedNodeSummaryList
     """
 
     return sync_detailed(
@@ -175,7 +175,7 @@ async def asyncio_detailed(
     ordering: str | Unset = UNSET,
     pool: int | Unset = UNSET,
     status: NodesListStatus | Unset = UNSET,
-) -> Response[Error | PaginatedNodeList]:
+) -> Response[Error | PaginatedNodeSummaryList]:
     """
     Args:
         limit (int | Unset):
@@ -189,7 +189,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PaginatedNodeList]
+        Response[Error | PaginatedNodeSummaryList]
     """
 
     kwargs = _get_kwargs(
@@ -213,7 +213,7 @@ async def asyncio(
     ordering: str | Unset = UNSET,
     pool: int | Unset = UNSET,
     status: NodesListStatus | Unset = UNSET,
-) -> Error | PaginatedNodeList | None:
+) -> Error | PaginatedNodeSummaryList | None:
     """
     Args:
         limit (int | Unset):
@@ -227,7 +227,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PaginatedNodeList
+        Error | PaginatedNodeSummaryList
     """
 
     return (

@@ -9,24 +9,24 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.node import Node
+    from ..models.node_summary import NodeSummary
 
 
-T = TypeVar("T", bound="PaginatedNodeList")
+T = TypeVar("T", bound="PaginatedNodeSummaryList")
 
 
 @_attrs_define
-class PaginatedNodeList:
+class PaginatedNodeSummaryList:
     """
     Attributes:
         count (int):  Example: 123.
-        results (list[Node]):
+        results (list[NodeSummary]):
         next_ (None | str | Unset):  Example: http://api.example.org/accounts/?offset=400&limit=100.
         previous (None | str | Unset):  Example: http://api.example.org/accounts/?offset=200&limit=100.
     """
 
     count: int
-    results: list[Node]
+    results: list[NodeSummary]
     next_: None | str | Unset = UNSET
     previous: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -68,7 +68,7 @@ class PaginatedNodeList:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.node import Node
+        from ..models.node_summary import NodeSummary
 
         d = dict(src_dict)
         count = d.pop("count")
@@ -76,7 +76,7 @@ class PaginatedNodeList:
         results = []
         _results = d.pop("results")
         for results_item_data in _results:
-            results_item = Node.from_dict(results_item_data)
+            results_item = NodeSummary.from_dict(results_item_data)
 
             results.append(results_item)
 
@@ -98,15 +98,15 @@ class PaginatedNodeList:
 
         previous = _parse_previous(d.pop("previous", UNSET))
 
-        paginated_node_list = cls(
+        paginated_node_summary_list = cls(
             count=count,
             results=results,
             next_=next_,
             previous=previous,
         )
 
-        paginated_node_list.additional_properties = d
-        return paginated_node_list
+        paginated_node_summary_list.additional_properties = d
+        return paginated_node_summary_list
 
     @property
     def additional_keys(self) -> list[str]:
