@@ -4,6 +4,9 @@ import json
 import socket
 import subprocess
 import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -22,8 +25,11 @@ def portal(tmp_path):
         port = s.getsockname()[1]
     state, observed = tmp_path / "state.json", tmp_path / "observed.json"
     state.write_text(json.dumps(desired("n1", 1, [70001])))
-    proc = subprocess.Popen([sys.executable, DOUBLE, "--port", str(port), "--state", str(state),
-                             "--observed", str(observed)], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, DOUBLE, "--port", str(port), "--state", str(state), "--observed", str(observed)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout.readline().strip() == "READY"
         yield f"http://127.0.0.1:{port}", state, observed
@@ -66,3 +72,57 @@ def test_it_posts_observed_state(portal):
 def test_it_verifies_tls_by_default():
     client = PortalClient("https://portal.invalid", "n1", "x")
     assert client.context.verify_mode.name == "CERT_REQUIRED" and client.context.check_hostname
+
+
+class KeepAlive(BaseHTTPRequestHandler):
+    """HTTP/1.1 answers that keep the connection open; records each request's client port."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        """Quiet."""
+
+    def _answer(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.server.ports.append(self.client_address[1])
+        body = json.dumps(desired("n1", 1, [70001])).encode() if self.command == "GET" else b""
+        self.send_response(200 if body else 204)
+        self.send_header("ETag", '"1"')
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        # Closed without saying so, as a portal does when its keep-alive timeout ends.
+        self.close_connection = self.server.drop_after_each
+
+    do_GET = do_POST = _answer  # noqa: N815 - http.server naming
+
+
+@pytest.fixture
+def keepalive():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), KeepAlive)
+    server.ports, server.drop_after_each = [], False
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_polls_and_reports_share_one_kept_alive_connection(keepalive):
+    server, url = keepalive
+    client = PortalClient(url, "n1", CREDENTIAL)
+    for _ in range(3):
+        assert client.desired_state(None, wait=0).state.generation == 1
+        client.report({"generation": 1, "tenants": {}})
+    assert len(server.ports) == 6 and len(set(server.ports)) == 1
+
+
+def test_a_connection_the_portal_closed_is_replaced_without_an_error(keepalive):
+    server, url = keepalive
+    server.drop_after_each = True
+    client = PortalClient(url, "n1", CREDENTIAL)
+    for _ in range(3):
+        assert client.desired_state(None, wait=0).state.generation == 1
+        time.sleep(0.05)  # the close reaches the client before it sends again
+        client.report({"generation": 1, "tenants": {}})
+        time.sleep(0.05)
+    assert len(server.ports) == 6 and len(set(server.ports)) == 6  # each request sent once, on a new connection
