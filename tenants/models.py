@@ -149,6 +149,7 @@ class VirtualCluster(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        indexes = [models.Index(fields=["-created"], name="cluster_created_idx")]  # newest first, without a sort
         constraints = [
             models.UniqueConstraint(
                 fields=["tenant", "name"],

@@ -114,3 +114,13 @@ def test_the_resize_email_says_what_changed_instead_of_the_first_ready_text(worl
     assert "What changed:\n    workers 2 → 4\n    interconnect SR-IOV InfiniBand → None (VMXNET3 only)" in resized.body
     assert "Now: 4 workers + manager + login = 6 VMs" in resized.body
     assert "Your cluster request" not in resized.body and "is ready" not in resized.subject
+
+
+def test_the_tenants_page_counts_each_tenants_members_and_clusters(world, client):
+    services.create_cluster(world.tenant_a, world.owner_a, service_data(), submit=True)
+    services.create_cluster(world.tenant_a, world.owner_a, service_data(name="mpi-2"), submit=True)
+    client.force_login(world.admin)
+    page = client.get("/tenants/").content.decode()
+    members = {t: t.memberships.count() for t in (world.tenant_a, world.tenant_b)}
+    assert f"{world.tenant_a.slug}</a></td><td>{world.tenant_a.name}</td><td>{members[world.tenant_a]}</td><td>2<" in page
+    assert f"{world.tenant_b.slug}</a></td><td>{world.tenant_b.name}</td><td>{members[world.tenant_b]}</td><td>0<" in page
