@@ -156,7 +156,8 @@ class DesiredStateView(APIView):
         services.touch(node)
         wait = _bounded_int(request.query_params.get("wait"), MAX_WAIT)
         known = request.headers.get("If-None-Match")
-        waiter = longpoll.Waiter(node.pk) if wait and known else None  # subscribe before reading
+        # Subscribe before reading; while wake-ups cannot be heard (up to 5 s) hold no database connection.
+        waiter = longpoll.Waiter(node.pk, before_waiting=_release_connection) if wait and known else None
         try:
             state = documents.current(node.pk)
             if waiter:

@@ -105,7 +105,8 @@ class Waiter:
     AuthenticationFailed when the poll must end.
     """
 
-    def __init__(self, node_id: int):
+    def __init__(self, node_id: int, before_waiting=lambda: None):
+        self.before_waiting = before_waiting  # called before blocking on a listener that is not live
         self.token = secrets.token_hex(8).encode()
         client = redis_client()
         self.keys = [ACTIVE, OWNER.format(node_id), _channel(client, node_id)]
@@ -120,6 +121,8 @@ class Waiter:
     def _acquire(self, client: redis.Redis) -> redis.Redis:
         now = time.time()
         args = [now, settings.AGENT_LONGPOLL_MAX, now + HOLD_SECONDS, self.token, HOLD_SECONDS]
+        if not self.listener.live.is_set():
+            self.before_waiting()  # the caller hands back what others need (its database connection)
         if not self.listener.live.wait(LISTEN_TIMEOUT):
             raise Unavailable("Wake-ups cannot be heard now (Redis); retry shortly.")
         try:
@@ -177,9 +180,11 @@ class _Listener:
         self.pid, self.live = os.getpid(), threading.Event()
         self._slots: dict[bytes, set[_Slot]] = {}
         self._lock = threading.Lock()
-        client = redis.Redis.from_url(url, socket_timeout=LISTEN_TIMEOUT, health_check_interval=HEALTH_CHECK,
-                                      client_name=f"{LISTENER_NAME}-{self.pid}")  # fmt: skip
-        self._pubsub = client.pubsub()
+        # Held for the listener's life: a collected client closes its pool, and with it the socket the
+        # subscription reads (seen at random under load, when the cyclic collector got to it).
+        self._client = redis.Redis.from_url(url, socket_timeout=LISTEN_TIMEOUT, health_check_interval=HEALTH_CHECK,
+                                            client_name=f"{LISTENER_NAME}-{self.pid}")  # fmt: skip
+        self._pubsub = self._client.pubsub()
         self._pattern = pattern
         threading.Thread(target=self._run, name="enclave-longpoll-listener", daemon=True).start()
 
@@ -208,17 +213,27 @@ class _Listener:
             slot.event.set()
 
     def _run(self) -> None:
+        """Listen for ever: without this thread every poll of the process is a 503, so no error ends it."""
         pause = RECONNECT_AFTER
         while True:
             try:
                 self._listen()
-            except (redis.RedisError, OSError) as error:
+            except Exception as error:  # noqa: BLE001 - Redis, socket, or redis-py's own state (ValueError)
                 if self.live.is_set():
-                    logger.warning("long-poll listener lost Redis (%s); reconnecting", error)
+                    logger.warning("long-poll listener lost Redis (%r); reconnecting", error)
                     pause = RECONNECT_AFTER
+                self._renew()
             self.live.clear()
             time.sleep(pause)
             pause = min(pause * 2, RECONNECT_MAX)
+
+    def _renew(self) -> None:
+        """A new subscription object for the next try (the old connection's state is unknown)."""
+        try:
+            self._pubsub.reset()
+        except Exception:  # noqa: BLE001 - it is being thrown away
+            logger.debug("long-poll listener: reset failed", exc_info=True)
+        self._pubsub = self._client.pubsub()
 
     def _listen(self) -> None:
         self._pubsub.psubscribe(self._pattern)  # redis-py subscribes again itself after a reconnect

@@ -1,6 +1,7 @@
 """The node channel: one long-poll per node, a site-wide cap, expiring and rotating credentials, revocation."""
 
 import datetime
+import gc
 import os
 import threading
 import time
@@ -400,11 +401,38 @@ def test_a_lost_subscription_wakes_every_parked_poll_to_read_its_document_again(
         waiter.close()
 
 
+def test_no_error_ends_the_listener_and_wakes_are_heard_again_after_one(settings, monkeypatch):
+    waiter = longpoll.Waiter(900_550)
+    listener = longpoll._listener_for(settings.REDIS_URL)
+    try:
+        # What killed the thread under load: redis-py's buffer closed under it (ValueError, not a Redis error).
+        monkeypatch.setattr(listener._pubsub, "get_message", lambda **kw: (_ for _ in ()).throw(ValueError("closed")))
+        assert waiter.wait(10) is True  # resubscribed: every parked poll reads its document again
+        assert listener.live.wait(5)
+        longpoll.Waiter(900_551, before_waiting=pytest.fail).close()  # a live listener: nothing handed back
+        longpoll.wake([900_550])
+        assert waiter.wait(5) is True
+    finally:
+        waiter.close()
+
+
+def test_the_listeners_client_lives_as_long_as_the_listener(settings):
+    waiter = longpoll.Waiter(900_560)
+    try:
+        gc.collect()  # a collected client closed its pool and the subscription's socket with it
+        longpoll.wake([900_560])
+        assert waiter.wait(5) is True
+    finally:
+        waiter.close()
+
+
 def test_a_poll_that_cannot_hear_wake_ups_gets_503_with_retry_after(settings, monkeypatch):
     monkeypatch.setattr(longpoll, "LISTEN_TIMEOUT", 0.5)
     settings.REDIS_URL = "redis://127.0.0.1:9/0"  # nothing listens on the discard port
+    handed_back = []
     with pytest.raises(longpoll.Unavailable) as error:
-        longpoll.Waiter(900_600)
+        longpoll.Waiter(900_600, before_waiting=lambda: handed_back.append("db"))
+    assert handed_back == ["db"]  # its database connection is not held while it waits for the listener
     assert error.value.status_code == 503 and error.value.wait == 5
     assert "Wake-ups cannot be heard" in str(error.value.detail)
 
