@@ -73,7 +73,7 @@ class NodeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Updat
     def get_queryset(self):
         """The list reads no reports: 50 nodes of 1,000-tenant pools were 2 MB of JSON to decode and send."""
         queryset = super().get_queryset()
-        return queryset.defer("desired_node", "last_report") if self.action == "list" else queryset
+        return queryset.defer("last_report") if self.action == "list" else queryset
 
     def perform_update(self, serializer):
         serializer.instance = services.update_node(serializer.instance, **serializer.validated_data)
