@@ -120,31 +120,33 @@ class PortalClient:
 
     def _exchange(self, method: str, target: str, data: bytes | None, headers: dict):
         """One request on the kept-alive connection; once more on a new one if the portal had closed it."""
-        for attempt in (1, 2):
-            reused, conn = self._conn is not None, self._conn or self._connect()
-            self._conn = None
-            try:
-                conn.request(method, target, body=data, headers=headers)
-                resp = conn.getresponse()
-                body = resp.read()
-            except (ConnectionResetError, BrokenPipeError):  # RemoteDisconnected is one
-                conn.close()
-                # The portal closes idle connections (keep-alive timeout, restart): a request sent on
-                # one fails before any answer, and is sent once more on a new connection. Each agent
-                # request may be repeated: polls and reports are idempotent, and a repeated rotation
-                # gets another credential while the first stays valid for its grace period.
-                if reused and attempt == 1:
-                    continue
+        reused = self._conn is not None
+        try:
+            return self._send(self._conn or self._connect(), method, target, data, headers)
+        except (ConnectionResetError, BrokenPipeError):  # RemoteDisconnected is one
+            # The portal closes idle connections (keep-alive timeout, restart): a request sent on one
+            # fails before any answer, and is sent once more on a new connection. Each agent request
+            # may be repeated: polls and reports are idempotent, and a repeated rotation gets another
+            # credential while the first stays valid for its grace period.
+            if not reused:
                 raise
-            except BaseException:
-                conn.close()
-                raise
-            if resp.will_close:
-                conn.close()
-            else:
-                self._conn = conn
-            return resp.status, dict(resp.headers), body
-        raise AssertionError("unreachable")
+            return self._send(self._connect(), method, target, data, headers)
+
+    def _send(self, conn: http.client.HTTPConnection, method: str, target: str, data: bytes | None, headers: dict):
+        """Send on `conn` and read the whole answer; keep `conn` for the next request if the portal does."""
+        self._conn = None
+        try:
+            conn.request(method, target, body=data, headers=headers)
+            resp = conn.getresponse()
+            body = resp.read()
+        except BaseException:
+            conn.close()
+            raise
+        if resp.will_close:
+            conn.close()
+        else:
+            self._conn = conn
+        return resp.status, dict(resp.headers), body
 
     def _request(
         self, method: str, url: str, body: dict | None = None, headers: dict | None = None, auth: bool = True
