@@ -74,7 +74,9 @@ def _agent(port: int, name: str, wait: int, keepalive: bool, parked, renewals) -
     _add(parked)
     while True:
         try:
-            _, tag = poller.get(etag)
+            status, tag = poller.get(etag)
+            if status not in (200, 304):  # a 503 is no renewal: counted, it hid a dead listener (11-27)
+                raise OSError(f"HTTP {status}")
             _add(renewals)
             etag = tag or etag
         except OSError:
