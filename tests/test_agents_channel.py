@@ -407,6 +407,7 @@ def test_no_error_ends_the_listener_and_wakes_are_heard_again_after_one(settings
     try:
         # What killed the thread under load: redis-py's buffer closed under it (ValueError, not a Redis error).
         monkeypatch.setattr(listener._pubsub, "get_message", lambda **kw: (_ for _ in ()).throw(ValueError("closed")))
+        longpoll.wake([900_552])  # ends the listener's current read (up to HEALTH_CHECK s) so it reads again
         assert waiter.wait(10) is True  # resubscribed: every parked poll reads its document again
         assert listener.live.wait(5)
         longpoll.Waiter(900_551, before_waiting=pytest.fail).close()  # a live listener: nothing handed back
