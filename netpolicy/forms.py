@@ -9,6 +9,7 @@ from netpolicy.models import FirewallRule, Group, Pool, Segment, Service, ir_nam
 from portal.fields import clean_network
 from portal.widgets import FastSelect
 from tenants.access import is_site_admin, visible_tenants
+from tenants.models import Tenant
 
 
 def strict_network(text: str) -> str:
@@ -29,22 +30,39 @@ class ServiceChecked:
 class SegmentForm(ServiceChecked, forms.ModelForm):
     """A segment request; ids and subnet are optional (next-free from the pools when empty)."""
 
-    vlan_id = forms.IntegerField(required=False, min_value=VLAN_MIN, max_value=VLAN_MAX,
-                                 label="VLAN id", help_text="Empty: next free from the pools")
-    vni = forms.IntegerField(required=False, min_value=VNI_MIN, max_value=VNI_MAX, label="VNI",
-                             help_text="Empty: next free from the pools")
+    vlan_id = forms.IntegerField(
+        required=False,
+        min_value=VLAN_MIN,
+        max_value=VLAN_MAX,
+        label="VLAN id",
+        help_text="Empty: next free from the pools",
+    )
+    vni = forms.IntegerField(
+        required=False, min_value=VNI_MIN, max_value=VNI_MAX, label="VNI", help_text="Empty: next free from the pools"
+    )
     subnet = forms.CharField(required=False, help_text="Empty: next free from the pools")
     service_checked = ("kind", "vlan_id", "vni", "subnet")
 
     class Meta:
         model = Segment
-        fields = ["tenant", "name", "kind", "vlan_id", "vni", "subnet", "mtu", "data_path",
-                  "vsphere_cluster", "node_pool"]
-        labels = {"mtu": "MTU", "vsphere_cluster": "vSphere cluster",
-                  "node_pool": "Linux node pool"}
+        fields = [
+            "tenant",
+            "name",
+            "kind",
+            "vlan_id",
+            "vni",
+            "subnet",
+            "mtu",
+            "data_path",
+            "vsphere_cluster",
+            "node_pool",
+        ]
+        labels = {"mtu": "MTU", "vsphere_cluster": "vSphere cluster", "node_pool": "Linux node pool"}
         widgets = {"tenant": FastSelect(label_field="slug")}  # a site admin's list holds every tenant of the site
-        help_texts = {"vsphere_cluster": "Where a VLAN segment is realized",
-                      "node_pool": "Where an overlay is realized (VRF + VXLAN on the nodes)"}
+        help_texts = {
+            "vsphere_cluster": "Where a VLAN segment is realized",
+            "node_pool": "Where an overlay is realized (VRF + VXLAN on the nodes)",
+        }
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -84,13 +102,28 @@ class PoolForm(ServiceChecked, forms.ModelForm):
     """A pool (site admins): first/last for VLAN and VNI pools, a supernet for the others."""
 
     cidr = forms.CharField(required=False, label="Supernet")
+    # Named by slug in a text box: a select of a site's 10,000 tenants made this page 400 KB.
+    tenant = forms.ModelChoiceField(
+        Tenant.objects.all(), required=False, to_field_name="slug", widget=forms.TextInput,
+        help_text="The slug of the one tenant that may use this pool; empty: a site pool.",
+        error_messages={"invalid_choice": "No tenant has this slug."})  # fmt: skip
     service_checked = ("kind", "first", "last", "cidr")
 
     class Meta:
         model = Pool
-        fields = ["name", "kind", "first", "last", "cidr", "default_prefix_length", "min_prefix_length",
-                  "routing_domain", "tenant", "description"]
-        widgets = {"description": forms.Textarea(attrs={"rows": 2}), "tenant": FastSelect(label_field="slug")}
+        fields = [
+            "name",
+            "kind",
+            "first",
+            "last",
+            "cidr",
+            "default_prefix_length",
+            "min_prefix_length",
+            "routing_domain",
+            "tenant",
+            "description",
+        ]
+        widgets = {"description": forms.Textarea(attrs={"rows": 2})}
 
     def clean_cidr(self):
         text = self.cleaned_data["cidr"]
@@ -126,8 +159,12 @@ class ServiceForm(forms.ModelForm):
 class GroupAddressForm(forms.Form):
     """The explicit addresses of a group, one network per line (or comma-separated)."""
 
-    cidrs = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 4}),
-                            label="Addresses", help_text="One network per line, e.g. 10.0.0.5/32")
+    cidrs = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        label="Addresses",
+        help_text="One network per line, e.g. 10.0.0.5/32",
+    )
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def clean_cidrs(self):
@@ -150,17 +187,26 @@ class GroupChoices(forms.ModelMultipleChoiceField):
 class RuleForm(forms.ModelForm):
     """A firewall rule of one policy; groups offered are the policy tenant's and the site's."""
 
-    sources = GroupChoices(queryset=Group.objects.none(), required=False,
-                           help_text="None selected: ANY")
-    destinations = GroupChoices(queryset=Group.objects.none(), required=False,
-                                help_text="None selected: ANY")
-    services = forms.ModelMultipleChoiceField(queryset=Service.objects.all(), required=False,
-                                              help_text="None selected: ANY")
+    sources = GroupChoices(queryset=Group.objects.none(), required=False, help_text="None selected: ANY")
+    destinations = GroupChoices(queryset=Group.objects.none(), required=False, help_text="None selected: ANY")
+    services = forms.ModelMultipleChoiceField(
+        queryset=Service.objects.all(), required=False, help_text="None selected: ANY"
+    )
 
     class Meta:
         model = FirewallRule
-        fields = ["name", "sequence", "sources", "destinations", "services", "action",
-                  "direction", "logged", "enabled", "description"]
+        fields = [
+            "name",
+            "sequence",
+            "sources",
+            "destinations",
+            "services",
+            "action",
+            "direction",
+            "logged",
+            "enabled",
+            "description",
+        ]
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
 
     def __init__(self, *args, user=None, policy=None, **kwargs):
