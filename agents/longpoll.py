@@ -111,7 +111,7 @@ class Waiter:
         client = redis_client()
         self.keys = [ACTIVE, OWNER.format(node_id), _channel(client, node_id)]
         self.listener = _listener_for(settings.REDIS_URL)
-        self.slot = self.listener.add(self.keys[2].encode())
+        self.slot = self.listener.add(self.keys[2].encode(), SUPERSEDED + self.token)
         try:
             self.client = self._acquire(client)
         except BaseException:
@@ -161,10 +161,10 @@ class Waiter:
 class _Slot:
     """One parked poll's mailbox: the messages of its node's channel since it last looked."""
 
-    __slots__ = ("channel", "messages", "event")
+    __slots__ = ("channel", "own", "messages", "event")
 
-    def __init__(self, channel: bytes):
-        self.channel, self.messages, self.event = channel, [], threading.Event()
+    def __init__(self, channel: bytes, own: bytes):
+        self.channel, self.own, self.messages, self.event = channel, own, [], threading.Event()
 
 
 class _Listener:
@@ -188,8 +188,8 @@ class _Listener:
         self._pattern = pattern
         threading.Thread(target=self._run, name="enclave-longpoll-listener", daemon=True).start()
 
-    def add(self, channel: bytes) -> _Slot:
-        slot = _Slot(channel)
+    def add(self, channel: bytes, own: bytes) -> _Slot:
+        slot = _Slot(channel, own)
         with self._lock:
             self._slots.setdefault(channel, set()).add(slot)
         return slot
@@ -209,6 +209,8 @@ class _Listener:
 
     def _deliver(self, slots, data: bytes) -> None:
         for slot in slots:
+            if data == slot.own:  # a poll's own announcement would wake its thread for nothing (every renewal)
+                continue
             slot.messages.append(data)
             slot.event.set()
 

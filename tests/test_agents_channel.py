@@ -383,6 +383,17 @@ def test_a_wake_reaches_only_the_polls_of_its_node():
         mine.close(), other.close()
 
 
+def test_a_poll_is_not_woken_by_its_own_announcement_that_it_replaced_older_ones():
+    mine = longpoll.Waiter(900_450)  # it publishes "superseded:<its token>" on its node's channel
+    later = longpoll.Waiter(900_451)
+    try:
+        longpoll.wake([900_451])
+        assert later.wait(5) is True  # the listener has handled every message published before this wake
+        assert longpoll.SUPERSEDED + mine.token not in mine.slot.messages
+    finally:
+        mine.close(), later.close()
+
+
 def _kill_listener(redis_client) -> None:
     name = f"{longpoll.LISTENER_NAME}-{os.getpid()}"
     for client in redis_client.client_list():
