@@ -191,12 +191,20 @@ def _policies(tenant_ids=None) -> list[PolicyRow]:
     for values in rules.values_list("pk", "policy_id", "sequence", "action", "direction", "logged", "enabled"):
         by_pk[values[0]] = rule = RuleRow(*values)
         found[rule.policy_id].rules.append(rule)
-    _attach_members(by_pk, rules if tenant_ids is not None else None)
+    gone = _attach_members(by_pk, rules if tenant_ids is not None else None)
+    # Read again after its groups: a rule deleted meanwhile lost them, and must not be built with none.
+    gone |= by_pk.keys() - set(rules.values_list("pk", flat=True))
+    for policy in found.values() if gone else ():
+        policy.rules = [r for r in policy.rules if r.pk not in gone]
     return list(found.values())
 
 
-def _attach_members(by_pk: dict[int, RuleRow], rules) -> None:
-    """Each rule's groups and services, in the order the models' relations gave them."""
+def _attach_members(by_pk: dict[int, RuleRow], rules) -> set[int]:
+    """Each rule's groups and services, in the order the models' relations gave them.
+
+    Returns the rules whose groups were deleted between the queries (with their tenant: groups that
+    rules name cannot be deleted otherwise): they are left out, never built with fewer groups.
+    """
     edges = {}
     for name, target in (("sources", "group_id"), ("destinations", "group_id"), ("services", "service_id")):
         through = getattr(FirewallRule, name).through.objects
@@ -206,12 +214,19 @@ def _attach_members(by_pk: dict[int, RuleRow], rules) -> None:
     group_ids = {g for name in ("sources", "destinations") for _, g in edges[name]}
     groups = _group_rows(group_ids if rules is not None else None)
     services = {s.pk: s for s in Service.objects.all()}  # the catalogue: tens of rows
+    gone = set()
     for name, table, key in (("sources", groups, _group_order), ("destinations", groups, _group_order),
                              ("services", services, _service_order)):  # fmt: skip
         for rule_id, target in edges[name]:
+            if rule_id not in by_pk:  # created after the rules were read: the next build has it
+                continue
+            if target not in table:
+                gone.add(rule_id)
+                continue
             getattr(by_pk[rule_id], name).append(table[target])
         for rule in by_pk.values():
             getattr(rule, name).sort(key=key)
+    return gone
 
 
 def _group_order(group: "GroupRow") -> tuple:
