@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from catalog import fields as grammar
 from catalog.choices import Visibility
-from portal.widgets import FastSelect, FastSelectMultiple, OfferedSelect, unavailable_options
+from portal.widgets import FastSelect, FastSelectMultiple, OfferedSelect, by_slug_when_long, unavailable_options
 from tenants.access import visible_tenants
 from tenants.models import Tenant, VirtualCluster
 
@@ -65,6 +65,7 @@ class ItemForm(forms.Form):
                 )  # fmt: skip
         if item is not None:
             self.fields["slug"].disabled = True
+        by_slug_when_long(self.fields["tenants"])  # the item may be limited to any of the site's tenants
 
     def rule_rows(self):
         """(field, label, [bound fields]) for the rules table."""
@@ -119,6 +120,7 @@ class RequestForm(forms.Form):
     def __init__(self, *args, user=None, rules=None, site_offers=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["tenant"].queryset = visible_tenants(user).order_by("slug")
+        by_slug_when_long(self.fields["tenant"])
         self.editable = [name for name in grammar.FIELDS if (rules or {}).get(name, {}).get("editable")]
         for name in self.editable:
             self.fields[name] = self._bounded(name, rules[name], site_offers)

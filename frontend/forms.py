@@ -4,7 +4,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from portal.widgets import FastSelect, OfferedSelect, unavailable_options
+from portal.widgets import FastSelect, OfferedSelect, by_slug_when_long, unavailable_options
 from tenants import offers
 from tenants.access import visible_tenants
 from tenants.choices import Interconnect, Role
@@ -54,6 +54,7 @@ class ClusterForm(forms.ModelForm):
         self.fields["tenant"].queryset = tenants
         if len(tenants[:2]) == 1:  # a lone tenant is preselected
             self.fields["tenant"].initial = tenants[0].pk
+        by_slug_when_long(self.fields["tenant"])  # a site admin may choose any of the site's tenants
         self.site_offers = offers.site_offers() if site_offers is None else site_offers
         offer_site_options(self, self.site_offers)
         latest = max_lease_end()

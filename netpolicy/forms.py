@@ -7,9 +7,8 @@ from agents.models import NodePool
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Action, PoolKind, Protocol, SegmentKind
 from netpolicy.models import FirewallRule, Group, Pool, Segment, Service, ir_name
 from portal.fields import clean_network
-from portal.widgets import FastSelect
+from portal.widgets import FastSelect, by_slug_when_long
 from tenants.access import is_site_admin, visible_tenants
-from tenants.models import Tenant
 
 
 def strict_network(text: str) -> str:
@@ -70,6 +69,7 @@ class SegmentForm(ServiceChecked, forms.ModelForm):
         self.fields["tenant"].queryset = tenants
         if len(tenants[:2]) == 1:
             self.fields["tenant"].initial = tenants[0]
+        by_slug_when_long(self.fields["tenant"])  # a site admin may choose any of the site's tenants
         self.fields["node_pool"].queryset = NodePool.objects.all()
         self.fields["kind"].initial = SegmentKind.VLAN
 
@@ -102,11 +102,6 @@ class PoolForm(ServiceChecked, forms.ModelForm):
     """A pool (site admins): first/last for VLAN and VNI pools, a supernet for the others."""
 
     cidr = forms.CharField(required=False, label="Supernet")
-    # Named by slug in a text box: a select of a site's 10,000 tenants made this page 400 KB.
-    tenant = forms.ModelChoiceField(
-        Tenant.objects.all(), required=False, to_field_name="slug", widget=forms.TextInput,
-        help_text="The slug of the one tenant that may use this pool; empty: a site pool.",
-        error_messages={"invalid_choice": "No tenant has this slug."})  # fmt: skip
     service_checked = ("kind", "first", "last", "cidr")
 
     class Meta:
@@ -123,7 +118,12 @@ class PoolForm(ServiceChecked, forms.ModelForm):
             "tenant",
             "description",
         ]
-        widgets = {"description": forms.Textarea(attrs={"rows": 2})}
+        widgets = {"description": forms.Textarea(attrs={"rows": 2}), "tenant": FastSelect(label_field="slug")}
+        help_texts = {"tenant": "The one tenant that may use this pool; empty: a site pool."}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        by_slug_when_long(self.fields["tenant"])
 
     def clean_cidr(self):
         text = self.cleaned_data["cidr"]

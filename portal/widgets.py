@@ -79,3 +79,32 @@ class FastSelect(_FastOptions, forms.Select):
 
 class FastSelectMultiple(_FastOptions, forms.SelectMultiple):
     """forms.SelectMultiple for long lists, same HTML."""
+
+
+LONG_LIST = 200  # more choices than this are typed by slug: a select of 10,000 tenants is a 400 KB page
+
+
+class SlugListInput(forms.TextInput):
+    """Several choices typed as comma-separated slugs (for a ModelMultipleChoiceField by slug)."""
+
+    def value_from_datadict(self, data, files, name):
+        text = data.get(name) or ""
+        return [part.strip() for part in text.split(",") if part.strip()]
+
+    def format_value(self, value):
+        return ", ".join(str(v) for v in value) if isinstance(value, (list, tuple)) else super().format_value(value)
+
+
+def by_slug_when_long(field: forms.ModelChoiceField, noun: str = "tenant") -> None:
+    """Past LONG_LIST choices, the field takes slugs typed in a text box instead of a select (one query)."""
+    if not field.queryset[LONG_LIST : LONG_LIST + 1].exists():
+        return
+    multiple = isinstance(field, forms.ModelMultipleChoiceField)
+    field.to_field_name = "slug"
+    field.widget = SlugListInput() if multiple else forms.TextInput()
+    field.widget.is_required = field.required
+    field.widget.attrs["placeholder"] = f"{noun} slugs, comma-separated" if multiple else f"{noun} slug"
+    typed = f"The {noun}s' slugs, comma-separated." if multiple else f"The {noun}'s slug."
+    field.help_text = field.help_text or typed
+    which = "the slug %(value)s" if multiple else "this slug"
+    field.error_messages["invalid_choice"] = f"No {noun} you may choose has {which}."

@@ -226,38 +226,6 @@ def test_an_admin_creates_a_pool_and_sees_used_and_free(world, client):
     assert "0 of 10" in client.get("/network/pools/").content.decode()
 
 
-def test_an_admin_gives_a_pool_to_a_tenant_by_its_slug_and_the_page_lists_no_tenants(world, client):
-    client = login(client, world.admin)
-    response = client.post("/network/pools/", {"name": "astro-vlans", "kind": "vlan", "first": "300",
-                                               "last": "309", "routing_domain": "default",
-                                               "tenant": world.tenant_a.slug})  # fmt: skip
-    assert response.status_code == 302 and Pool.objects.get(name="astro-vlans").tenant == world.tenant_a
-    page = client.get("/network/pools/").content.decode()
-    assert 'name="tenant"' in page and "<option" not in page.split('name="tenant"')[1].split("</p>")[0]
-
-
-def test_a_pool_for_a_slug_no_tenant_has_is_an_inline_error_and_writes_nothing(world, client):
-    before = writes()
-    html = (
-        login(client, world.admin)
-        .post(
-            "/network/pools/",
-            {
-                "name": "p",
-                "kind": "vlan",
-                "first": "300",
-                "last": "309",
-                "routing_domain": "default",
-                "tenant": "no-such-lab",
-            },
-        )
-        .content.decode()
-    )
-    assert "No tenant has this slug." in field_errors(html, "tenant")
-    assert 'value="no-such-lab"' in html  # what was typed stays in the box
-    assert writes() == before
-
-
 @pytest.mark.parametrize(
     ("data", "field", "message"),
     [
