@@ -264,7 +264,8 @@ class _Rows:
         """Site policies, the service catalogue and the site groups (raises PolicyError)."""
         policies = tuple(self.builder.policy(p) for p in self.site_policies)
         services = tuple(to_service(s) for s in Service.objects.all())
-        groups = tuple(self.builder.group(g) for g in Group.objects.filter(tenant__isnull=True))
+        site_groups = Group.objects.filter(tenant__isnull=True).order_by("name")  # the model orders by a join
+        groups = tuple(self.builder.group(g) for g in site_groups)
         return policies, services, groups
 
     def tenant(self, tenant) -> ir.Tenant:
