@@ -1,9 +1,13 @@
 """REST settings hooks: pagination and JSON errors (no viewset imports: DRF loads this early)."""
 
+import sys
+
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, JsonResponse
+from django.db import OperationalError
+from django.http import Http404, HttpResponse, JsonResponse
 from django.views import defaults
+from psycopg_pool import PoolTimeout
 from rest_framework import exceptions, pagination, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -71,3 +75,19 @@ def not_found(request, exception=None):
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
     return defaults.page_not_found(request, exception)
+
+
+BUSY_RETRY_AFTER = 5  # seconds
+
+
+def server_error(request):
+    """An uncaught error: a 500, except when every database connection of the process was busy (an overload,
+    not a fault): 503 with Retry-After, so agents and clients back off; JSON under /api/ as every API error."""
+    error = sys.exc_info()[1]
+    if not (isinstance(error, OperationalError) and isinstance(error.__cause__, PoolTimeout)):
+        return defaults.server_error(request)
+    detail = "The site is busy: no database connection was free in time; retry shortly."
+    headers = {"Retry-After": str(BUSY_RETRY_AFTER)}
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": detail, "code": "busy"}, status=503, headers=headers)
+    return HttpResponse(f"<h1>Busy</h1><p>{detail}</p>", status=503, headers=headers)

@@ -37,3 +37,4 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
 ]
 handler404 = "portal.rest.not_found"
+handler500 = "portal.rest.server_error"

@@ -3,7 +3,9 @@
 import json
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
+from django.test import Client
+from psycopg_pool import PoolTimeout
 
 from audit.models import AuditEvent
 from tenants import services
@@ -111,3 +113,36 @@ def test_fuzzed_vcenter_updates_never_answer_500(world, api):
         for value in FUZZ_VALUES:
             response = client.patch(f"/api/v1/vcenters/{vcenter.pk}/", {field: value}, format="json")
             assert response.status_code < 500, (field, value, response.status_code)
+
+
+def _every_connection_busy(*args, **kwargs):
+    """What Django raises when the process's pool had no free connection within its timeout."""
+    try:
+        raise PoolTimeout("couldn't get a connection after 30.00 sec")
+    except PoolTimeout as exc:
+        raise OperationalError(str(exc)) from exc
+
+
+@pytest.mark.parametrize(("path", "patched"), [
+    ("/api/v1/tenants/", "portal.rest.Pagination.paginate_queryset"),
+    ("/", "frontend.context.waiting_for"),
+])  # fmt: skip
+def test_a_request_that_finds_every_database_connection_busy_is_a_503_with_retry_after(
+    world, monkeypatch, path, patched
+):
+    monkeypatch.setattr(patched, _every_connection_busy)
+    client = Client(raise_request_exception=False)
+    client.force_login(world.owner_a)
+    response = client.get(path)
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert "no database connection was free" in response.content.decode()
+    if path.startswith("/api/"):
+        assert response.json()["code"] == "busy"
+
+
+def test_any_other_uncaught_error_is_still_a_500(world, monkeypatch):
+    monkeypatch.setattr("portal.rest.Pagination.paginate_queryset", lambda *a, **k: 1 / 0)
+    client = Client(raise_request_exception=False)
+    client.force_login(world.owner_a)
+    response = client.get("/api/v1/tenants/")
+    assert response.status_code == 500 and "Retry-After" not in response
