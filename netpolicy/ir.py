@@ -174,7 +174,7 @@ class Builder:
 
 
 def _policies(tenant_ids=None) -> list[PolicyRow]:
-    """The policies (site ones and these tenants', or all) with their rules, in six queries of plain rows.
+    """The policies (site ones and these tenants', or all) with their rules, in a few queries of plain rows.
 
     Plain rows, not model instances with prefetched relations: building the rows of a 50-rule page's
     tenants cost more than the page (Django clones a queryset per related manager and instance).
@@ -184,22 +184,27 @@ def _policies(tenant_ids=None) -> list[PolicyRow]:
         policies = policies.filter(Q(tenant__isnull=True) | Q(tenant__in=tenant_ids))
     found = {pk: PolicyRow(pk, *rest) for pk, *rest in
              policies.values_list("pk", "tenant_id", "category", "sequence")}  # fmt: skip
+    # Ids, not nested IN subqueries: on a table without statistics yet PostgreSQL can plan those as
+    # loops within loops (a 1,000-rule test ran for over ten minutes).
     rules = FirewallRule.objects.order_by("policy_id", "sequence")
     if tenant_ids is not None:
-        rules = rules.filter(policy__in=policies.values("pk"))
+        rules = rules.filter(policy_id__in=list(found))
     by_pk = {}
     for values in rules.values_list("pk", "policy_id", "sequence", "action", "direction", "logged", "enabled"):
-        by_pk[values[0]] = rule = RuleRow(*values)
-        found[rule.policy_id].rules.append(rule)
-    gone = _attach_members(by_pk, rules if tenant_ids is not None else None)
+        if values[1] in found:  # else its policy was made after the policies were read: the next build has it
+            by_pk[values[0]] = rule = RuleRow(*values)
+            found[rule.policy_id].rules.append(rule)
+    scoped = tenant_ids is not None
+    gone = _attach_members(by_pk, scoped)
     # Read again after its groups: a rule deleted meanwhile lost them, and must not be built with none.
-    gone |= by_pk.keys() - set(rules.values_list("pk", flat=True))
+    still = FirewallRule.objects.filter(pk__in=list(by_pk)) if scoped else FirewallRule.objects.all()
+    gone |= by_pk.keys() - set(still.values_list("pk", flat=True))
     for policy in found.values() if gone else ():
         policy.rules = [r for r in policy.rules if r.pk not in gone]
     return list(found.values())
 
 
-def _attach_members(by_pk: dict[int, RuleRow], rules) -> set[int]:
+def _attach_members(by_pk: dict[int, RuleRow], scoped: bool) -> set[int]:
     """Each rule's groups and services, in the order the models' relations gave them.
 
     Returns the rules whose groups were deleted between the queries (with their tenant: groups that
@@ -208,11 +213,11 @@ def _attach_members(by_pk: dict[int, RuleRow], rules) -> set[int]:
     edges = {}
     for name, target in (("sources", "group_id"), ("destinations", "group_id"), ("services", "service_id")):
         through = getattr(FirewallRule, name).through.objects
-        if rules is not None:
-            through = through.filter(firewallrule_id__in=rules.values("pk"))
+        if scoped:
+            through = through.filter(firewallrule_id__in=list(by_pk))
         edges[name] = list(through.values_list("firewallrule_id", target))
     group_ids = {g for name in ("sources", "destinations") for _, g in edges[name]}
-    groups = _group_rows(group_ids if rules is not None else None)
+    groups = _group_rows(group_ids if scoped else None)
     services = {s.pk: s for s in Service.objects.all()}  # the catalogue: tens of rows
     gone = set()
     for name, table, key in (("sources", groups, _group_order), ("destinations", groups, _group_order),

@@ -35,9 +35,9 @@ def test_a_rules_groups_are_in_the_models_order_and_its_services_by_name(world, 
 def test_a_rule_deleted_while_the_site_is_read_is_left_out_not_built_without_its_groups(world, rule, monkeypatch):
     read_groups = ir._attach_members
 
-    def deleted_first(by_pk, rules):
+    def deleted_first(by_pk, scoped):
         FirewallRule.objects.filter(pk=rule.pk).delete()  # between reading the rules and reading their groups
-        return read_groups(by_pk, rules)
+        return read_groups(by_pk, scoped)
 
     monkeypatch.setattr(ir, "_attach_members", deleted_first)
     assert rule.pk not in _built()
