@@ -7,6 +7,7 @@ import pytest
 from catalog.models import CatalogItem
 from netpolicy.models import Pool, Segment
 from portal import widgets
+from tenants.models import Tenant
 from tests.catalog.test_catalog_pages import rule_form
 from tests.netpolicy.test_netpolicy_db_forms import field_errors, segment_post, writes
 from tests.netpolicy.test_netpolicy_db_segments import make_pools
@@ -34,6 +35,14 @@ def test_a_site_admin_types_tenant_slugs_on_every_form_once_the_site_has_many(wo
     field = _tenant_input(html, "tenants" if path == "/catalog/new/" else "tenant")
     assert field.startswith("<input") and 'type="text"' in field and "slug" in field
     assert f">{world.tenant_b.slug}</option>" not in html  # no option per tenant
+
+
+def test_past_two_hundred_tenants_the_admins_choice_is_a_slug_box_at_their_real_number(world, client):
+    Tenant.objects.bulk_create([Tenant(slug=f"lab-{i}", name=f"Lab {i}") for i in range(widgets.LONG_LIST - 2)])
+    client.force_login(world.admin)
+    assert _tenant_input(client.get("/network/pools/").content.decode()).startswith("<select")  # 200 with A and B
+    Tenant.objects.create(slug="lab-last", name="Lab last")
+    assert _tenant_input(client.get("/network/pools/").content.decode()).startswith("<input")  # 201
 
 
 @pytest.mark.parametrize("path", PAGES)
