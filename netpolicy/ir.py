@@ -173,7 +173,7 @@ class Builder:
         return ir.Policy(f"p{policy.pk}", scope, ir.Category(policy.category), policy.sequence, rules, tenant)
 
 
-def _policies(tenant_ids=None) -> list[PolicyRow]:
+def _policies(services: dict[int, Service], tenant_ids=None) -> list[PolicyRow]:
     """The policies (site ones and these tenants', or all) with their rules, in a few queries of plain rows.
 
     Plain rows, not model instances with prefetched relations: building the rows of a 50-rule page's
@@ -195,7 +195,7 @@ def _policies(tenant_ids=None) -> list[PolicyRow]:
             by_pk[values[0]] = rule = RuleRow(*values)
             found[rule.policy_id].rules.append(rule)
     scoped = tenant_ids is not None
-    gone = _attach_members(by_pk, scoped)
+    gone = _attach_members(by_pk, services, scoped)
     # Read again after its groups: a rule deleted meanwhile lost them, and must not be built with none.
     still = FirewallRule.objects.filter(pk__in=list(by_pk)) if scoped else FirewallRule.objects.all()
     gone |= by_pk.keys() - set(still.values_list("pk", flat=True))
@@ -204,7 +204,7 @@ def _policies(tenant_ids=None) -> list[PolicyRow]:
     return list(found.values())
 
 
-def _attach_members(by_pk: dict[int, RuleRow], scoped: bool) -> set[int]:
+def _attach_members(by_pk: dict[int, RuleRow], services: dict[int, Service], scoped: bool) -> set[int]:
     """Each rule's groups and services, in the order the models' relations gave them.
 
     Returns the rules whose groups were deleted between the queries (with their tenant: groups that
@@ -218,7 +218,6 @@ def _attach_members(by_pk: dict[int, RuleRow], scoped: bool) -> set[int]:
         edges[name] = list(through.values_list("firewallrule_id", target))
     group_ids = {g for name in ("sources", "destinations") for _, g in edges[name]}
     groups = _group_rows(group_ids if scoped else None)
-    services = {s.pk: s for s in Service.objects.all()}  # the catalogue: tens of rows
     gone = set()
     for name, table, key in (("sources", groups, _group_order), ("destinations", groups, _group_order),
                              ("services", services, _service_order)):  # fmt: skip
@@ -259,7 +258,8 @@ class _Rows:
         wanted = {t.pk for t in self.tenants}
         self.builder = Builder(wanted if scoped else None, role_addresses)
         self.site_policies, self.by_tenant = [], defaultdict(list)
-        for policy in _policies(wanted if scoped else None):
+        self.services = {s.pk: s for s in Service.objects.all()}  # the catalogue: tens of rows, read once
+        for policy in _policies(self.services, wanted if scoped else None):
             if policy.tenant_id is None:
                 self.site_policies.append(policy)
             elif policy.tenant_id in wanted:
@@ -268,7 +268,7 @@ class _Rows:
     def site_part(self) -> tuple:
         """Site policies, the service catalogue and the site groups (raises PolicyError)."""
         policies = tuple(self.builder.policy(p) for p in self.site_policies)
-        services = tuple(to_service(s) for s in Service.objects.all())
+        services = tuple(to_service(s) for s in self.services.values())
         site_groups = Group.objects.filter(tenant__isnull=True).order_by("name")  # the model orders by a join
         groups = tuple(self.builder.group(g) for g in site_groups)
         return policies, services, groups

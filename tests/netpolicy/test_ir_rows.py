@@ -3,7 +3,7 @@
 import pytest
 
 from netpolicy import ir
-from netpolicy.models import FirewallPolicy, FirewallRule, Group
+from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,8 @@ def rule(world):
 
 
 def _built(tenant_ids=None) -> dict[int, ir.RuleRow]:
-    return {r.pk: r for p in ir._policies(tenant_ids) for r in p.rules}
+    services = {s.pk: s for s in Service.objects.all()}
+    return {r.pk: r for p in ir._policies(services, tenant_ids) for r in p.rules}
 
 
 @pytest.mark.parametrize("scoped", [True, False])
@@ -35,9 +36,9 @@ def test_a_rules_groups_are_in_the_models_order_and_its_services_by_name(world, 
 def test_a_rule_deleted_while_the_site_is_read_is_left_out_not_built_without_its_groups(world, rule, monkeypatch):
     read_groups = ir._attach_members
 
-    def deleted_first(by_pk, scoped):
+    def deleted_first(by_pk, services, scoped):
         FirewallRule.objects.filter(pk=rule.pk).delete()  # between reading the rules and reading their groups
-        return read_groups(by_pk, scoped)
+        return read_groups(by_pk, services, scoped)
 
     monkeypatch.setattr(ir, "_attach_members", deleted_first)
     assert rule.pk not in _built()
