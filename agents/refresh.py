@@ -18,6 +18,7 @@ from agents import desired, longpoll, sources
 from agents.models import Node, NodePool, PoolDocument, TenantPart
 from netpolicy.compiler import nft
 from netpolicy.models import Segment
+from portal.lookups import any_of
 from tenants.models import Tenant
 
 LOCK_SPACE = 0x656E63  # "enc": pg_advisory_xact_lock(LOCK_SPACE, bucket)
@@ -58,7 +59,7 @@ def _compile(tenant_ids: list[int]) -> dict[tuple[int, int], tuple[dict, dict]]:
 
 def _store(tenant_ids: list[int], compiled: dict) -> set[int]:
     """Write the tenants' parts that changed, drop the ones gone; return the pools touched."""
-    stored = {(p.pool_id, p.tenant_id): p for p in TenantPart.objects.filter(tenant_id__in=tenant_ids)}
+    stored = {(p.pool_id, p.tenant_id): p for p in TenantPart.objects.filter(any_of("tenant_id", tenant_ids))}
     touched, fresh = set(), []
     for key, (entry, nft_part) in compiled.items():
         digest, part = desired.part_digest(entry, nft_part), stored.pop(key, None)
@@ -71,7 +72,7 @@ def _store(tenant_ids: list[int], compiled: dict) -> set[int]:
         touched.add(key[0])
     TenantPart.objects.bulk_create(fresh, batch_size=500)
     if stored:
-        TenantPart.objects.filter(pk__in=[p.pk for p in stored.values()]).delete()
+        TenantPart.objects.filter(any_of("pk", [p.pk for p in stored.values()])).delete()
         touched |= {pool for pool, _ in stored}
     return touched
 
@@ -82,7 +83,7 @@ def _compile_tenants(tenant_ids: list[int]) -> tuple[set[int], dict[int, int]]:
     with transaction.atomic():
         _lock(tenant_ids)
         # Generations first: intent committed after this read is compiled too, and stays dirty.
-        generations = dict(Tenant.objects.filter(pk__in=tenant_ids).values_list("pk", "network_generation"))
+        generations = dict(Tenant.objects.filter(any_of("pk", tenant_ids)).values_list("pk", "network_generation"))
         segments = list(sources.overlay_segments(tenant_ids).values_list("pk", "generation"))
         touched = _store(tenant_ids, _compile(tenant_ids))
     _mark_segments(segments)
@@ -95,7 +96,8 @@ def _mark_segments(segments) -> None:
     for pk, generation in segments:
         by_generation[generation].append(pk)
     for generation, pks in by_generation.items():
-        Segment.objects.filter(pk__in=pks, observed_generation__lt=generation).update(observed_generation=generation)
+        behind = Segment.objects.filter(any_of("pk", pks), observed_generation__lt=generation)
+        behind.update(observed_generation=generation)
 
 
 def _mark_tenants(generations: dict[int, int]) -> None:
@@ -103,7 +105,7 @@ def _mark_tenants(generations: dict[int, int]) -> None:
     for pk, generation in generations.items():
         by_generation[generation].append(pk)
     for generation, pks in by_generation.items():
-        Tenant.objects.filter(pk__in=pks, network_observed_generation__lt=generation).update(
+        Tenant.objects.filter(any_of("pk", pks), network_observed_generation__lt=generation).update(
             network_observed_generation=generation
         )
 

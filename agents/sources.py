@@ -8,6 +8,7 @@ from netpolicy.choices import PoolKind, SegmentKind, SegmentState
 from netpolicy.compiler import nft
 from netpolicy.ir import build_site, build_site_isolating
 from netpolicy.models import Pool, Segment
+from portal.lookups import any_of
 from tenants.models import Membership, Tenant
 from users.models import PosixAccount
 
@@ -17,7 +18,7 @@ REALIZED = (SegmentState.APPROVED, SegmentState.PROVISIONING, SegmentState.READY
 def overlay_segments(tenant_ids=None):
     """Overlay segments placed on node pools (any state), of these tenants (None: all)."""
     segments = Segment.objects.filter(kind=SegmentKind.OVERLAY, node_pool__isnull=False)
-    return segments if tenant_ids is None else segments.filter(tenant_id__in=tenant_ids)
+    return segments if tenant_ids is None else segments.filter(any_of("tenant_id", tenant_ids))
 
 
 def placements(tenant_ids=None) -> dict[tuple[int, int], int]:
@@ -32,12 +33,12 @@ def placements(tenant_ids=None) -> dict[tuple[int, int], int]:
 
 def member_uids(tenant_ids) -> dict[int, list[int]]:
     """POSIX UIDs of each tenant's members (ambiguity across tenants is resolved per pool)."""
-    users = Membership.objects.filter(tenant_id__in=list(tenant_ids)).values_list("user_id", "tenant_id")
+    users = Membership.objects.filter(any_of("tenant_id", tenant_ids)).values_list("user_id", "tenant_id")
     tenants_of = defaultdict(list)
     for user_id, tenant_id in users:
         tenants_of[user_id].append(tenant_id)
     result: dict[int, list[int]] = defaultdict(list)
-    for user_id, uid in PosixAccount.objects.filter(user_id__in=list(tenants_of)).values_list("user_id", "uid"):
+    for user_id, uid in PosixAccount.objects.filter(any_of("user_id", tenants_of)).values_list("user_id", "uid"):
         for tenant_id in tenants_of[user_id]:
             result[tenant_id].append(uid)
     return result
@@ -52,7 +53,7 @@ def cgnat_base():
 def nft_parts(tenant_ids) -> tuple[nft.SitePart, dict[int, nft.TenantPart]]:
     """The site's compiled share and each tenant's, from the database (only these tenants are read)."""
     # a tenant whose policy does not compile is quarantined (all its traffic rejected), never fatal
-    site = build_site_isolating(Tenant.objects.filter(pk__in=list(tenant_ids)).order_by("pk")).site
+    site = build_site_isolating(Tenant.objects.filter(any_of("pk", tenant_ids)).order_by("pk")).site
     parts = {int(t.name[1:]): nft.tenant_part(site, t) for t in site.tenants}
     return nft.site_part(site), parts
 

@@ -19,6 +19,7 @@ from netpolicy.models import (
     Service,
     SiteSettings,
 )
+from portal.lookups import any_of
 from tenants.models import Tenant
 
 QUARANTINE = "quarantine"  # rule id of the reject-all rule standing in for a broken tenant's policy
@@ -102,7 +103,7 @@ class Builder:
     def __init__(self, tenant_ids=None, role_addresses: bool = True):
         live = Segment.objects.filter(LIVE)
         if tenant_ids is not None:  # only tenant groups name segments, so these tenants' suffice
-            live = live.filter(tenant_id__in=tenant_ids)
+            live = live.filter(any_of("tenant_id", tenant_ids))
         live = live.values_list("pk", "tenant_id", "subnet")
         self.segment_subnets = {pk: subnet for pk, _, subnet in live}
         self.tenant_subnets = defaultdict(list)
@@ -121,7 +122,7 @@ class Builder:
         """(tenant, role) -> addresses of the tenant's VMs in that role (one query)."""
         held = Address.objects.filter(state=AddressState.ALLOCATED)
         if tenant_ids is not None:
-            held = held.filter(cluster__tenant_id__in=tenant_ids)
+            held = held.filter(any_of("cluster__tenant_id", tenant_ids))
         found = defaultdict(list)
         for tenant_id, role, address in held.values_list("cluster__tenant_id", "role", "address").order_by("pk"):
             found[(tenant_id, role)].append(host_network(address))
@@ -181,14 +182,14 @@ def _policies(services: dict[int, Service], tenant_ids=None) -> list[PolicyRow]:
     """
     policies = FirewallPolicy.objects.order_by("pk")
     if tenant_ids is not None:  # reading every tenant's rules for a few would cost the whole site
-        policies = policies.filter(Q(tenant__isnull=True) | Q(tenant__in=tenant_ids))
+        policies = policies.filter(Q(tenant__isnull=True) | Q(any_of("tenant_id", tenant_ids)))
     found = {pk: PolicyRow(pk, *rest) for pk, *rest in
              policies.values_list("pk", "tenant_id", "category", "sequence")}  # fmt: skip
     # Ids, not nested IN subqueries: on a table without statistics yet PostgreSQL can plan those as
-    # loops within loops (a 1,000-rule test ran for over ten minutes).
+    # loops within loops (a 1,000-rule test ran for over ten minutes); as one array (portal.lookups).
     rules = FirewallRule.objects.order_by("policy_id", "sequence")
     if tenant_ids is not None:
-        rules = rules.filter(policy_id__in=list(found))
+        rules = rules.filter(any_of("policy_id", found))
     by_pk = {}
     for values in rules.values_list("pk", "policy_id", "sequence", "action", "direction", "logged", "enabled"):
         if values[1] in found:  # else its policy was made after the policies were read: the next build has it
@@ -197,7 +198,7 @@ def _policies(services: dict[int, Service], tenant_ids=None) -> list[PolicyRow]:
     scoped = tenant_ids is not None
     gone = _attach_members(by_pk, services, scoped)
     # Read again after its groups: a rule deleted meanwhile lost them, and must not be built with none.
-    still = FirewallRule.objects.filter(pk__in=list(by_pk)) if scoped else FirewallRule.objects.all()
+    still = FirewallRule.objects.filter(any_of("pk", by_pk)) if scoped else FirewallRule.objects.all()
     gone |= by_pk.keys() - set(still.values_list("pk", flat=True))
     for policy in found.values() if gone else ():
         policy.rules = [r for r in policy.rules if r.pk not in gone]
@@ -214,7 +215,7 @@ def _attach_members(by_pk: dict[int, RuleRow], services: dict[int, Service], sco
     for name, target in (("sources", "group_id"), ("destinations", "group_id"), ("services", "service_id")):
         through = getattr(FirewallRule, name).through.objects
         if scoped:
-            through = through.filter(firewallrule_id__in=list(by_pk))
+            through = through.filter(any_of("firewallrule_id", by_pk))
         edges[name] = list(through.values_list("firewallrule_id", target))
     group_ids = {g for name in ("sources", "destinations") for _, g in edges[name]}
     groups = _group_rows(group_ids if scoped else None)
@@ -243,7 +244,7 @@ def _service_order(service: Service) -> str:
 
 def _group_rows(ids=None) -> dict[int, GroupRow]:
     """These groups (all if None) as rows."""
-    groups = Group.objects.all() if ids is None else Group.objects.filter(pk__in=ids)
+    groups = Group.objects.all() if ids is None else Group.objects.filter(any_of("pk", ids))
     fields = ("pk", "name", "tenant_id", "cidrs", "segment_id", "all_segments", "role", "tenant__slug")
     return {pk: GroupRow(pk, name, tenant, cidrs, segment, every, role, (slug is None, slug or "", name))
             for pk, name, tenant, cidrs, segment, every, role, slug in groups.values_list(*fields)}  # fmt: skip
