@@ -90,7 +90,7 @@ def _baseline(commit: str, args) -> None:
         command = [sys.executable, str(tree / "benchmarks" / "site_edits.py"), "--db", args.db,
                    "--tries", str(args.tries), "--baseline", ""]  # fmt: skip
         command += [] if args.refresh else ["--no-refresh"]
-        subprocess.run(command, check=True)
+        subprocess.run(command, check=True, cwd=tree)  # from the checkout, the checkout's modules come first
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
 
