@@ -219,6 +219,7 @@ def baseline_code(commit: str) -> Path:
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
     shutil.copy(ROOT / "benchmarks" / "site_scale_seed.py", target / "benchmarks")
     shutil.copy(ROOT / "portal" / "gunicorn_conf.py", target / "portal")
+    shutil.copy(ROOT / "portal" / "gunicorn_worker.py", target / "portal")  # the configuration's worker class
     return target
 
 

@@ -1,7 +1,6 @@
 """What-if is no oracle: non-admins only learn about traffic of their own tenants."""
 
 import pytest
-from django.db import connection
 
 from netpolicy import ipam
 from netpolicy.compiler import analysis
@@ -11,6 +10,7 @@ from netpolicy.models import Segment
 from tenants import services
 from tests.conftest import service_data
 from tests.netpolicy.test_netpolicy_db_segments import make_pools
+from tests.reads import reading
 
 pytestmark = pytest.mark.django_db
 
@@ -78,16 +78,9 @@ def test_the_page_refuses_the_same_question_with_a_403(world, client, two_segmen
 
 
 def _rows_read(ask_it) -> int:
-    rows = []
-
-    def counting(execute, sql, params, many, context):
-        result = execute(sql, params, many, context)
-        rows.append(max(context["cursor"].rowcount, 0))
-        return result
-
-    with connection.execute_wrapper(counting):
+    with reading() as reads:
         assert ask_it().status_code == 200
-    return sum(rows)
+    return reads.rows
 
 
 def test_a_site_admins_question_reads_only_the_tenants_holding_its_addresses(world, api, two_segments):

@@ -2,29 +2,22 @@
 break a tenant (every tenant is rebuilt here after each kind of site change to show it)."""
 
 import pytest
-from django.db import connection
 
 from netpolicy import checks
 from netpolicy.compiler import nft, nsx
 from netpolicy.ir import build_site_isolating
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service
 from tenants import services
+from tests.reads import reading
 
 pytestmark = pytest.mark.django_db
 
 
 def _site_check_reads() -> tuple[int, int]:
     """(queries, rows) the site change check reads."""
-    rows = []
-
-    def counting(execute, sql, params, many, context):
-        result = execute(sql, params, many, context)
-        rows.append(max(context["cursor"].rowcount, 0))
-        return result
-
-    with connection.execute_wrapper(counting):
+    with reading() as reads:
         assert checks.problems(None) == {}
-    return len(rows), sum(rows)
+    return reads.queries, reads.rows
 
 
 def test_a_site_change_is_checked_reading_the_same_rows_for_two_tenants_or_twelve(world):
