@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import suppress
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,12 +36,9 @@ class _Undo(Exception):
 def _rolled_back(edit) -> None:
     from django.db import transaction
 
-    try:
-        with transaction.atomic():
-            edit()
-            raise _Undo
-    except _Undo:
-        pass
+    with suppress(_Undo), transaction.atomic():
+        edit()
+        raise _Undo
 
 
 def _timed(label: str, action, tries: int) -> None:
