@@ -1,6 +1,8 @@
 """Who may see and do what: tenant scoping shared by the API, the UI and the services."""
 
 import functools
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
@@ -16,14 +18,42 @@ def is_site_admin(user) -> bool:
     return bool(user and user.is_authenticated and user.is_staff)
 
 
+# Within one web request a page asks who the user is up to six times (scoping, navigation counts,
+# forms); the answer is read once per request. None outside a request: tasks and services read afresh.
+_request_memberships: ContextVar[dict | None] = ContextVar("request_memberships", default=None)
+
+
+@contextmanager
+def memberships_read_once():
+    """Remember tenant_ids() answers until the block ends (one web request: tenants.middleware)."""
+    token = _request_memberships.set({})
+    try:
+        yield
+    finally:
+        _request_memberships.reset(token)
+
+
+def forget_memberships() -> None:
+    """Drop this request's remembered answers: a membership changed."""
+    remembered = _request_memberships.get()
+    if remembered is not None:
+        remembered.clear()
+
+
 def tenant_ids(user, role: str | None = None) -> set[int]:
     """Ids of the tenants the user belongs to (optionally with a given role)."""
     if not (user and user.is_authenticated):
         return set()
+    remembered, key = _request_memberships.get(), (user.pk, role)
+    if remembered is not None and key in remembered:
+        return set(remembered[key])
     memberships = Membership.objects.filter(user=user)
     if role:
         memberships = memberships.filter(role=role)
-    return set(memberships.values_list("tenant_id", flat=True))
+    ids = set(memberships.values_list("tenant_id", flat=True))
+    if remembered is not None:
+        remembered[key] = frozenset(ids)
+    return ids
 
 
 def visible_tenants(user):

@@ -10,7 +10,7 @@ from django.utils import timezone
 from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest, NotOffered
 from tenants import notifications, offers, quotas, realizers, signals
-from tenants.access import can_decide, is_owner, is_site_admin, require_member
+from tenants.access import can_decide, forget_memberships, is_owner, is_site_admin, require_member
 from tenants.choices import (
     EXTENSION_MOVES,
     LEASE_STATES,
@@ -95,6 +95,7 @@ def set_membership(tenant: Tenant, user, role: str, source: str = MembershipSour
         else:
             membership.role, membership.source = role, source
             membership.save(update_fields=["role", "source"])
+        forget_memberships()
         action = "membership.update" if before else "membership.create"
         record(action, membership, before=before, after=snapshot(membership), tenant=tenant)
     return membership
@@ -108,6 +109,7 @@ def remove_membership(membership: Membership) -> None:
             raise Conflict("A tenant must keep at least one owner.")
         record("membership.delete", membership, before=snapshot(membership), tenant=membership.tenant_id)
         membership.delete()
+        forget_memberships()
         network_changed([membership.tenant_id])
 
 
