@@ -29,6 +29,7 @@ from netpolicy.serializers import (
     SegmentSerializer,
     ServiceSerializer,
     WhatIfSerializer,
+    attach_member_ids,
 )
 from portal.api import TenantScopedViewSet
 from portal.errors import InvalidRequest, NotFound
@@ -168,7 +169,8 @@ class FirewallRuleViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
     tenant_field = "policy__tenant"
 
     def list(self, request, *args, **kwargs):
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        rules = self.filter_queryset(self.get_queryset()).prefetch_related(None)  # ids instead, below
+        page = attach_member_ids(self.paginate_queryset(rules))
         context = self.get_serializer_context()
         context["findings"] = findings.findings({r.policy.tenant_id for r in page})
         return self.get_paginated_response(FirewallRuleSerializer(page, many=True,

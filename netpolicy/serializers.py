@@ -1,13 +1,14 @@
 """API serializers of the netpolicy app (named as NetBox names them)."""
 
 from django.db.models import Q
-from rest_framework import serializers
+from rest_framework import relations, serializers
 
 from netpolicy.allocation import pool_usage
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, PoolKind, Protocol
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from portal.addresses import AddressError, parse_network
 from portal.fields import AddressField, NetworkField, NetworkListField
+from portal.lookups import any_of
 from portal.openapi import IPV4_NETWORK, IPV6_NETWORK, OCTET
 from tenants.access import tenant_ids
 from tenants.models import Tenant
@@ -23,7 +24,40 @@ class TenantField(serializers.PrimaryKeyRelatedField):
         return Tenant.objects.filter(pk__in=tenant_ids(request.user))
 
 
-class VisibleField(serializers.PrimaryKeyRelatedField):
+class _PageIds(list):
+    """Ids read for a page of rows (attach_member_ids): shown as they are."""
+
+
+class ManyIdsField(serializers.ManyRelatedField):
+    """A to-many reference read from the ids attached to the row when a list view did, else the relation.
+
+    A related manager per row and relation cost a 50-rule page more than its own query (12 of 17 ms).
+    """
+
+    def get_attribute(self, instance):
+        ids = getattr(instance, "member_ids", None)
+        if ids is not None and self.source in ids:
+            return _PageIds(ids[self.source])
+        return super().get_attribute(instance)
+
+    def to_representation(self, iterable):
+        return list(iterable) if isinstance(iterable, _PageIds) else super().to_representation(iterable)
+
+
+class ManyIds:
+    """Mixin for a related field whose many=True form is a ManyIdsField."""
+
+    @classmethod
+    def many_init(cls, *args, **kwargs):
+        many = {key: value for key, value in kwargs.items() if key in relations.MANY_RELATION_KWARGS}
+        return ManyIdsField(child_relation=cls(*args, **kwargs), **many)
+
+
+class IdField(ManyIds, serializers.PrimaryKeyRelatedField):
+    """A primary-key reference (ModelSerializer's default) that reads attached ids when many."""
+
+
+class VisibleField(ManyIds, serializers.PrimaryKeyRelatedField):
     """A reference to an object of the user's tenants or of the site: another tenant's does not exist for them.
 
     `tenant_field` names the object's tenant; `site` says whether site-wide objects (tenant null) qualify.
@@ -202,9 +236,29 @@ class FirewallPolicySerializer(serializers.ModelSerializer):
         return "tenant" if policy.tenant_id else "site"
 
 
+RULE_MEMBERS = (("sources", "group_id", ("group__tenant__slug", "group__name")),
+                ("destinations", "group_id", ("group__tenant__slug", "group__name")),
+                ("services", "service_id", ("service__name",)))  # fmt: skip
+
+
+def attach_member_ids(rules: list) -> list:
+    """Give a page of rules their groups' and services' ids (`member_ids`), ordered as the models order
+    them, in one query per relation for the whole page."""
+    found = {rule.pk: {name: [] for name, _, _ in RULE_MEMBERS} for rule in rules}
+    for name, column, order in RULE_MEMBERS:
+        through = getattr(FirewallRule, name).through.objects.filter(any_of("firewallrule_id", found))
+        for rule_id, target in through.order_by("firewallrule_id", *order, column).values_list("firewallrule_id",
+                                                                                                column):  # fmt: skip
+            found[rule_id][name].append(target)
+    for rule in rules:
+        rule.member_ids = found[rule.pk]
+    return rules
+
+
 class FirewallRuleSerializer(serializers.ModelSerializer):
     """A rule; `findings` lists analysis results about it (shadowed, redundant, exposes)."""
 
+    serializer_related_field = IdField
     findings = serializers.SerializerMethodField()
     policy = VisibleField(FirewallPolicy)
     sources = VisibleField(Group, many=True, required=False, help_text="Groups; none: ANY")

@@ -192,3 +192,22 @@ def test_the_nsx_export_is_for_site_admins_only(world, api):
     assert api(world.owner_a).get("/api/v1/exports/nsx/").status_code == 404
     body = api(world.admin).get("/api/v1/exports/nsx/").json()
     assert body["resource_type"] == "Infra"
+
+
+def test_the_rule_list_shows_each_rules_members_as_its_own_page_does(world, api):
+    """The list reads a page's member ids in one query per relation: same ids, same order as the detail."""
+    zeta = Group.objects.create(tenant=world.tenant_a, name="zeta", cidrs=["10.9.1.0/24"])
+    alpha = Group.objects.create(tenant=world.tenant_a, name="alpha", cidrs=["10.9.2.0/24"])
+    site = Group.objects.create(tenant=None, name="campus", cidrs=["192.0.2.0/24"])
+    wanted = list(Service.objects.order_by("-name")[:3])
+    body = rule_body(isolation(world.tenant_a), sources=[zeta.pk, site.pk, alpha.pk], destinations=[alpha.pk, zeta.pk],
+                     services=[s.pk for s in wanted])  # fmt: skip
+    assert api(world.admin).post("/api/v1/firewall-rules/", body, format="json").status_code == 201
+    for user in (world.admin, world.owner_a):
+        listed = api(user).get(f"/api/v1/firewall-rules/?policy={isolation(world.tenant_a).pk}").json()["results"]
+        assert len(listed) == 5
+        for rule in listed:
+            assert api(user).get(f"/api/v1/firewall-rules/{rule['id']}/").json() == rule
+        web = next(r for r in listed if r["name"] == "web")
+        assert web["sources"] == [alpha.pk, zeta.pk, site.pk]  # tenant groups by name, then the site's
+        assert web["services"] == sorted(web["services"], key=lambda pk: Service.objects.get(pk=pk).name)
