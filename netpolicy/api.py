@@ -21,6 +21,7 @@ from netpolicy.filtersets import (
     ServiceFilterSet,
 )
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
+from netpolicy.rule_members import attach_member_ids
 from netpolicy.serializers import (
     FirewallPolicySerializer,
     FirewallRuleSerializer,
@@ -29,7 +30,6 @@ from netpolicy.serializers import (
     SegmentSerializer,
     ServiceSerializer,
     WhatIfSerializer,
-    attach_member_ids,
 )
 from portal.api import TenantScopedViewSet
 from portal.errors import InvalidRequest, NotFound

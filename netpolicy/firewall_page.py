@@ -8,6 +8,7 @@ from netpolicy import findings as lint
 from netpolicy.choices import Action, Category
 from netpolicy.compiler.model import Category as IRCategory
 from netpolicy.models import FirewallPolicy, FirewallRule, Group
+from netpolicy.rule_members import attach_members
 from portal.paging import paginate
 from tenants.access import is_site_admin, tenant_ids
 from tenants.choices import Role
@@ -43,7 +44,6 @@ def _rules(tenant_id, request):
     """The scope's rules in evaluation order (site policies interleave with the tenant's), filtered."""
     owners = Q(policy__tenant__isnull=True) | (Q(policy__tenant=tenant_id) if tenant_id else Q(pk__in=[]))
     rules = FirewallRule.objects.filter(owners).select_related("policy__tenant")
-    rules = rules.prefetch_related("sources__tenant", "destinations__tenant", "services")
     get = request.GET.get
     if get("category") in Category.values:
         rules = rules.filter(policy__category=get("category"))
@@ -70,6 +70,7 @@ def context(request) -> dict:
     tenant_id = scope(request)
     editable = lambda tid: admin or (tid is not None and tid in owned)  # noqa: E731
     rules = paginate(request, _rules(tenant_id, request))
+    attach_members(rules.rows)
     ends = {r["policy"]: (r["lo"], r["hi"]) for r in FirewallRule.objects.filter(
         policy__in={r.policy_id for r in rules.rows}).values("policy").annotate(lo=Min("sequence"), hi=Max("sequence"))}
     found = lint.findings({tenant_id, None}) if rules.rows else lint.Findings()

@@ -8,7 +8,6 @@ from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, PoolKind, Pr
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from portal.addresses import AddressError, parse_network
 from portal.fields import AddressField, NetworkField, NetworkListField
-from portal.lookups import any_of
 from portal.openapi import IPV4_NETWORK, IPV6_NETWORK, OCTET
 from tenants.access import tenant_ids
 from tenants.models import Tenant
@@ -234,25 +233,6 @@ class FirewallPolicySerializer(serializers.ModelSerializer):
 
     def get_scope(self, policy) -> str:
         return "tenant" if policy.tenant_id else "site"
-
-
-RULE_MEMBERS = (("sources", "group_id", ("group__tenant__slug", "group__name")),
-                ("destinations", "group_id", ("group__tenant__slug", "group__name")),
-                ("services", "service_id", ("service__name",)))  # fmt: skip
-
-
-def attach_member_ids(rules: list) -> list:
-    """Give a page of rules their groups' and services' ids (`member_ids`), ordered as the models order
-    them, in one query per relation for the whole page."""
-    found = {rule.pk: {name: [] for name, _, _ in RULE_MEMBERS} for rule in rules}
-    for name, column, order in RULE_MEMBERS:
-        through = getattr(FirewallRule, name).through.objects.filter(any_of("firewallrule_id", found))
-        for rule_id, target in through.order_by("firewallrule_id", *order, column).values_list("firewallrule_id",
-                                                                                                column):  # fmt: skip
-            found[rule_id][name].append(target)
-    for rule in rules:
-        rule.member_ids = found[rule.pk]
-    return rules
 
 
 class FirewallRuleSerializer(serializers.ModelSerializer):

@@ -3,7 +3,7 @@
 import pytest
 
 from netpolicy import segments
-from netpolicy.models import FirewallPolicy, Group
+from netpolicy.models import FirewallPolicy, Group, Service
 from netpolicy.rules import save_rule
 from tests.netpolicy.test_netpolicy_db_segments import make_pools
 
@@ -36,6 +36,20 @@ def test_the_firewall_page_shows_lint_next_to_rules(world, client):
     page = client.get("/network/firewall/").content.decode()
     assert "again" in page and ">redundant<" in page
     assert "tenant-b/isolation" not in page and "site/site_default_deny" in page
+
+
+def test_a_rule_row_names_its_groups_and_services_in_order(world, client):
+    zeta = Group.objects.create(tenant=world.tenant_a, name="zeta", cidrs=["10.9.1.0/24"])
+    alpha = Group.objects.create(tenant=world.tenant_a, name="alpha", cidrs=["10.9.2.0/24"])
+    campus = Group.objects.create(tenant=None, name="campus", cidrs=["192.0.2.0/24"])
+    policy = FirewallPolicy.objects.get(tenant=world.tenant_a, name="isolation")
+    services = list(Service.objects.filter(name__in=["ssh", "slurm", "dns_udp"]))
+    save_rule(world.admin, {"policy": policy, "name": "lab_in", "sequence": 90, "action": "drop",
+                            "sources": [zeta, campus, alpha], "services": services})
+    client.force_login(world.owner_a)
+    page = client.get("/network/firewall/").content.decode()
+    row = page[page.index(">lab_in<"):].split("</tr>", 1)[0].replace("\n", "")
+    assert "tenant-a/alpha, tenant-a/zeta, site/campus</td><td>ANY</td><td>dns_udp, slurm, ssh</td>" in row
 
 
 def test_what_if_answers_in_the_page(world, client):
