@@ -127,6 +127,10 @@ class TenantPart(models.Model):
     entry = models.JSONField(help_text="The tenant's document entry (all member UIDs)")
     nft = models.JSONField(help_text="netpolicy.compiler.nft.TenantPart.to_dict()")
     digest = models.CharField(max_length=64)
+    # What the part read from the site (netpolicy.compiler.nft.site_refs and site_inputs): a site change
+    # recompiles only the parts whose inputs it changed (agents.refresh.refresh_site).
+    site_refs = models.JSONField(default=list, help_text="The services and site groups the tenant's rules name")
+    site_digest = models.CharField(max_length=64, blank=True, default="")
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -4,7 +4,9 @@ Three stored parts make a node's document (agents.desired): each tenant's part p
 (TenantPart: its entry and its nftables chains and set elements), the pool's shared part
 assembled from them (PoolDocument) and the node's own part (Node.desired_node). A change of one
 tenant recompiles that tenant's parts, re-assembles its pools by joining stored text, and bumps
-the generation of exactly the nodes whose document changed, in one UPDATE per pool.
+the generation of exactly the nodes whose document changed, in one UPDATE per pool. A change of a
+site object (refresh_site) recompiles only the parts whose site inputs it changed (each part keeps
+the digest of what it read from the site: nft.site_inputs) and re-assembles every pool.
 """
 
 import logging
@@ -17,7 +19,7 @@ from django.db.models.functions import Concat
 from agents import desired, longpoll, sources
 from agents.models import Node, NodePool, PoolDocument, TenantPart
 from netpolicy.compiler import nft
-from netpolicy.models import Segment
+from netpolicy.models import Segment, SiteSettings
 from portal.lookups import any_of
 from tenants.models import Tenant
 
@@ -45,29 +47,37 @@ def _lock(tenant_ids) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, bucket])
 
 
-def _compile(tenant_ids: list[int]) -> dict[tuple[int, int], tuple[dict, dict]]:
-    """{(pool, tenant): (entry, nft part)} for these tenants' placements on node pools."""
+def _compile(tenant_ids: list[int]) -> dict[tuple[int, int], tuple[dict, dict, list, str]]:
+    """{(pool, tenant): (entry, nft part, site refs, site digest)} for these tenants' placements on node pools."""
     placed = sources.placements(tenant_ids)
     on_pools = sorted({tenant for _, tenant in placed})
     if not on_pools:
         return {}
-    _, parts = sources.nft_parts(on_pools)
+    parts = sources.nft_parts(on_pools)
     uids, base = sources.member_uids(on_pools), sources.cgnat_base()
-    return {(pool, tenant): (desired.tenant_entry(tenant, vni, uids.get(tenant, ()), base), parts[tenant].to_dict())
-            for (pool, tenant), vni in placed.items()}  # fmt: skip
+    compiled = {}
+    for (pool, tenant), vni in placed.items():
+        part, refs, site_digest = parts[tenant]
+        entry = desired.tenant_entry(tenant, vni, uids.get(tenant, ()), base)
+        compiled[pool, tenant] = (entry, part.to_dict(), list(refs), site_digest)
+    return compiled
 
 
 def _store(tenant_ids: list[int], compiled: dict) -> set[int]:
     """Write the tenants' parts that changed, drop the ones gone; return the pools touched."""
-    stored = {(p.pool_id, p.tenant_id): p for p in TenantPart.objects.filter(any_of("tenant_id", tenant_ids))}
+    stored = {(p.pool_id, p.tenant_id): p for p in TenantPart.objects.filter(any_of("tenant_id", tenant_ids))
+              .only("pk", "pool_id", "tenant_id", "digest", "site_digest")}  # fmt: skip
     touched, fresh = set(), []
-    for key, (entry, nft_part) in compiled.items():
+    for key, (entry, nft_part, refs, site_digest) in compiled.items():
         digest, part = desired.part_digest(entry, nft_part), stored.pop(key, None)
+        row = {"entry": entry, "nft": nft_part, "digest": digest, "site_refs": refs, "site_digest": site_digest}
         if part is None:
-            fresh.append(TenantPart(pool_id=key[0], tenant_id=key[1], entry=entry, nft=nft_part, digest=digest))
+            fresh.append(TenantPart(pool_id=key[0], tenant_id=key[1], **row))
         elif part.digest != digest:
-            TenantPart.objects.filter(pk=part.pk).update(entry=entry, nft=nft_part, digest=digest)
+            TenantPart.objects.filter(pk=part.pk).update(**row)
         else:
+            if part.site_digest != site_digest:  # the same text, read from a changed site: remember that
+                TenantPart.objects.filter(pk=part.pk).update(site_refs=refs, site_digest=site_digest)
             continue
         touched.add(key[0])
     TenantPart.objects.bulk_create(fresh, batch_size=500)
@@ -82,6 +92,7 @@ def _compile_tenants(tenant_ids: list[int]) -> tuple[set[int], dict[int, int]]:
     network generations compiled."""
     with transaction.atomic():
         _lock(tenant_ids)
+        sources.site_generation(lock=True)  # no site change commits until these parts are stored
         # Generations first: intent committed after this read is compiled too, and stays dirty.
         generations = dict(Tenant.objects.filter(any_of("pk", tenant_ids)).values_list("pk", "network_generation"))
         segments = list(sources.overlay_segments(tenant_ids).values_list("pk", "generation"))
@@ -113,13 +124,15 @@ def _mark_tenants(generations: dict[int, int]) -> None:
 # ---------------------------------------------------------------- pools and nodes
 
 
-def assemble_pool(pool_id: int, site: nft.SitePart) -> list[int]:
+def assemble_pool(pool_id: int, site: sources.SiteShare) -> list[int]:
     """Re-assemble a pool's shared part from its stored tenant parts; bump the nodes it changed."""
     with transaction.atomic():
         document = PoolDocument.objects.select_for_update().filter(pool_id=pool_id).first()
+        if sources.site_generation() != site.generation:  # a site change committed since `site` was read
+            site = sources.site_share()
         rows = list(TenantPart.objects.filter(pool_id=pool_id).values_list("entry", "nft"))
         parts = [nft.TenantPart.from_dict(n) for _, n in rows]
-        tenants, ruleset = desired.pool_parts([e for e, _ in rows], site, parts)
+        tenants, ruleset = desired.pool_parts([e for e, _ in rows], site.part, parts)
         digest = desired.pool_digest(tenants, ruleset)
         if document is not None and document.digest == digest:
             return []
@@ -176,23 +189,41 @@ def refresh(tenant_ids=None) -> dict:
     """Recompile these tenants' parts (None: every tenant and pool), re-assemble the pools they
     touched, bump and wake the nodes whose document changed, mark the tenants observed."""
     if tenant_ids is None:
-        return _refresh_site()
+        return _refresh_all()
     ids = sorted(set(tenant_ids))
     touched, generations = _compile_tenants(ids)
-    site = sources.site_part() if touched else None
+    site = sources.site_share() if touched else None
     bumped = [n for pool in sorted(touched) for n in assemble_pool(pool, site)]
     _mark_tenants(generations)
     return {"tenants": len(ids), "pools": len(touched), "nodes": len(bumped)}
 
 
-def _refresh_site() -> dict:
+def refresh_site() -> dict:
+    """After a site object's change: recompile only the tenant parts whose site inputs it changed (most
+    changes: none), re-assemble every pool around the new site part, mark the site observed."""
+    site = sources.site_share()
+    stored = TenantPart.objects.values_list("tenant_id", "site_refs", "site_digest")
+    stale = sorted({tenant for tenant, refs, digest in stored if nft.site_inputs(site.ir, refs) != digest})
+    return _compile_and_assemble(stale, site) | {"tenants": len(stale)}
+
+
+def _refresh_all() -> dict:
+    """Every tenant's parts and every pool (the hourly safety net, and changes every part reads)."""
+    site = sources.site_share()
     all_ids = list(Tenant.objects.order_by("pk").values_list("pk", flat=True))
+    return _compile_and_assemble(all_ids, site) | {"tenants": len(all_ids)}
+
+
+def _compile_and_assemble(tenant_ids: list[int], site: sources.SiteShare) -> dict:
+    """Recompile these tenants in chunks (bounded memory), re-assemble every pool, mark what was done."""
     generations: dict[int, int] = {}
-    for start in range(0, len(all_ids), CHUNK):
-        _, chunk_generations = _compile_tenants(all_ids[start : start + CHUNK])
+    for start in range(0, len(tenant_ids), CHUNK):
+        _, chunk_generations = _compile_tenants(tenant_ids[start : start + CHUNK])
         generations |= chunk_generations
-    site = sources.site_part()
     pools = list(NodePool.objects.values_list("pk", flat=True))
     bumped = [n for pool in pools for n in assemble_pool(pool, site)]
     _mark_tenants(generations)
-    return {"tenants": len(all_ids), "pools": len(pools), "nodes": len(bumped)}
+    SiteSettings.objects.filter(pk=1, network_observed_generation__lt=site.generation).update(
+        network_observed_generation=site.generation
+    )
+    return {"pools": len(pools), "nodes": len(bumped)}

@@ -2,17 +2,22 @@
 
 import ipaddress
 from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db import connection
 
 from agents.desired import CGNAT
 from netpolicy.choices import PoolKind, SegmentKind, SegmentState
+from netpolicy.compiler import model as ir
 from netpolicy.compiler import nft
 from netpolicy.ir import build_site, build_site_isolating
-from netpolicy.models import Pool, Segment
+from netpolicy.models import Pool, Segment, SiteSettings
 from portal.lookups import any_of
 from tenants.models import Membership, Tenant
 from users.models import PosixAccount
 
 REALIZED = (SegmentState.APPROVED, SegmentState.PROVISIONING, SegmentState.READY)
+SITE_GENERATION = "SELECT network_generation FROM netpolicy_sitesettings WHERE id = 1"  # SiteSettings, one row
 
 
 def overlay_segments(tenant_ids=None):
@@ -50,14 +55,43 @@ def cgnat_base():
     return ipaddress.ip_network(str(pool.cidr)) if pool else CGNAT
 
 
-def nft_parts(tenant_ids) -> tuple[nft.SitePart, dict[int, nft.TenantPart]]:
-    """The site's compiled share and each tenant's, from the database (only these tenants are read)."""
+def nft_parts(tenant_ids) -> dict[int, tuple[nft.TenantPart, tuple[str, ...], str]]:
+    """Each tenant's compiled share, the site objects its rules name and the digest of what it read from
+    the site (nft.site_refs, nft.site_inputs), from the database (only these tenants are read)."""
     # a tenant whose policy does not compile is quarantined (all its traffic rejected), never fatal
     site = build_site_isolating(Tenant.objects.filter(any_of("pk", tenant_ids)).order_by("pk")).site
-    parts = {int(t.name[1:]): nft.tenant_part(site, t) for t in site.tenants}
-    return nft.site_part(site), parts
+    parts = {}
+    for tenant in site.tenants:
+        refs = nft.site_refs(tenant)
+        parts[int(tenant.name[1:])] = (nft.tenant_part(site, tenant), refs, nft.site_inputs(site, refs))
+    return parts
 
 
-def site_part() -> nft.SitePart:
+@dataclass(frozen=True)
+class SiteShare:
+    """The site's compiled share, and the site generation read before it (refresh.assemble_pool checks it)."""
+
+    generation: int
+    ir: ir.Site
+    part: nft.SitePart
+
+
+def site_generation(lock: bool = False) -> int:
+    """The site objects' generation; lock=True holds it (FOR SHARE) until the transaction ends, so no site
+    change commits while a tenant part is compiled against the site read after it."""
+    sql = SITE_GENERATION + (" FOR SHARE" if lock else "")
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        row = cursor.fetchone()
+        if row is None and lock:  # a fresh site: make the row there is to hold
+            SiteSettings.objects.bulk_create([SiteSettings(pk=1)], ignore_conflicts=True)
+            cursor.execute(sql)
+            row = cursor.fetchone()
+    return row[0] if row else 0
+
+
+def site_share() -> SiteShare:
     """The site's share alone (site policies, groups, services)."""
-    return nft.site_part(build_site(Tenant.objects.none()))
+    generation = site_generation()  # first: a change committed meanwhile makes it look old, never new
+    site = build_site(Tenant.objects.none())
+    return SiteShare(generation, site, nft.site_part(site))

@@ -9,9 +9,10 @@ from django.utils import timezone
 
 from agents import longpoll, refresh, services, sources
 from agents.models import Node, NodePool
+from netpolicy.models import SiteSettings
 from portal import leases
 from tenants.models import Tenant
-from tenants.network import LEASE, queue_refresh
+from tenants.network import LEASE, queue_refresh, queue_site_refresh
 
 LIVE_POLL = datetime.timedelta(seconds=90)  # a node heard from this recently is long-polling
 
@@ -22,13 +23,32 @@ def refresh_desired(tenant_ids=None) -> dict:
     with leases.holding(LEASE, ["all"] if tenant_ids is None else tenant_ids):
         return refresh.refresh(tenant_ids)
 
+
 log = logging.getLogger(__name__)
+
+
+@shared_task(acks_late=True)
+def refresh_site() -> dict:
+    """After a site object's change: the tenant parts it changed, every pool, bump, wake."""
+    with leases.holding(LEASE, ["site"]):
+        return refresh.refresh_site()
 
 
 @shared_task
 def sweep() -> dict:
     """Periodic: queue again what a lost publish or a killed worker left undone."""
-    return {"tenants": _sweep_tenants(), "pools": _sweep_pools(), "nodes": _sweep_nodes()}
+    return {"site": _sweep_site(), "tenants": _sweep_tenants(), "pools": _sweep_pools(), "nodes": _sweep_nodes()}
+
+
+def _sweep_site() -> int:
+    """A site object's change whose refresh was lost (its generation ahead of the observed one)."""
+    if leases.leased(LEASE, ["all", "site"]):
+        return 0
+    behind = SiteSettings.objects.filter(pk=1).exclude(network_observed_generation=F("network_generation"))
+    if not behind.exists():
+        return 0
+    queue_site_refresh()
+    return 1
 
 
 def _sweep_tenants() -> int:
@@ -56,7 +76,7 @@ def _sweep_pools() -> int:
         waiting = {pool for pool, _ in sources.placements(dirty.values_list("pk", flat=True))}
         site = None
         for pool in unassembled.exclude(pk__in=waiting):  # never assemble around uncompiled tenants
-            site = site or sources.site_part()
+            site = site or sources.site_share()
             count += len(refresh.assemble_pool(pool.pk, site))
     return count
 

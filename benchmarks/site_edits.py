@@ -8,8 +8,9 @@ as the site admin bench-admin, each --tries times after one warm-up, fastest and
 - an admin's edit of a service every tenant's rules name, through the service layer, rolled back;
 - an admin's edit of a site rule (its description), rolled back;
 - an admin's what-if question about a tenant's address;
-- the nodes' refresh a site change queues (`agents.refresh.refresh(None)`, once: it writes only what
-  changed, so on an unchanged site it recompiles and compares every tenant's part).
+- the nodes' refresh a change of a service's ports queues (committed, then undone and refreshed again):
+  `agents.refresh.refresh_site()` where the code has it (only the tenant parts whose site inputs
+  changed), else `agents.refresh.refresh(None)` (every tenant's part recompiled and compared).
 Then the same in a `git worktree` of --baseline against the same database (it must share its migrations).
 """
 
@@ -72,9 +73,24 @@ def measure(tries: int, refresh: bool) -> None:
     ask = lambda: whatif.answer(admin, "192.0.2.7", address, "tcp", 22)  # noqa: E731
     _timed(f"admin what-if 192.0.2.7 -> {address} tcp/22", ask, tries)
     if refresh:
-        from agents.refresh import refresh as refresh_nodes
+        _nodes_refresh(admin, service)
 
-        _timed("nodes' refresh after a site change (refresh(None))", lambda: refresh_nodes(None), 1)
+
+def _nodes_refresh(admin, service) -> None:
+    """Time the refresh a committed change of a service's ports queues; undo the change and refresh again."""
+    from agents import refresh
+    from netpolicy import policy
+
+    queued = getattr(refresh, "refresh_site", None)
+    name = "refresh_site()" if queued else "refresh(None)"
+    queued = queued or (lambda: refresh.refresh(None))
+    ports = service.ports
+    for label, value in (("changed", "2200-2222"), ("changed back", ports)):
+        policy.save_service(admin, {"ports": value}, service)
+        start = time.perf_counter()
+        done = queued()
+        took = (time.perf_counter() - start) * 1000
+        print(f"{'nodes refresh, ports ' + label + ' (' + name + ')':58} {took:9.1f} ms  {done}", flush=True)
 
 
 def _baseline(commit: str, args) -> None:

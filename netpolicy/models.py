@@ -364,6 +364,10 @@ class SiteSettings(models.Model):
     address_cooldown_minutes = models.PositiveIntegerField(
         default=60, help_text="A released VM address is not handed out again for this long (ARP and DNS caches)"
     )
+    # Moves with every change of a site object (services, site groups, site policies and rules, these
+    # settings); nodes' desired state is compiled up to the observed one (netpolicy.propagation.site_changed).
+    network_generation = models.PositiveBigIntegerField(default=1, editable=False)
+    network_observed_generation = models.PositiveBigIntegerField(default=0, editable=False)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -191,7 +191,7 @@ def save_service(user, data: dict, instance: Service | None = None) -> Service:
             setattr(service, key, value)
         action = "service.update" if instance else "service.create"
         service = _save(service, action, before, None)
-        propagation.policy_changed(None)  # every tenant's rules may name the service
+        propagation.site_changed()  # every tenant's rules may name the service
         return service
 
 
@@ -239,7 +239,7 @@ def save_group(user, data: dict, instance: Group | None = None) -> Group:
         for key, value in data.items():
             setattr(group, key, value)
         group = _save(group, "group.update" if instance else "group.create", before, tenant)
-        propagation.policy_changed({tenant.pk} if tenant else None)
+        propagation.changed(tenant.pk if tenant else None)
         return group
 
 
@@ -256,5 +256,5 @@ def delete_group(user, group: Group) -> None:
             raise InvalidRequest(f"Group {group.name} is used by rule(s) {', '.join(used)}: remove it from "
                                  "them (or delete them) first.")
         record("group.delete", group, before=snapshot(group), tenant=group.tenant_id)
-        propagation.policy_changed({group.tenant_id} if group.tenant_id else None)
+        propagation.changed(group.tenant_id)
         group.delete()

@@ -43,7 +43,7 @@ def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> Fir
         action = "firewall_policy.update" if instance else "firewall_policy.create"
         policy = _save(policy, action, before, tenant)
         _refuse_unenforceable(policy.tenant_id)
-        propagation.policy_changed(_affected(policy.tenant_id))
+        propagation.changed(policy.tenant_id)
     return policy
 
 
@@ -52,7 +52,7 @@ def delete_policy(user, policy: FirewallPolicy) -> None:
     require_editor(user, policy.tenant_id)
     with transaction.atomic(), compiling(policy.tenant_id):
         record("firewall_policy.delete", policy, before=snapshot(policy), tenant=policy.tenant_id)
-        propagation.policy_changed(_affected(policy.tenant_id))
+        propagation.changed(policy.tenant_id)
         policy.delete()
 
 
@@ -85,7 +85,7 @@ def save_rule(user, data: dict, instance: FirewallRule | None = None) -> Firewal
         action = "firewall_rule.update" if instance else "firewall_rule.create"
         record(action, rule, before=before, after=rule_state(rule), tenant=policy.tenant_id)
         _refuse_unenforceable(policy.tenant_id)
-        propagation.policy_changed(_affected(policy.tenant_id))
+        propagation.changed(policy.tenant_id)
     return rule
 
 
@@ -111,7 +111,7 @@ def move_rule(user, rule: FirewallRule, up: bool) -> FirewallRule:
             record("firewall_rule.update", obj, before=before, after=rule_state(obj),
                    tenant=rule.policy.tenant_id, message="moved")
         _refuse_unenforceable(rule.policy.tenant_id)
-        propagation.policy_changed(_affected(rule.policy.tenant_id))
+        propagation.changed(rule.policy.tenant_id)
     return mine
 
 
@@ -139,13 +139,10 @@ def delete_rule(user, rule: FirewallRule) -> None:
     with transaction.atomic(), compiling(rule.policy.tenant_id):
         record("firewall_rule.delete", rule, before=rule_state(rule),
                tenant=rule.policy.tenant_id)
-        propagation.policy_changed(_affected(rule.policy.tenant_id))
+        propagation.changed(rule.policy.tenant_id)
         rule.delete()
 
 
-def _affected(tenant_id) -> set[int] | None:
-    """The tenants a policy object's change reaches: its own, or every tenant for site objects."""
-    return {tenant_id} if tenant_id else None
 
 
 def _refuse_unenforceable(tenant_id) -> None:

@@ -74,5 +74,5 @@ def update_settings(user, data: dict) -> SiteSettings:
             setattr(settings, field, value)
         settings.save()
         record("site_settings.update", settings, before=before, after=snapshot(settings))
-        propagation.policy_changed(None)  # every tenant reaches the site's NFS and DNS groups
+        propagation.site_changed()  # every tenant reaches the site's NFS and DNS groups
     return settings

@@ -15,7 +15,8 @@ from portal import leases
 from tenants.models import Tenant
 
 REFRESH_TASK = "agents.tasks.refresh_desired"
-LEASE = "network"  # leases: tenant ids, or "all" for a site-wide compile
+SITE_REFRESH_TASK = "agents.tasks.refresh_site"
+LEASE = "network"  # leases: tenant ids, "all" for a site-wide compile, "site" after a site object's change
 
 
 def network_changed(tenant_ids=None) -> None:
@@ -35,3 +36,9 @@ def queue_refresh(tenant_ids=None) -> None:
     """Queue the compile of these tenants' share of node desired state (None: all)."""
     current_app.send_task(REFRESH_TASK, kwargs={"tenant_ids": tenant_ids})
     leases.take(LEASE, ["all"] if tenant_ids is None else tenant_ids)  # after: a failed publish leaves none
+
+
+def queue_site_refresh() -> None:
+    """Queue the refresh that follows a site object's change (netpolicy.propagation.site_changed)."""
+    current_app.send_task(SITE_REFRESH_TASK)
+    leases.take(LEASE, ["site"])

@@ -9,8 +9,8 @@ from kombu.exceptions import OperationalError
 
 from agents import refresh, services, tasks
 from agents.models import PoolDocument
-from netpolicy import allocation, rules, segments
-from netpolicy.models import FirewallPolicy
+from netpolicy import allocation, policy, rules, segments
+from netpolicy.models import FirewallPolicy, Service, SiteSettings
 from tenants import network
 from tenants.models import Tenant
 from tests.conftest import TEST_LEASE_SECONDS
@@ -77,6 +77,23 @@ def test_a_lost_publish_is_queued_again_by_the_sweep(placed, celery_worker, worl
     assert behind(tenant) and digest(placed) == before  # nothing queued it
     sweep_until(lambda: not behind(tenant), wait_for)
     assert digest(placed) != before
+
+
+def test_a_lost_site_refresh_is_queued_again_by_the_sweep(placed, celery_worker, world, wait_for, monkeypatch):
+    before = digest(placed)
+    with monkeypatch.context() as broker_down:  # the publish after commit fails (logged, not raised)
+        broker_down.setattr(network.current_app, "send_task", _unreachable)
+        policy.save_service(world.admin, {"ports": "2200-2222"}, Service.objects.get(name="ssh"))
+    time.sleep(2)
+    assert site_behind() and digest(placed) == before  # nothing queued it
+    sweep_until(lambda: not site_behind(), wait_for)
+    assert digest(placed) != before and "2200-2222" in PoolDocument.objects.get(pool=placed).nftables
+    assert not behind(world.tenant_a)  # a site change leaves the tenants as they were
+
+
+def site_behind() -> bool:
+    row = SiteSettings.objects.get(pk=1)
+    return row.network_generation != row.network_observed_generation
 
 
 def test_a_worker_killed_mid_compile_is_resumed_by_the_sweep(placed, celery_worker, world, wait_for):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import hashlib
 from bisect import bisect_left
 from collections.abc import Iterable
 from contextlib import contextmanager
@@ -15,6 +16,7 @@ from .nft_statements import (
     family_nets,
     family_texts,
     group_set,
+    group_shape,
     jump_lines,
     memo,
     merged,
@@ -212,6 +214,36 @@ def _site_plan(site: Site) -> tuple[list[tuple], list[tuple[list[str], list[str]
         plan = ([p.order for p in site.policies], [jump_lines(p) for p in site.policies])
         site.__dict__["_nft_plan"] = plan
     return plan
+
+
+def site_refs(tenant: Tenant) -> tuple[str, ...]:
+    """The site objects a tenant's rules name ("s:" services, "g:" site groups, by name), sorted."""
+    refs = set()
+    for policy in tenant.policies:
+        for rule in policy.rules:
+            refs.update(f"g:{g.name}" for g in (*rule.sources, *rule.destinations) if g.scope is not Scope.TENANT)
+            refs.update(f"s:{service.name}" for service in rule.services)
+    return tuple(sorted(refs))
+
+
+def site_inputs(site: Site, refs: Iterable[str]) -> str:
+    """Digest of all that tenant_part reads from the site for a tenant naming `refs`.
+
+    That is the site policies' orders and jump lines, and the shapes of the named services and site
+    groups (their set names and families, never their ports or addresses: those are the site part's
+    sets). A tenant part stored with another digest is out of date; a name gone digests as gone.
+    """
+    refs = tuple(refs)
+    cache = site.__dict__.setdefault("_nft_inputs", {})
+    if refs not in cache:
+        shapes = site.__dict__.get("_nft_shapes")
+        if shapes is None:
+            shapes = {f"s:{s.name}": service_shape(s) for s in site.services}
+            shapes |= {f"g:{g.name}": group_shape(g) for g in site.groups}
+            site.__dict__["_nft_shapes"] = shapes
+        text = repr((_site_plan(site), [(ref, shapes.get(ref)) for ref in refs]))
+        cache[refs] = hashlib.sha256(text.encode()).hexdigest()
+    return cache[refs]
 
 
 def _tenant_sets(interface: str, groups: dict[str, Group]) -> tuple[SetPart, ...]:
