@@ -84,7 +84,7 @@ def site_generation(lock: bool = False) -> int:
         cursor.execute(sql)
         row = cursor.fetchone()
         if row is None and lock:  # a fresh site: make the row there is to hold
-            SiteSettings.objects.bulk_create([SiteSettings(pk=1)], ignore_conflicts=True)
+            SiteSettings.ensure()
             cursor.execute(sql)
             row = cursor.fetchone()
     return row[0] if row else 0

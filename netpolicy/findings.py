@@ -5,7 +5,9 @@ reach is one query against the segments' GiST index, at most EXPOSED_SHOWN segme
 """
 
 import re
-from collections import defaultdict
+import threading
+import time
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -14,13 +16,21 @@ from django.db import connection
 from netpolicy.choices import SegmentState
 from netpolicy.compiler import analysis, vds
 from netpolicy.compiler import model as ir
-from netpolicy.models import FirewallPolicy, FirewallRule
+from netpolicy.models import FirewallPolicy, FirewallRule, SiteSettings
 from tenants.models import Tenant
 
 BROKEN = "does-not-compile"
 EXPOSED_SHOWN = 5
 TOKEN = re.compile(r"\b([rpqt])(\d+)\b")
 RELEASED = (SegmentState.REJECTED, SegmentState.RETIRED)
+# Lint reads the same few tenants again and again (each API page, each look at the firewall page), so a
+# process keeps its last builds, keyed by what they were built from: the tenants' and the site's network
+# generations, which every change of a policy, group, service, segment or address moves in its own
+# transaction (netpolicy.propagation). Exposure, which reads other tenants' segments, is never kept.
+# The age limit bounds what a change made outside the services (a shell) would leave shown.
+KEPT_BUILDS, KEPT_SECONDS = 64, 60.0
+_kept: OrderedDict = OrderedDict()
+_kept_lock = threading.Lock()
 
 
 @dataclass
@@ -40,12 +50,12 @@ class Findings:
 
 def findings(tenant_ids) -> Findings:
     """Findings for these tenants' rules (None in the set: the site policies' rules)."""
-    from netpolicy.checks import quarantine_note, site_for_reading
+    from netpolicy.checks import quarantine_note
     from portal.errors import ServiceError
 
     tenant_pks = sorted(t for t in set(tenant_ids) if t is not None)
     try:
-        built = site_for_reading(Tenant.objects.filter(pk__in=tenant_pks).order_by("pk"))
+        built = _built(tenant_pks)
     except ServiceError as exc:
         return Findings(broken={None: str(exc.detail)})
     site, found = built.site, []
@@ -71,6 +81,34 @@ def findings(tenant_ids) -> Findings:
     for pk, message in built.broken.items():
         result.broken[pk] = quarantine_note(names.tenant(pk), names.readable(message))
     return result
+
+
+def _built(tenant_pks: list[int]):
+    """These tenants and the site, built for reading: a kept build of the same generations, or a new one."""
+    from netpolicy.checks import site_for_reading
+
+    tenants = list(Tenant.objects.filter(pk__in=tenant_pks).order_by("pk"))
+    site_generation = SiteSettings.objects.filter(pk=1).values_list("network_generation", flat=True).first()
+    key = (tuple((t.pk, t.network_generation) for t in tenants), site_generation)
+    now = time.monotonic()
+    with _kept_lock:
+        kept = _kept.get(key)
+        if kept is not None and now - kept[0] < KEPT_SECONDS:
+            _kept.move_to_end(key)
+            return kept[1]
+    built = site_for_reading(tenants)  # after the generations: a build may be newer than its key, never older
+    with _kept_lock:
+        _kept[key] = (now, built)
+        _kept.move_to_end(key)
+        while len(_kept) > KEPT_BUILDS:
+            _kept.popitem(last=False)
+    return built
+
+
+def forget_builds() -> None:
+    """Drop the kept builds (tests, whose rolled-back databases reuse generations)."""
+    with _kept_lock:
+        _kept.clear()
 
 
 def _spaces(site: ir.Site, tenant_pks: list) -> list:

@@ -377,6 +377,11 @@ class SiteSettings(models.Model):
     def __str__(self):
         return "site settings"
 
+    @classmethod
+    def ensure(cls) -> None:
+        """Make the one row if it is not there yet (defaults); never changes an existing one."""
+        cls.objects.bulk_create([cls(pk=1)], ignore_conflicts=True)
+
 
 class AddressState(models.TextChoices):
     ALLOCATED = "allocated", "Allocated"

@@ -46,7 +46,7 @@ def site_changed() -> None:
     site policies' order and jumps and the shapes of what its rules name: the site's generation moves
     now, and the nodes' refresh recompiles the parts whose inputs changed (agents.refresh.refresh_site);
     every consumer runs after commit, for every tenant."""
-    SiteSettings.objects.bulk_create([SiteSettings(pk=1)], ignore_conflicts=True)
+    SiteSettings.ensure()
     SiteSettings.objects.filter(pk=1).update(network_generation=F("network_generation") + 1)
     transaction.on_commit(queue_site_refresh, robust=True)
     transaction.on_commit(lambda: _notify(None), robust=True)

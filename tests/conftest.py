@@ -15,6 +15,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from audit.context import acting_as, system_actor
+from netpolicy import findings
 from portal.dbroles import as_owner
 from tenants import services
 from tenants.choices import Role
@@ -87,6 +88,12 @@ def _secrets_dir(tmp_path_factory):
     os.environ["ENCLAVE_SECRETS_DIR"] = base  # the Celery worker subprocess reads the same
     settings.SECRETS_DIR = base
     return base
+
+
+@pytest.fixture(autouse=True)
+def _fresh_lint_builds():
+    """Each test starts with no kept lint builds: a rolled-back database gives its generations out again."""
+    findings.forget_builds()
 
 
 @pytest.fixture(autouse=True)
