@@ -8,7 +8,8 @@ from agents import refresh
 from agents.models import Node, PoolDocument, TenantPart
 from netpolicy import policy, rules, site
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service, SiteSettings
-from tests.test_desired_state import place, site as node_site  # noqa: F401 - the fixture
+from tests.test_desired_state import place
+from tests.test_desired_state import site as node_site  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.django_db
 
