@@ -18,6 +18,7 @@ from django.db.models.functions import Concat
 
 from agents import desired, longpoll, sources
 from agents.models import Node, NodePool, PoolDocument, TenantPart
+from netpolicy import propagation
 from netpolicy.compiler import nft
 from netpolicy.models import Segment, SiteSettings
 from portal.lookups import any_of
@@ -92,7 +93,7 @@ def _compile_tenants(tenant_ids: list[int]) -> tuple[set[int], dict[int, int]]:
     network generations compiled."""
     with transaction.atomic():
         _lock(tenant_ids)
-        sources.site_generation(lock=True)  # no site change commits until these parts are stored
+        propagation.site_generation(lock=True)  # no site change commits until these parts are stored
         # Generations first: intent committed after this read is compiled too, and stays dirty.
         generations = dict(Tenant.objects.filter(any_of("pk", tenant_ids)).values_list("pk", "network_generation"))
         segments = list(sources.overlay_segments(tenant_ids).values_list("pk", "generation"))
@@ -128,7 +129,7 @@ def assemble_pool(pool_id: int, site: sources.SiteShare) -> list[int]:
     """Re-assemble a pool's shared part from its stored tenant parts; bump the nodes it changed."""
     with transaction.atomic():
         document = PoolDocument.objects.select_for_update().filter(pool_id=pool_id).first()
-        if sources.site_generation() != site.generation:  # a site change committed since `site` was read
+        if propagation.site_generation() != site.generation:  # a site change committed since `site` was read
             site = sources.site_share()
         rows = list(TenantPart.objects.filter(pool_id=pool_id).values_list("entry", "nft"))
         parts = [nft.TenantPart.from_dict(n) for _, n in rows]

@@ -4,20 +4,18 @@ import ipaddress
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db import connection
-
 from agents.desired import CGNAT
+from netpolicy import propagation
 from netpolicy.choices import PoolKind, SegmentKind, SegmentState
 from netpolicy.compiler import model as ir
 from netpolicy.compiler import nft
 from netpolicy.ir import build_site, build_site_isolating
-from netpolicy.models import Pool, Segment, SiteSettings
+from netpolicy.models import Pool, Segment
 from portal.lookups import any_of
 from tenants.models import Membership, Tenant
 from users.models import PosixAccount
 
 REALIZED = (SegmentState.APPROVED, SegmentState.PROVISIONING, SegmentState.READY)
-SITE_GENERATION = "SELECT network_generation FROM netpolicy_sitesettings WHERE id = 1"  # SiteSettings, one row
 
 
 def overlay_segments(tenant_ids=None):
@@ -76,22 +74,8 @@ class SiteShare:
     part: nft.SitePart
 
 
-def site_generation(lock: bool = False) -> int:
-    """The site objects' generation; lock=True holds it (FOR SHARE) until the transaction ends, so no site
-    change commits while a tenant part is compiled against the site read after it."""
-    sql = SITE_GENERATION + (" FOR SHARE" if lock else "")
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        row = cursor.fetchone()
-        if row is None and lock:  # a fresh site: make the row there is to hold
-            SiteSettings.ensure()
-            cursor.execute(sql)
-            row = cursor.fetchone()
-    return row[0] if row else 0
-
-
 def site_share() -> SiteShare:
     """The site's share alone (site policies, groups, services)."""
-    generation = site_generation()  # first: a change committed meanwhile makes it look old, never new
+    generation = propagation.site_generation()  # first: a change committed meanwhile makes it look old, never new
     site = build_site(Tenant.objects.none())
     return SiteShare(generation, site, nft.site_part(site))

@@ -13,10 +13,11 @@ from types import SimpleNamespace
 
 from django.db import connection
 
+from netpolicy import propagation
 from netpolicy.choices import SegmentState
 from netpolicy.compiler import analysis, vds
 from netpolicy.compiler import model as ir
-from netpolicy.models import FirewallPolicy, FirewallRule, SiteSettings
+from netpolicy.models import FirewallPolicy, FirewallRule
 from tenants.models import Tenant
 
 BROKEN = "does-not-compile"
@@ -88,8 +89,7 @@ def _built(tenant_pks: list[int]):
     from netpolicy.checks import site_for_reading
 
     tenants = list(Tenant.objects.filter(pk__in=tenant_pks).order_by("pk"))
-    site_generation = SiteSettings.objects.filter(pk=1).values_list("network_generation", flat=True).first()
-    key = (tuple((t.pk, t.network_generation) for t in tenants), site_generation)
+    key = (tuple((t.pk, t.network_generation) for t in tenants), propagation.site_generation())
     now = time.monotonic()
     with _kept_lock:
         kept = _kept.get(key)

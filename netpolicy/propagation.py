@@ -10,12 +10,13 @@ AppConfig.ready(); it runs after commit. netpolicy never imports them, so the ap
 
 from collections.abc import Callable, Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 
 from netpolicy.models import SiteSettings
 from tenants.network import network_changed, queue_site_refresh
 
+SITE_GENERATION = "SELECT network_generation FROM netpolicy_sitesettings WHERE id = 1"  # SiteSettings, one row
 Consumer = Callable[[frozenset[int] | None], None]  # affected tenant ids, None for every tenant
 _CONSUMERS: dict[str, Consumer] = {}
 
@@ -55,3 +56,18 @@ def site_changed() -> None:
 def _notify(ids: frozenset[int] | None) -> None:
     for consumer in list(_CONSUMERS.values()):
         consumer(ids)
+
+
+def site_generation(lock: bool = False) -> int:
+    """The site objects' generation (0 before the first site change); lock=True holds it (FOR SHARE) until
+    the transaction ends, so no site change commits while a tenant part is compiled against the site read
+    after it (agents.refresh)."""
+    sql = SITE_GENERATION + (" FOR SHARE" if lock else "")
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        row = cursor.fetchone()
+        if row is None and lock:  # a fresh site: make the row there is to hold
+            SiteSettings.ensure()
+            cursor.execute(sql)
+            row = cursor.fetchone()
+    return row[0] if row else 0
