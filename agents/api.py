@@ -6,12 +6,13 @@ import time
 from django.db import connection
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from enclave_agent import wire
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agents import documents, longpoll, services
+from agents import desired, documents, longpoll, services
 from agents.authentication import IsNode, NodeCredentialAuthentication
 from agents.models import JoinToken, Node, NodePool, PoolSubnet
 from agents.serializers import (
@@ -168,13 +169,15 @@ class DesiredStateView(APIView):
         if state is None:
             return Response({"detail": "The desired state is being compiled; retry shortly."},
                             status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})  # fmt: skip
-        if state.etag == known:
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": known})
-        content, tag = documents.body(state)
+        if desired.same_document(known, state.etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": known, "Vary": "Accept-Encoding"})
+        gzip = documents.accepts_gzip(request.headers.get("Accept-Encoding"))
+        content, tag = documents.body(state, gzip)
         # Sending 3 MB to a slow reader takes seconds: hand the pooled connection back first, or 80
         # slow nodes hold every connection of the site (measured: hundreds of requests waiting on the pool).
         _release_connection()
-        return HttpResponse(content, content_type="application/json", headers={"ETag": tag})
+        headers = {"ETag": tag, "Vary": "Accept-Encoding"} | ({"Content-Encoding": wire.GZIP} if gzip else {})
+        return HttpResponse(content, content_type="application/json", headers=headers)
 
 
 class ObservedStateView(APIView):
@@ -199,7 +202,7 @@ def _wait_for_change(waiter, node_id: int, state, known: str, wait: int):
     The sweep wakes every live node behind its generation (a lost wake-up); one that already holds
     its document (it failed to apply it) would otherwise re-poll at once, every sweep."""
     deadline = time.monotonic() + wait * (1 - HOLD_JITTER * random.random())
-    while state and state.etag == known and (left := deadline - time.monotonic()) > 0:
+    while state and desired.same_document(known, state.etag) and (left := deadline - time.monotonic()) > 0:
         _release_connection()  # a parked poll holds no database connection (2,000 nodes)
         if not waiter.wait(left):
             break

@@ -1,7 +1,7 @@
 """The desired-state document in the agent's wire format (enclave_agent.wire), built from stored parts.
 
-A document is three stored parts joined as text: the node's own part (Node.desired_node), and
-the pool's tenants and ruleset (PoolDocument), which every node of the pool shares. Serving one
+A document is three stored parts joined as text: the pool's tenants and ruleset (PoolDocument),
+which every node of the pool shares, then the node's own part (Node.desired_node). Serving one
 is string concatenation; compiling happens once per change (agents.refresh).
 """
 
@@ -100,12 +100,27 @@ def etag(generation: int, node_json: str, pool_digest_: str) -> str:
     return f'"{generation}.{node_digest(node_json, pool_digest_)[:24]}"'
 
 
+def weak(tag: str) -> str:
+    """The tag of the gzip-encoded document: weak, as its bytes differ from the plain one's."""
+    return tag if tag.startswith("W/") else f"W/{tag}"
+
+
+def same_document(known: str | None, tag: str) -> bool:
+    """If-None-Match's weak comparison (RFC 9110, 13.1.2): either coding's tag names the document."""
+    return known is not None and known.removeprefix("W/") == tag.removeprefix("W/")
+
+
+def node_tail(generation: int, node_json: str) -> bytes:
+    """The document's last bytes: schema, generation and the node's own part (closes the object)."""
+    text = f'"{wire.SCHEMA}":{SCHEMA_VERSION},"{wire.GENERATION}":{int(generation)},"{wire.NODE}":{node_json}}}'
+    return text.encode()
+
+
 def body(generation: int, node_json: str, pool_fragment: bytes) -> bytes:
-    """The document's bytes: the node's part and the pool's stored fragment, concatenated."""
-    head = f'{{"{wire.SCHEMA}":{SCHEMA_VERSION},"{wire.GENERATION}":{int(generation)},"{wire.NODE}":{node_json},'
-    return head.encode() + pool_fragment
+    """The document's bytes: the pool's stored fragment, then the node's own part."""
+    return pool_fragment + node_tail(generation, node_json)
 
 
 def pool_fragment(tenants: str, nftables: str) -> bytes:
-    """The tail of every document of a pool (closes the object)."""
-    return f'"{wire.TENANTS}":{tenants},"{wire.NFTABLES}":{nftables}}}'.encode()
+    """The start of every document of a pool; it comes first so that it is compressed once (deflate)."""
+    return f'{{"{wire.TENANTS}":{tenants},"{wire.NFTABLES}":{nftables},'.encode()

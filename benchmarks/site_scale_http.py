@@ -128,26 +128,33 @@ def measure_lists(port, admin: Login, owner: Login, count: int, bounded: float, 
 
 
 def measure_desired(ports, nodes: int, count: int, bounded: float) -> dict:
-    """Full-document GETs (no ETag) and unchanged GETs (ETag, no wait), to the end of the body."""
-    full, same = [], []
+    """Full-document GETs gzip-encoded (as the agent asks) and plain, and unchanged GETs (ETag, no wait).
+
+    Each is timed to the end of its body."""
+    times, sizes = {"full": [], "full plain": [], "unchanged": []}, {}
     for n in range(count):
         name = f"n{random.randrange(nodes):05d}"
+        path, port = f"/api/v1/agents/{name}/desired-state", ports[n % len(ports)]
         headers = {"Authorization": f"Bearer {node_credential(name)}"}
-        port = ports[n % len(ports)]
-        start = time.perf_counter()
-        try:
-            status, response, body = request(port, "GET", f"/api/v1/agents/{name}/desired-state", headers,
-                                              timeout=bounded)  # fmt: skip
-        except TimeoutError:
-            return {"full": {"timeout": bounded, "done": len(full)}}
-        full.append(time.perf_counter() - start)
-        if status != 200:
-            return {"full": {"status": status, "body": body[:200].decode(errors="replace")}}
-        start = time.perf_counter()
-        status, _, _ = request(port, "GET", f"/api/v1/agents/{name}/desired-state?wait=0",
-                               headers | {"If-None-Match": response.get("ETag", "")}, timeout=bounded)  # fmt: skip
-        same.append(time.perf_counter() - start)
-    return {"full": percentiles(full), "unchanged": percentiles(same), "bytes": len(body)}
+        for label, extra in (("full", {"Accept-Encoding": "gzip"}), ("full plain", {})):
+            status, response, body = _timed_get(port, path, headers | extra, bounded, times[label])
+            if status != 200:
+                return {label: {"status": status, "body": body[:200].decode(errors="replace")}}
+            sizes[label] = len(body)
+        _timed_get(port, path + "?wait=0", headers | {"If-None-Match": response.get("ETag", "")}, bounded,
+                   times["unchanged"])  # fmt: skip
+    return {label: percentiles(samples) for label, samples in times.items()} | {
+        "bytes": sizes.get("full plain"), "gzip bytes": sizes.get("full")}  # fmt: skip
+
+
+def _timed_get(port, path, headers, bounded, samples: list) -> tuple[int, dict, bytes]:
+    start = time.perf_counter()
+    try:
+        answer = request(port, "GET", path, headers, timeout=bounded)
+    except TimeoutError:
+        return 0, {}, f"no answer within {bounded} s".encode()
+    samples.append(time.perf_counter() - start)
+    return answer
 
 
 class Fleet:
@@ -392,10 +399,10 @@ def report(results: dict) -> None:
     if refused:
         print("NOT 200 (these times measure a refusal, not the list):", refused)
     desired, base_desired = cur.get("desired", {}), base.get("desired", {})
-    for label in ("full", "unchanged"):
+    for label in ("full", "full plain", "unchanged"):
         print(f"desired-state GET {label}: {desired.get(label)}; baseline {base_desired.get(label)}")
-    print("document bytes:", desired.get("bytes"), "; fleet:", cur["parked"], "; initial GETs:",
-          cur["initial_get"])  # fmt: skip
+    print("document bytes:", desired.get("bytes"), "gzip:", desired.get("gzip bytes"))
+    print("fleet:", cur["parked"], "; initial GETs:", cur["initial_get"])
     print("propagation:", cur.get("propagation"), "\nbaseline propagation:", base.get("propagation"))
     print("machine before each phase:", cur.get("quiet"), "\nbaseline:", base.get("quiet"))
     print("peak memory MB:", cur["memory_mb"], "baseline:", base.get("memory_mb"))

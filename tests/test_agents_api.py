@@ -1,6 +1,7 @@
 """Node enrolment, node-scoped credentials, desired state with ETag and long-poll, observed state."""
 
 import datetime
+import gzip
 import ipaddress
 import threading
 
@@ -91,6 +92,27 @@ def test_desired_state_has_the_agents_wire_format_and_an_etag(pool):
     assert doc["tenants"] == [] and doc["schema"] == 2 and "generation" in doc
     again = agent(cred).get("/api/v1/agents/node-1/desired-state", HTTP_IF_NONE_MATCH=response["ETag"])
     assert again.status_code == 304
+
+
+def test_a_node_asking_for_gzip_gets_the_same_document_gzip_encoded_under_a_weak_etag(pool):
+    node, cred = enrol(pool)
+    plain = agent(cred).get("/api/v1/agents/node-1/desired-state")
+    packed = agent(cred).get("/api/v1/agents/node-1/desired-state", HTTP_ACCEPT_ENCODING="deflate, gzip;q=0.8")
+    assert packed["Content-Encoding"] == "gzip" and packed["Vary"] == plain["Vary"] == "Accept-Encoding"
+    assert gzip.decompress(packed.content) == plain.content and len(packed.content) < len(plain.content)
+    assert packed["ETag"] == "W/" + plain["ETag"]
+    for known in (packed["ETag"], plain["ETag"]):  # If-None-Match compares weakly: either names the document
+        again = agent(cred).get("/api/v1/agents/node-1/desired-state", HTTP_IF_NONE_MATCH=known,
+                                HTTP_ACCEPT_ENCODING="gzip")  # fmt: skip
+        assert again.status_code == 304 and again["ETag"] == known
+
+
+@pytest.mark.parametrize("accept", ["", "identity", "br", "gzip;q=0", "GZIP; q=0.000", "deflate"])
+def test_a_node_not_asking_for_gzip_gets_the_plain_document(pool, accept):
+    node, cred = enrol(pool)
+    response = agent(cred).get("/api/v1/agents/node-1/desired-state", HTTP_ACCEPT_ENCODING=accept)
+    assert not response.has_header("Content-Encoding") and response.json()["node"]["name"] == "node-1"
+    assert not response["ETag"].startswith("W/")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -18,7 +18,7 @@ import ssl
 import urllib.parse
 from dataclasses import dataclass
 
-from . import grammar
+from . import grammar, wire
 from .state import DesiredState, StateError, loads
 
 SECRET_RE = re.compile(r"[A-Za-z0-9_-]{16,200}")
@@ -178,11 +178,12 @@ class PortalClient:
 
     def desired_state(self, etag: str | None, wait: int = 30) -> Fetched:
         """Long-poll; returns immediately when the generation differs from etag."""
-        headers = {"If-None-Match": etag} if etag else {}
+        headers = {"Accept-Encoding": wire.GZIP} | ({"If-None-Match": etag} if etag else {})
         status, hdrs, body = self._request("GET", f"{self.base}/desired-state?wait={wait}", headers=headers)
         if status == 304:
             return Fetched(None, etag)
-        tag = hdrs.get("ETag") or hdrs.get("Etag")
+        tag = _header(hdrs, "ETag")
+        body = _decoded(body, _header(hdrs, "Content-Encoding"))
         try:
             return Fetched(loads(body.decode(errors="replace")), tag)
         except StateError as exc:
@@ -200,6 +201,24 @@ class PortalClient:
         if not isinstance(data.get("expires_in"), int | float) or data["expires_in"] <= 0:
             raise PortalError("the portal answered a credential without expires_in")
         return data
+
+
+def _header(headers: dict, name: str) -> str | None:
+    """A header's value, its name matched without case (HTTP names are case-insensitive)."""
+    return next((value for key, value in headers.items() if key.lower() == name.lower()), None)
+
+
+def _decoded(body: bytes, coding: str | None) -> bytes:
+    """The body without its content coding: none, or gzip (what this client asks for), bounded."""
+    coding = (coding or "identity").strip().lower()
+    if coding == "identity":
+        return body
+    if coding != wire.GZIP:
+        raise PortalError(f"the portal answered in a content coding this agent did not ask for: {coding!r}")
+    try:
+        return wire.gunzip(body)
+    except ValueError as exc:
+        raise PortalError(f"the portal's gzip answer is refused: {exc}") from None
 
 
 def _json_object(body: bytes) -> dict:

@@ -1,5 +1,6 @@
 """The agent's credential goes only to its portal: https (loopback http), no redirects, bounded retries."""
 
+import gzip
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -102,6 +103,22 @@ def test_a_document_failing_the_grammar_is_refused_with_its_etag(serve):
     with pytest.raises(DocumentRefused, match="refused") as caught:
         PortalClient(url, "n1", "x").desired_state(None, wait=0)
     assert caught.value.etag == '"bad"'
+
+
+def test_the_agent_asks_for_gzip_and_reads_a_document_sent_in_several_members(serve):
+    text = json.dumps(desired("n1", 4, [70001], generation=4)).encode()
+    packed = gzip.compress(text[:40], mtime=0) + gzip.compress(text[40:], mtime=0)
+    server, url = serve(lambda h: (200, {"ETag": 'W/"4"', "Content-Encoding": "gzip"}, packed))
+    fetched = PortalClient(url, "n1", "x").desired_state(None, wait=0)
+    assert fetched.state.generation == 4 and fetched.etag == 'W/"4"'
+    assert server.seen[0][2]["Accept-Encoding"] == "gzip"
+
+
+@pytest.mark.parametrize("coding, body", [("br", b"{}"), ("gzip", b"{}"), ("gzip", gzip.compress(b"{}", mtime=0)[:-4])])
+def test_a_coding_not_asked_for_or_a_broken_gzip_answer_is_refused(serve, coding, body):
+    _, url = serve(lambda h: (200, {"ETag": '"1"', "Content-Encoding": coding}, body))
+    with pytest.raises(PortalError, match="coding|gzip"):
+        PortalClient(url, "n1", "x").desired_state(None, wait=0)
 
 
 @pytest.mark.parametrize(

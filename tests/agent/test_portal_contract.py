@@ -1,8 +1,11 @@
 """The agent's own client and parser against the real Django endpoints (wire-format contract)."""
 
+import json
+import subprocess
+
 import pytest
 from enclave_agent.client import PortalClient, PortalError, join
-from enclave_agent.state import vxlan_name
+from enclave_agent.state import parse, vxlan_name
 
 from agents import refresh, services
 from agents.choices import NodeStatus
@@ -61,3 +64,18 @@ def test_a_node_credential_cannot_read_another_nodes_state(enrolled):
     url, data, *_ = enrolled
     with pytest.raises(PortalError):
         PortalClient(url, "some-other-node", data["credential"]).desired_state(None, wait=0)
+
+
+def test_the_gzip_document_is_the_plain_one_for_the_agent_and_for_curl(enrolled):
+    url, data, *_ = enrolled
+    target = f"{url}/api/v1/agents/{data['node']}/desired-state"
+    auth = f"Authorization: Bearer {data['credential']}"
+    plain = subprocess.run(["curl", "-sf", "-H", auth, target], capture_output=True, check=True).stdout
+    # curl decodes the gzip stream of two members (the node's head, the pool's shared tail) itself
+    decoded = subprocess.run(["curl", "-sf", "--compressed", "-D", "-", "-H", auth, target],
+                             capture_output=True, check=True).stdout  # fmt: skip
+    head, _, body = decoded.partition(b"\r\n\r\n")
+    assert b"content-encoding: gzip" in head.lower() and body == plain
+    fetched = PortalClient(url, data["node"], data["credential"]).desired_state(None, wait=0)
+    assert fetched.etag.startswith("W/") and fetched.state == parse(json.loads(plain))
+    assert fetched.state.to_json() == plain.decode()  # what the agent keeps on disk: the plain text

@@ -1,5 +1,7 @@
 """The wire format's schema 2: VXLAN underlays sent once per node, devices derived per tenant."""
 
+import gzip
+
 import pytest
 from enclave_agent import wire
 from enclave_agent.state import StateError, parse
@@ -40,3 +42,24 @@ def test_a_long_interface_name_is_shortened_as_before():
     assert wire.vxlan_name("em1", 7) == "em1u7"
     long = wire.vxlan_name("enp129s0f1np1", 123456)
     assert len(long) <= wire.IFNAMSIZ and long.startswith("enp129s")
+
+
+def test_gzip_members_written_one_after_another_decode_as_one_document():
+    assert wire.gunzip(gzip.compress(b'{"a":', mtime=0) + gzip.compress(b"1}", mtime=0)) == b'{"a":1}'
+
+
+def test_a_gzip_bomb_is_refused_at_the_limit_not_decoded_whole():
+    bomb = gzip.compress(b"\0" * 2_000_000, mtime=0)
+    assert len(wire.gunzip(bomb, limit=2_000_000)) == 2_000_000
+    with pytest.raises(ValueError, match="larger than 1000000 bytes"):
+        wire.gunzip(bomb, limit=1_000_000)
+    with pytest.raises(ValueError, match="larger"):  # the limit counts every member together
+        wire.gunzip(gzip.compress(b"\0" * 600_000, mtime=0) * 2, limit=1_000_000)
+
+
+@pytest.mark.parametrize(
+    "data", [b"not gzip", gzip.compress(b"x" * 1000, mtime=0)[:-9], gzip.compress(b"x", mtime=0) + b"junk"]
+)
+def test_a_stream_that_is_not_whole_gzip_is_refused(data):
+    with pytest.raises(ValueError, match="gzip"):
+        wire.gunzip(data)
