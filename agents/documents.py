@@ -15,7 +15,7 @@ _NO_WEIGHT = re.compile(r"\s*q\s*=\s*0(\.0{0,3})?\s*")
 
 
 @dataclass
-class _Fragment:
+class Fragment:
     """A pool's shared start of its nodes' documents, plain and (once asked for) compressed."""
 
     digest: str
@@ -31,7 +31,7 @@ class _Fragment:
         return self.packed
 
 
-_cache: dict[int, _Fragment] = {}  # pool -> its fragment as last read
+_cache: dict[int, Fragment] = {}  # pool -> its fragment as last read
 
 
 @dataclass(frozen=True)
@@ -65,9 +65,8 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
     return False
 
 
-def body(state: Current, gzip: bool = False) -> tuple[bytes, str]:
-    """(document bytes, ETag), gzip-encoded if asked: the pool's fragment comes from this process's cache."""
-    fragment = _fragment(state.pool_id, state.pool_digest)
+def body(state: Current, fragment: Fragment, gzip: bool = False) -> tuple[bytes, str]:
+    """(document bytes, ETag), gzip-encoded if asked; no database."""
     # The pool may have moved on since current(): serve what was read, tagged as what it is.
     tag = desired.etag(state.generation, state.node_json, fragment.digest)
     if gzip:
@@ -76,15 +75,16 @@ def body(state: Current, gzip: bool = False) -> tuple[bytes, str]:
     return desired.body(state.generation, state.node_json, fragment.plain), tag
 
 
-def _fragment(pool_id: int, digest: str) -> _Fragment:
-    """The pool's fragment while its digest holds; read again (one query) when it moved."""
+def fragment(state: Current) -> Fragment:
+    """The node's pool's fragment from this process's cache while its digest holds (else one query)."""
+    pool_id = state.pool_id
     cached = _cache.get(pool_id)
-    if cached is not None and cached.digest == digest:
+    if cached is not None and cached.digest == state.pool_digest:
         return cached
     row = PoolDocument.objects.filter(pool_id=pool_id).values_list("digest", "tenants", "nftables").first()
     if row is None:
         raise LookupError(f"pool {pool_id} has no document")
-    cached = _Fragment(row[0], desired.pool_fragment(row[1], row[2]))
+    cached = Fragment(row[0], desired.pool_fragment(row[1], row[2]))
     with _cache_lock:
         if len(_cache) >= _CACHE_POOLS:
             _cache.clear()

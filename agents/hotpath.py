@@ -84,3 +84,15 @@ def seen(node_id: int, when) -> None:
     """Record that the node was heard from at `when` (the heartbeat); one statement, nothing compiled."""
     with connection.cursor() as cursor:
         cursor.execute(_seen_sql(), [when, node_id])
+
+
+def release() -> None:
+    """Hand the database connection back now (not inside a transaction, as in tests)."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+def release_if_pooled() -> None:
+    """Hand a pooled connection back between a request's statements; an unpooled one would reconnect."""
+    if connection.settings_dict.get("OPTIONS", {}).get("pool"):
+        release()

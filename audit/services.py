@@ -2,6 +2,7 @@
 
 import datetime
 import decimal
+import threading
 import uuid
 
 from celery import current_app
@@ -11,6 +12,9 @@ from django.db import connection, models, transaction
 from audit.context import current_actor
 from audit.models import AuditEvent
 
+WAKE_AFTER = 0.5  # seconds: commits within it share one wake of the outbox readers
+_wake_lock = threading.Lock()
+_wake_timer: threading.Timer | None = None
 SECRET_FIELDS = {"password", "password_encrypted", "token_hash", "secret", "credential_hash", "stamp"}
 
 
@@ -75,5 +79,22 @@ def _wake_outbox_readers() -> None:
 
 
 def _publish_wake() -> None:
+    """Wake the readers once for every commit of the next WAKE_AFTER seconds, after them all.
+
+    A fleet's start or a pool's change is 200-2,000 node reports, each an audited commit: one task
+    message per commit had the workers reading the outbox thousands of times for a few events."""
+    global _wake_timer
+    with _wake_lock:
+        if _wake_timer is not None:
+            return  # a wake is due after this commit anyway
+        _wake_timer = threading.Timer(WAKE_AFTER, _send_wake)
+        _wake_timer.daemon = True
+        _wake_timer.start()
+
+
+def _send_wake() -> None:
+    global _wake_timer
+    with _wake_lock:
+        _wake_timer = None  # first: a commit from now on gets a wake of its own
     for task in settings.AUDIT_OUTBOX_TASKS:
         current_app.send_task(task)

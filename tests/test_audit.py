@@ -3,13 +3,14 @@
 import csv
 import io
 import json
+import time
 
 import pytest
 from django.db import transaction
 
 from audit.context import ActorKind
 from audit.models import AuditEvent
-from audit.services import record
+from audit.services import WAKE_AFTER, record
 from tests.conftest import cluster_data
 
 pytestmark = pytest.mark.django_db
@@ -111,3 +112,25 @@ def test_csv_export_neutralises_formulas(world, api, prefix):
     assert rows[0]["message"] == "'" + payload
     for row in rows:
         assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row.values() if cell)
+
+
+def _queued_tasks(redis_client) -> list[str]:
+    """The task names waiting in Celery's default queue on the real broker."""
+    return [json.loads(m)["headers"]["task"] for m in redis_client.lrange("celery", 0, -1)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_of_audited_commits_wakes_the_outbox_readers_a_few_times_not_once_each(world, redis_client, wait_for):
+    redis_client.delete("celery")
+    start = time.monotonic()
+    for _ in range(50):  # a pool's nodes reporting after a change: one audited commit each
+        with transaction.atomic():
+            record("tenant.touch", world.tenant_a)
+    burst = time.monotonic() - start
+    time.sleep(2 * WAKE_AFTER)  # the last commit's wake is out by now
+    queued = _queued_tasks(redis_client)
+    assert set(queued) == {"webhooks.tasks.dispatch"} and len(queued) <= burst / WAKE_AFTER + 1 < 50
+    with transaction.atomic():
+        record("tenant.touch", world.tenant_a)  # after the wakes went out: a wake of its own
+    assert wait_for(lambda: len(_queued_tasks(redis_client)) == len(queued) + 1, 5)
+    redis_client.delete("celery")
