@@ -32,6 +32,7 @@ class Fragment:
 
 
 _cache: dict[int, Fragment] = {}  # pool -> its fragment as last read
+_reading: dict[int, threading.Lock] = {}  # pool -> held while one thread reads its fragment
 
 
 @dataclass(frozen=True)
@@ -77,16 +78,25 @@ def body(state: Current, fragment: Fragment, gzip: bool = False) -> tuple[bytes,
 
 def fragment(state: Current) -> Fragment:
     """The node's pool's fragment from this process's cache while its digest holds (else one query)."""
-    pool_id = state.pool_id
-    cached = _cache.get(pool_id)
-    if cached is not None and cached.digest == state.pool_digest:
-        return cached
+    cached = _cache.get(state.pool_id)
+    if cached is None or cached.digest != state.pool_digest:
+        # A change wakes a pool's nodes together: one of them reads the 3 MB row, the others wait for it.
+        with _cache_lock:
+            reading = _reading.setdefault(state.pool_id, threading.Lock())
+        with reading:
+            cached = _cache.get(state.pool_id)
+            if cached is None or cached.digest != state.pool_digest:
+                cached = _read(state.pool_id)
+    return cached
+
+
+def _read(pool_id: int) -> Fragment:
     row = PoolDocument.objects.filter(pool_id=pool_id).values_list("digest", "tenants", "nftables").first()
     if row is None:
         raise LookupError(f"pool {pool_id} has no document")
     cached = Fragment(row[0], desired.pool_fragment(row[1], row[2]))
     with _cache_lock:
-        if len(_cache) >= _CACHE_POOLS:
-            _cache.clear()
+        if len(_cache) >= _CACHE_POOLS and pool_id not in _cache:
+            del _cache[next(iter(_cache))]  # the pool read longest ago
         _cache[pool_id] = cached
     return cached

@@ -8,7 +8,7 @@ rows become model instances with Model.from_db, as the ORM itself does.
 
 import functools
 
-from django.db import connection
+from django.db import connection, transaction
 
 from agents.models import Node, NodeCredential, NodePool, PoolDocument
 
@@ -81,8 +81,12 @@ def _seen_sql() -> str:
 
 
 def seen(node_id: int, when) -> None:
-    """Record that the node was heard from at `when` (the heartbeat); one statement, nothing compiled."""
-    with connection.cursor() as cursor:
+    """Record that the node was heard from at `when` (the heartbeat); nothing compiled, no flush waited for.
+
+    A heartbeat lost in a crash costs nothing (the node's next poll writes it again), so its commit does
+    not wait for the WAL to reach the disk: at 2,000 nodes, 70 polls a second each waited for a flush."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL synchronous_commit TO OFF")
         cursor.execute(_seen_sql(), [when, node_id])
 
 

@@ -1,5 +1,6 @@
 """Node enrolment, node-scoped credentials, desired state with ETag and long-poll, observed state."""
 
+import concurrent.futures
 import datetime
 import gzip
 import ipaddress
@@ -7,10 +8,11 @@ import threading
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from agents import refresh, services, tasks
+from agents import documents, hotpath, refresh, services, tasks
 from agents.choices import NodeStatus
 from agents.models import JoinToken, Node
 from audit.context import ActorKind
@@ -170,6 +172,38 @@ def test_a_poll_is_a_heartbeat_written_at_most_every_fifteen_seconds(pool):
     assert timezone.now() - heard < datetime.timedelta(seconds=5)
     agent(cred).get("/api/v1/agents/node-1/desired-state")
     assert Node.objects.get(pk=node.pk).last_seen == heard  # within 15 s: not written again
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_heartbeat_commits_without_waiting_for_a_disk_flush_and_leaves_the_session_as_it_was(pool):
+    node, _ = enrol(pool)
+    with CaptureQueriesContext(connection) as queries:
+        hotpath.seen(node.pk, timezone.now())
+    sql = [q["sql"] for q in queries]
+    assert [q.split()[0] for q in sql] == ["BEGIN", "SET", "UPDATE", "COMMIT"], sql  # one transaction
+    assert sql[1] == "SET LOCAL synchronous_commit TO OFF" and sql[2].startswith('UPDATE "agents_node"')
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"  # every other commit still waits for its flush
+
+
+@pytest.mark.django_db(transaction=True)
+def test_nodes_woken_together_read_their_pools_document_once(pool, monkeypatch):
+    node, _ = enrol(pool)
+    documents._cache.clear()
+    reads, real_read, start = [], documents._read, threading.Barrier(8)
+    monkeypatch.setattr(documents, "_read", lambda pool_id: reads.append(pool_id) or real_read(pool_id))
+
+    def serve():
+        try:
+            start.wait()
+            return documents.body(state := documents.current(node.pk), documents.fragment(state), gzip=True)
+        finally:
+            connection.close()
+
+    with concurrent.futures.ThreadPoolExecutor(8) as threads:
+        answers = list(threads.map(lambda _: serve(), range(8)))
+    assert reads == [pool.pk] and len(set(answers)) == 1
 
 
 def test_the_node_list_leaves_out_each_nodes_last_report_and_its_detail_has_it(pool, api, world):
