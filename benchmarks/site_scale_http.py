@@ -13,6 +13,7 @@ import statistics
 import threading
 import time
 import urllib.parse
+import zlib
 
 from enclave_agent.client import PortalClient, PortalError
 from site_scale_seed import PASSWORD, api_token, node_credential
@@ -239,7 +240,10 @@ def _fleet_main(ports, share, total, wait, ramp_s, events, stopping) -> None:
 
 def _agent(ports, name: str, index: int, delay: float, wait: int, events, stopping) -> None:
     time.sleep(delay)
-    client = _TimedClient(f"http://127.0.0.1:{ports[index % len(ports)]}", name, node_credential(name),
+    # Spread as a load balancer would: by index, one replica got only the even pools' nodes (node k is in
+    # pool k % 10) and never read the other pools' documents, which the timed GETs then found cold.
+    port = ports[zlib.crc32(name.encode()) % len(ports)]
+    client = _TimedClient(f"http://127.0.0.1:{port}", name, node_credential(name),
                           timeout=wait + 60)  # fmt: skip
     etag, first = None, None
     while not stopping.is_set():
