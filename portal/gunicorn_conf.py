@@ -8,7 +8,6 @@ plus headroom for browsers and REST clients: ENCLAVE_WEB_THREADS >= nodes / (rep
 2,000 polling nodes on a 2-core machine (desired-state GET p50 19 ms, 11 ms unchanged).
 """
 
-import gc
 import os
 
 bind = os.environ.get("ENCLAVE_BIND", "0.0.0.0:8000")
@@ -25,16 +24,13 @@ accesslog = os.environ.get("ENCLAVE_ACCESS_LOG") or None
 
 
 def post_worker_init(worker):
-    """Load every view, then freeze what loading made: full garbage collections skip it from then on.
+    """Import every view, serializer and form now, not on the first requests a new process serves.
 
-    Importing Django and the apps leaves 160,000 long-lived objects that every full collection walked
-    while holding the GIL (80-110 ms a time, a stall of every request of the process); frozen, a full
-    collection takes 6 ms (measured at 10,000 tenants, docs/benchmarks.md)."""
+    (gc.freeze() here, which takes the 160,000 import-time objects out of full collections, was measured
+    and not kept: two runs with it had the pages slower than the runs without; docs/benchmarks.md.)"""
     from django.apps import apps
 
     if apps.ready:  # a Django application (not the test server's plain WSGI one)
         from django.urls import get_resolver
 
-        get_resolver().url_patterns  # noqa: B018 - imports every view, serializer and form now
-    gc.collect()
-    gc.freeze()
+        get_resolver().url_patterns  # noqa: B018 - the import is the point
