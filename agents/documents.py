@@ -11,7 +11,7 @@ from agents.models import PoolDocument
 
 _CACHE_POOLS = 64  # pools' fragments kept per process (a few MB each at 1,000 tenants)
 _cache_lock = threading.Lock()
-_NO_WEIGHT = re.compile(r"\s*q\s*=\s*0(\.0{0,3})?\s*")
+_NO_WEIGHT = re.compile(r"\s*q\s*=\s*0(\.0{0,3})?\s*", re.IGNORECASE)
 
 
 @dataclass

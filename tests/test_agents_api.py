@@ -109,7 +109,7 @@ def test_a_node_asking_for_gzip_gets_the_same_document_gzip_encoded_under_a_weak
         assert again.status_code == 304 and again["ETag"] == known
 
 
-@pytest.mark.parametrize("accept", ["", "identity", "br", "gzip;q=0", "GZIP; q=0.000", "deflate"])
+@pytest.mark.parametrize("accept", ["", "identity", "br", "gzip;q=0", "GZIP; Q=0.000", "deflate"])
 def test_a_node_not_asking_for_gzip_gets_the_plain_document(pool, accept):
     node, cred = enrol(pool)
     response = agent(cred).get("/api/v1/agents/node-1/desired-state", HTTP_ACCEPT_ENCODING=accept)
