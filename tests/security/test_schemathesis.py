@@ -183,6 +183,10 @@ def _per_operation(world) -> list[str]:
         'parameters = { "body.cidr" = { dictionary = "networks", probability = 0.5 } }', "",
         "[[operations]]", 'include-operation-id = "vcenters_destroy"',
         'parameters = { "path.id" = { dictionary = "doomed-vcenter", probability = 1.0 } }', "",
+        # An item fixes some of a request's fields, each item its own values (no schema can say which), so
+        # most drawn bodies get the item's 400 ("fixed by this catalog item"; tests/catalog has the rule).
+        # Which share of them does moves with every earlier answer the fuzzer draws from: not a warning here.
+        "[[operations]]", 'include-operation-id = "catalog_items_request_create"', "warnings = false", "",
     ]  # fmt: skip
 
 
