@@ -34,6 +34,29 @@ import site_scale_http as web  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 PHASES = {"lists", "desired", "propagation"}
 BASELINE = "9e7d1a1"  # main before issue 9: compile per desired-state request
+SERVER_CPUS: set[int] = set()  # --server-cpus: web, workers and Redis run here; the rest elsewhere
+
+
+def cpu_list(text: str) -> set[int]:
+    """'0-3,8' -> {0, 1, 2, 3, 8}, all of them cores of this machine."""
+    try:
+        cpus = {n for part in text.split(",") for n in _cpu_range(part)}
+    except ValueError:
+        raise argparse.ArgumentTypeError("a list of cores such as 0-3 or 0,2,4") from None
+    if not cpus or not cpus < os.sched_getaffinity(0):
+        raise argparse.ArgumentTypeError(f"{text}: some, not all, of the cores {sorted(os.sched_getaffinity(0))}")
+    return cpus
+
+
+def _cpu_range(part: str) -> range:
+    low, _, high = part.partition("-")
+    return range(int(low), int(high or low) + 1)
+
+
+def _on_server_cpus() -> None:
+    """A server process's start (preexec_fn): pinned to the server's cores when --server-cpus is given."""
+    if SERVER_CPUS:
+        os.sched_setaffinity(0, SERVER_CPUS)
 
 
 def free_port() -> int:
@@ -101,7 +124,7 @@ class Site:
     def _spawn(self, label, argv, env) -> None:
         log = open(self.logs / f"{label}.log", "wb")  # noqa: SIM115 - closed with the process group
         proc = subprocess.Popen(argv, cwd=self.code, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)  # fmt: skip
+                                start_new_session=True, preexec_fn=_on_server_cpus)  # fmt: skip
         proc.label = label
         self.procs.append(proc)
 
@@ -152,7 +175,7 @@ class Redis:
         self.port = free_port()
         self.proc = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
                                       "--appendonly", "no", "--maxclients", "10000"], stdout=subprocess.DEVNULL,
-                                     start_new_session=True)  # fmt: skip
+                                     start_new_session=True, preexec_fn=_on_server_cpus)  # fmt: skip
         time.sleep(0.5)
 
     def stop(self) -> None:
@@ -194,7 +217,7 @@ def measure(site: Site, args, agents: int, bounded: float, result: dict, save, s
     # measured state is 2,000 agents parked in their long-polls, renewing them every --agent-wait.
     result["quiet"] = {}
     for phase in args.phases.split(","):
-        result["quiet"][phase] = web.quiet(fleet, args.settle, limit_s=settle_limit)
+        result["quiet"][phase] = web.quiet(fleet, args.settle, limit_s=settle_limit, cpus=SERVER_CPUS)
         if phase == "lists":
             result["lists"] = {}
             web.measure_lists(site.ports[0], admin, owner, args.requests, bounded, result["lists"], save)
@@ -275,9 +298,16 @@ def main() -> None:
     parser.add_argument("--skip-baseline", action="store_true")
     parser.add_argument("--baseline-only", action="store_true", help="add the baseline to an earlier --out file")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
+    parser.add_argument("--server-cpus", type=cpu_list, default=set(),
+                        help="cores for web, workers and Redis (pin PostgreSQL to them yourself, e.g. taskset); "
+                             "the agents and the measuring client get the others, as if on other machines")  # fmt: skip
     parser.add_argument("--out", default=str(ROOT / ".data" / "site_scale.json"))
     args = parser.parse_args()
     results = {"args": vars(args), "machine": web.machine()}
+    if args.server_cpus:
+        SERVER_CPUS.update(args.server_cpus)
+        os.sched_setaffinity(0, os.sched_getaffinity(0) - SERVER_CPUS)  # the fleet's processes fork from here
+        results["machine"] += f"; server on cores {sorted(SERVER_CPUS)}, agents and client on the others"
 
     def save() -> None:  # a stopped run keeps every series measured so far
         Path(args.out).write_text(json.dumps(results, indent=1, default=str))

@@ -285,23 +285,29 @@ class _TimedClient(PortalClient):
         return answer
 
 
-def quiet(fleet: Fleet, settle_s: float, busy_below: float = 0.5, limit_s: float = 600) -> dict:
-    """Wait until the machine's CPUs are less than `busy_below` busy over `settle_s` (or `limit_s` passes)."""
+def quiet(fleet: Fleet, settle_s: float, busy_below: float = 0.5, limit_s: float = 600, cpus=()) -> dict:
+    """Wait until the CPUs (`cpus`, else all) are less than `busy_below` busy over `settle_s` (or `limit_s`)."""
     start = time.monotonic()
-    busy = cpu_busy(settle_s)
+    busy = cpu_busy(settle_s, cpus)
     while busy >= busy_below and time.monotonic() - start < limit_s:
-        busy = cpu_busy(settle_s)
+        busy = cpu_busy(settle_s, cpus)
     return {"waited_s": time.monotonic() - start, "cpu_busy": busy, "load": os.getloadavg()[0],
             "fleet_errors": fleet.error_count()}  # fmt: skip
 
 
-def cpu_busy(seconds: float) -> float:
-    """Fraction of all CPUs' time not idle (nor iowait) over the next `seconds`, from /proc/stat."""
+def cpu_busy(seconds: float, cpus=()) -> float:
+    """Fraction of the CPUs' time (`cpus`, else all) not idle (nor iowait) over the next `seconds`."""
+    names = {f"cpu{n}" for n in cpus} or {"cpu"}
 
     def sample():
+        total = idle = 0
         with open("/proc/stat") as stat:
-            fields = [int(v) for v in stat.readline().split()[1:]]
-        return sum(fields), fields[3] + fields[4]
+            for line in stat:
+                name, *values = line.split()
+                if name in names:
+                    fields = [int(v) for v in values]
+                    total, idle = total + sum(fields), idle + fields[3] + fields[4]
+        return total, idle
 
     total0, idle0 = sample()
     time.sleep(seconds)
