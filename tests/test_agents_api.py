@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from agents import documents, hotpath, refresh, services, tasks
 from agents.choices import NodeStatus
 from agents.models import JoinToken, Node
+from agents.throttling import NodeRateThrottle
 from audit.context import ActorKind
 from audit.models import AuditEvent
 
@@ -185,6 +186,45 @@ def test_a_heartbeat_commits_without_waiting_for_a_disk_flush_and_leaves_the_ses
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"  # every other commit still waits for its flush
+
+
+@pytest.fixture
+def pooled():
+    """The default connection through a real psycopg pool, as production configures it (ENCLAVE_DB_POOL_SIZE)."""
+    connection.close()
+    options = connection.settings_dict.setdefault("OPTIONS", {})
+    options["pool"] = {"min_size": 1, "max_size": 2, "timeout": 5}
+    try:
+        yield connection.pool
+    finally:
+        connection.close()
+        connection.close_pool()
+        del options["pool"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_node_request_holds_no_pooled_connection_past_authentication_nor_while_compressing(pool, pooled,
+                                                                                             monkeypatch):  # fmt: skip
+    node, credential = enrol(pool)
+    held = []
+    throttle, body = NodeRateThrottle.allow_request, documents.body
+    monkeypatch.setattr(NodeRateThrottle, "allow_request",
+                        lambda *a: held.append(("throttle", connection.connection)) or throttle(*a))  # fmt: skip
+    monkeypatch.setattr(documents, "body", lambda *a: held.append(("compress", connection.connection)) or body(*a))
+    response = agent(credential).get(f"/api/v1/agents/{node.name}/desired-state", HTTP_ACCEPT_ENCODING="gzip")
+    assert response.status_code == 200 and response["Content-Encoding"] == "gzip"
+    assert held == [("throttle", None), ("compress", None)]  # handed back to the pool both times
+    assert pooled.get_stats()["pool_available"] == pooled.get_stats()["pool_size"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_unpooled_connection_is_kept_through_a_node_request_rather_than_reopened(pool, monkeypatch):
+    node, credential = enrol(pool)
+    held, throttle = [], NodeRateThrottle.allow_request
+    monkeypatch.setattr(NodeRateThrottle, "allow_request",
+                        lambda *a: held.append(connection.connection is not None) or throttle(*a))  # fmt: skip
+    assert agent(credential).get(f"/api/v1/agents/{node.name}/desired-state").status_code == 200
+    assert held == [True]
 
 
 @pytest.mark.django_db(transaction=True)
