@@ -1,7 +1,8 @@
 """Benchmark: a real site's size (10,000 tenants, 2,000 nodes) served by the production configuration.
 
 Run: source scripts/env.sh && python benchmarks/site_scale.py [--tenants 10000 --nodes 2000 --pools 10]
-     [--baseline 9e7d1a1] [--skip-baseline]
+     [--baseline 9e7d1a1] [--skip-baseline] [--server-cpus 0-3]
+     On a host without PostgreSQL, Redis or the packages: benchmarks/bare_host.sh (pack here, run there).
 
 In throwaway databases of the checkout's PostgreSQL and its own Redis (both on 127.0.0.1), it seeds
 the site (benchmarks/site_scale_seed.py), compiles the nodes' desired state, starts two web
