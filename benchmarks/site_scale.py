@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PHASES = {"lists", "desired", "propagation"}
 BASELINE = "9e7d1a1"  # main before issue 9: compile per desired-state request
 SERVER_CPUS: set[int] = set()  # --server-cpus: web, workers and Redis run here; the rest elsewhere
+TIMING_LOG = False  # --timing-log: each web process logs every request's time in the server
 
 
 def cpu_list(text: str) -> set[int]:
@@ -110,9 +111,12 @@ class Site:
 
     def start(self, webs=2, workers=2) -> None:
         conf = self.code / "portal" / "gunicorn_conf.py"
+        if TIMING_LOG:  # the same configuration, logging each request's time in the server
+            conf = ROOT / "benchmarks" / "gunicorn_timing.py"
         for n in range(webs):
             port = free_port()
-            env = dict(self.env, ENCLAVE_BIND=f"127.0.0.1:{port}", ENCLAVE_WEB_WORKERS="1")
+            env = dict(self.env, ENCLAVE_BIND=f"127.0.0.1:{port}", ENCLAVE_WEB_WORKERS="1",
+                       SITE_SCALE_TIMING_LOG=str(self.logs / f"web{n}.timing"))  # fmt: skip
             self._spawn(f"web{n}", ["gunicorn", "-c", str(conf), "portal.wsgi:application"], env)
             self.ports.append(port)
         for n in range(workers):
@@ -250,6 +254,7 @@ def baseline_code(commit: str) -> Path:
 def run_one(code: Path, name: str, args, current: bool, result: dict, save) -> dict:
     redis = Redis()
     site = Site(code, name, redis.port, pool_size=40 if current else 0)
+    result["logs"] = str(site.logs)
     if not current:  # the baseline predates the owner/app role split: it migrates and runs as the owner
         site.env |= {
             "ENCLAVE_DB_USER": os.environ.get("ENCLAVE_DB_OWNER_USER", "enclave"),
@@ -299,12 +304,16 @@ def main() -> None:
     parser.add_argument("--skip-baseline", action="store_true")
     parser.add_argument("--baseline-only", action="store_true", help="add the baseline to an earlier --out file")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
+    parser.add_argument("--timing-log", action="store_true",
+                        help="web processes log each request's server time (gunicorn_timing.py)")  # fmt: skip
     parser.add_argument("--server-cpus", type=cpu_list, default=set(),
                         help="cores for web, workers and Redis (pin PostgreSQL to them yourself, e.g. taskset); "
                              "the agents and the measuring client get the others, as if on other machines")  # fmt: skip
     parser.add_argument("--out", default=str(ROOT / ".data" / "site_scale.json"))
     args = parser.parse_args()
     results = {"args": vars(args), "machine": web.machine()}
+    global TIMING_LOG
+    TIMING_LOG = args.timing_log
     if args.server_cpus:
         SERVER_CPUS.update(args.server_cpus)
         os.sched_setaffinity(0, os.sched_getaffinity(0) - SERVER_CPUS)  # the fleet's processes fork from here

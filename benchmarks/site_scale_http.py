@@ -94,11 +94,14 @@ def percentiles(samples: list[float]) -> dict:
             "max": ordered[-1]}  # fmt: skip
 
 
+SLOW_S = 0.2  # the pages' goal: a sample over it is listed with its start time
+
+
 def timed(port, path, headers, count, bounded) -> dict:
     """count requests after two warm-ups; a request over `bounded` seconds ends the series."""
-    samples, statuses = [], set()
+    samples, statuses, slow = [], set(), []
     for n in range(count + 2):
-        start = time.perf_counter()
+        at, start = time.time(), time.perf_counter()
         try:
             status, _, _ = request(port, "GET", path, headers, timeout=bounded)
         except TimeoutError:
@@ -106,8 +109,10 @@ def timed(port, path, headers, count, bounded) -> dict:
         if n >= 2:
             samples.append(time.perf_counter() - start)
             statuses.add(status)
+            if samples[-1] > SLOW_S:  # when, to find it in the servers' timing logs
+                slow.append([round(at, 4), round(samples[-1], 4)])
     # A refused request is fast and measures nothing: the report shows any status but 200 beside its times.
-    return percentiles(samples) | {"status": sorted(statuses)}
+    return percentiles(samples) | {"status": sorted(statuses), "slow": slow}
 
 
 def measure_lists(port, admin: Login, owner: Login, count: int, bounded: float, results: dict, save) -> dict:
