@@ -213,7 +213,10 @@ def prepare(site: Site, args, compile_state: bool) -> dict:
 def measure(site: Site, args, agents: int, bounded: float, result: dict, save, settle_limit: float = 600) -> dict:
     """Everything measured over HTTP against a started site, saved after every series (runs are long)."""
     admin, owner = web.Login(site.ports[0], "bench-admin"), web.Login(site.ports[0], "pi-0")
-    fleet = web.Fleet(site.ports, args.nodes, agents, args.agent_wait)
+    # --agents-apart: web process 0 serves browsers and the API, the others the agents, as a reverse proxy
+    # routing /api/v1/agents/ to their own replicas would
+    agent_ports = site.ports[1:] if args.agents_apart else site.ports
+    fleet = web.Fleet(agent_ports, args.nodes, agents, args.agent_wait)
     fleet.start(ramp_s=args.ramp)
     result["parked"] = fleet.wait_parked(timeout=args.ramp + 900)
     result["initial_get"] = fleet.initial_latencies()
@@ -227,7 +230,7 @@ def measure(site: Site, args, agents: int, bounded: float, result: dict, save, s
             result["lists"] = {}
             web.measure_lists(site.ports[0], admin, owner, args.requests, bounded, result["lists"], save)
         elif phase == "desired":
-            result["desired"] = web.measure_desired(site.ports, args.nodes, args.requests * 5, bounded)
+            result["desired"] = web.measure_desired(agent_ports, args.nodes, args.requests * 5, bounded)
         else:
             result["propagation"] = web.propagation(site, admin, fleet, args.pools, bounded)
         save()
@@ -263,7 +266,7 @@ def run_one(code: Path, name: str, args, current: bool, result: dict, save) -> d
     try:
         result["seed"] = prepare(site, args, compile_state=current)
         save()
-        site.start()
+        site.start(webs=args.webs)
         # The baseline stays busy with requests the harness gave up on: it never settles.
         measure(site, args, args.nodes if current else args.baseline_agents,
                 args.bounded if not current else 60.0, result, save, 600 if current else 30)  # fmt: skip
@@ -304,6 +307,9 @@ def main() -> None:
     parser.add_argument("--skip-baseline", action="store_true")
     parser.add_argument("--baseline-only", action="store_true", help="add the baseline to an earlier --out file")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
+    parser.add_argument("--webs", type=int, default=2, help="web processes (replicas), one process each")
+    parser.add_argument("--agents-apart", action="store_true",
+                        help="web process 0 serves browsers and the API only, the others the agents")  # fmt: skip
     parser.add_argument("--timing-log", action="store_true",
                         help="web processes log each request's server time (gunicorn_timing.py)")  # fmt: skip
     parser.add_argument("--server-cpus", type=cpu_list, default=set(),
@@ -311,6 +317,8 @@ def main() -> None:
                              "the agents and the measuring client get the others, as if on other machines")  # fmt: skip
     parser.add_argument("--out", default=str(ROOT / ".data" / "site_scale.json"))
     args = parser.parse_args()
+    if args.agents_apart and args.webs < 2:
+        parser.error("--agents-apart needs --webs 2 or more")
     results = {"args": vars(args), "machine": web.machine()}
     global TIMING_LOG
     TIMING_LOG = args.timing_log
