@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # site_scale.py on a bare x86-64 Linux host with no PostgreSQL, Redis, Python packages or network:
-#   here:  bash benchmarks/bare_host.sh pack    -> .devbundle/bundle.tar.xz (~40 MB): Debian's PostgreSQL 15
+#   here:  bash benchmarks/bare_host.sh pack    -> .devbundle/bundle.tar.xz (~53 MB): Debian's PostgreSQL 15
 #          and Redis, the virtualenv's Python with its standard library (tests and tools left out), the
 #          run-time packages (requirements-prod.txt) and every library these link but glibc
 #   there: bash benchmarks/bare_host.sh run CORES [site_scale.py options]    as root, from the checkout:
