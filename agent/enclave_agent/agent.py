@@ -43,6 +43,34 @@ class Report:
             t["status"] == TenantStatus.READY for t in self.tenants.values())
 
 
+REPORT_AGAIN_AFTER = 600.0  # an unchanged report is sent again this often (the long-poll is the heartbeat)
+PASS_MECHANICS = frozenset({"full", "ops", "processes", "seconds"})  # posted with news, never news alone
+
+
+class Reporter:
+    """Posts a pass's report when it says something new, and an unchanged one only every REPORT_AGAIN_AFTER.
+
+    A node passes after every long-poll (30 s); 2,000 nodes posting 1,000 unchanged tenant entries each
+    would keep 1.6 web cores busy (24 ms a report at 10,000 tenants, measured)."""
+
+    def __init__(self, again_after: float = REPORT_AGAIN_AFTER, clock=time.monotonic):
+        self.again_after, self.clock, self.sent, self.sent_at = again_after, clock, None, 0.0
+
+    def send(self, client: PortalClient, report: dict) -> bool:
+        """True when posted; a PortalError leaves it unsent, so the next pass posts it."""
+        news = {key: value for key, value in report.items() if key not in PASS_MECHANICS}
+        now = self.clock()
+        if news == self.sent and now - self.sent_at < self.again_after:
+            return False
+        client.report(report)
+        self.sent, self.sent_at = news, now
+        return True
+
+    def forget(self) -> None:
+        """Post the next report whatever it says."""
+        self.sent = None
+
+
 def write_atomic(path: Path, text: str, mode: int = 0o644) -> None:
     """Write via a temp file and rename so readers never see half a file."""
     tmp = path.with_suffix(path.suffix + ".tmp")
@@ -65,6 +93,7 @@ class Agent:
         self.last_full = 0.0
         self._persisted: DesiredState | None = None
         self.refused: str | None = None  # why the portal's newest document was not applied
+        self.reporter = Reporter()
         if not self.caps.vrf:
             log.error("kernel %s lacks VRF support (%s): tenant networks will NOT be built "
                       "(fail closed)", self.caps.kernel, self.caps.detail)
@@ -160,6 +189,8 @@ def loop(agent: Agent, client: PortalClient, wait: int = 30, retry_max: float = 
             _safe_pass(agent, desired, full=False, client=client)
             continue
         except (PortalError, StateError) as exc:
+            # Unheard, the portal may mark this node silent (NotReady): post the next report even unchanged.
+            agent.reporter.forget()
             pause = max(backoff, getattr(exc, "retry_after", None) or 0.0)
             pause *= 1 + random.random() / 2  # noqa: S311 - jitter, so refused agents do not return together
             log.warning("desired state unavailable (%s); keeping last state, retry in %.0fs", exc, pause)
@@ -209,6 +240,6 @@ def _safe_pass(agent: Agent, desired: DesiredState | None, full: bool, client) -
     log.info("generation %s: %s ops, ok=%s", report.generation, report.ops, report.ok())
     if client is not None:
         try:
-            client.report(report.to_dict())
+            agent.reporter.send(client, report.to_dict())
         except PortalError as exc:
             log.warning("could not report observed state: %s", exc)

@@ -10,6 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from enclave_agent.agent import Reporter
 from enclave_agent.client import PortalClient, PortalError, join
 from portal_double import CREDENTIAL
 from topo import desired
@@ -67,6 +68,35 @@ def test_it_posts_observed_state(portal):
     url, _, observed = portal
     PortalClient(url, "n1", CREDENTIAL).report({"generation": 1, "tenants": {}})
     assert json.loads(observed.read_text())["generation"] == 1
+
+
+def test_a_report_is_posted_when_it_says_something_new_and_an_unchanged_one_only_after_a_while(portal):
+    url, _, observed = portal
+    now = [0.0]
+    client, reporter = PortalClient(url, "n1", CREDENTIAL), Reporter(again_after=600, clock=lambda: now[0])
+    report = {"generation": 1, "tenants": {"70001": {"status": "ready", "errors": []}}, "seconds": 0.1}
+    assert reporter.send(client, report)
+    observed.unlink()
+    assert not reporter.send(client, report | {"seconds": 0.2, "full": True, "ops": 3})  # only the pass differs
+    assert not observed.exists()
+    failing = report | {"tenants": {"70001": {"status": "failed", "errors": ["boom"]}}}
+    assert reporter.send(client, failing)
+    assert json.loads(observed.read_text())["tenants"]["70001"]["status"] == "failed"
+    reporter.forget()  # the portal was unreachable: it may have marked the node silent
+    assert reporter.send(client, failing)
+    now[0] = 599
+    assert not reporter.send(client, failing)
+    now[0] = 601
+    assert reporter.send(client, failing)  # unchanged, but again_after has passed
+
+
+def test_a_report_that_could_not_be_posted_is_posted_by_the_next_pass(portal):
+    url, _, observed = portal
+    reporter, report = Reporter(), {"generation": 2, "tenants": {}, "seconds": 0.1}
+    with pytest.raises(PortalError):
+        reporter.send(PortalClient(url, "n1", "wrong"), report)
+    assert reporter.send(PortalClient(url, "n1", CREDENTIAL), report)
+    assert json.loads(observed.read_text())["generation"] == 2
 
 
 def test_it_verifies_tls_by_default():
