@@ -89,8 +89,12 @@ class JoinToken(models.Model):
     """A one-time secret an admin hands to a new node; exchanged for the node's own credential."""
 
     pool = models.ForeignKey(NodePool, on_delete=models.CASCADE, related_name="join_tokens")
-    node_name = models.CharField(max_length=63, blank=True, validators=[dns_label],
-                                 help_text="Optional: the hostname this token may enrol (re-enrol)")
+    node_name = models.CharField(
+        max_length=63,
+        blank=True,
+        validators=[dns_label],
+        help_text="Optional: the hostname this token may enrol (re-enrol)",
+    )
     token_hash = models.CharField(max_length=64, unique=True, editable=False)
     hint = models.CharField(max_length=12, editable=False)
     expires_at = models.DateTimeField()

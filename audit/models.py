@@ -51,8 +51,10 @@ class AuditEvent(models.Model):
             models.Index(fields=["tenant", "-id"], name="audit_tenant_recent"),
             models.Index(fields=["actor", "-id"], name="audit_actor_recent"),
             # The search box (icontains, i.e. UPPER(x) LIKE '%Y%') over a million events.
-            *[GinIndex(OpClass(Upper(field), name="gin_trgm_ops"), name=f"audit_{field}_trgm")
-              for field in ("actor_label", "action", "object_repr", "message")],
+            *[
+                GinIndex(OpClass(Upper(field), name="gin_trgm_ops"), name=f"audit_{field}_trgm")
+                for field in ("actor_label", "action", "object_repr", "message")
+            ],
         ]
 
     def __str__(self):

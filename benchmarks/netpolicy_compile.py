@@ -58,20 +58,19 @@ def custom_rules(name: str, i: int) -> tuple[Rule, ...]:
     worker, manager = grp("worker", f"{v4}.32/27"), grp("manager", f"{v4}.11/32")
     login = Group("login", Scope.TENANT, name, (f"{v4}.10/32", f"fd00:{i:x}::10/128"), ("login",))
     base = 0x10000000 + (i << 4)  # a distinct /28 in 16.0.0.0/4 per tenant
-    partner = grp("partner", f"{base >> 24}.{(base >> 16) & 255}.{(base >> 8) & 255}."
-                             f"{base & 255}/28", f"2001:db8:{i:x}::/48")
+    partner = grp(
+        "partner", f"{base >> 24}.{(base >> 16) & 255}.{(base >> 8) & 255}.{base & 255}/28", f"2001:db8:{i:x}::/48"
+    )
     return (
         Rule("slurm", 10, Action.ALLOW, (worker,), (manager,), (defaults.SLURM,)),
         Rule("mpi", 20, Action.ALLOW, (worker,), (worker,), (MPI,)),
         Rule("partner_web", 30, Action.ALLOW, (partner,), (login,), (WEB,), Direction.IN),
-        Rule("partner_jup", 40, Action.ALLOW, (partner,), (login,), (JUPYTER,), Direction.IN,
-             logged=True),
+        Rule("partner_jup", 40, Action.ALLOW, (partner,), (login,), (JUPYTER,), Direction.IN, logged=True),
         Rule("no_syslog", 50, Action.DROP, (), (manager,), (SYSLOG,), Direction.IN),
         Rule("partner_ssh", 60, Action.ALLOW, (partner,), (worker,), (defaults.SSH,)),
         Rule("reject_web", 70, Action.REJECT, (), (worker,), (WEB,), Direction.IN),
         Rule("out_web", 80, Action.ALLOW, (worker,), (partner,), (WEB,), Direction.OUT),
-        Rule("dns_tcp", 90, Action.ALLOW, (login,), (partner,), (defaults.DNS_TCP,),
-             Direction.OUT),
+        Rule("dns_tcp", 90, Action.ALLOW, (login,), (partner,), (defaults.DNS_TCP,), Direction.OUT),
         Rule("off", 100, Action.DROP, enabled=False),
     )
 
@@ -80,24 +79,24 @@ def make_tenant(i: int, nfs: Group, dns: Group, variant: int = 0) -> Tenant:
     """Tenant i with the default isolation policy plus ten custom rules."""
     name = f"t{i}"
     v4, v6 = tenant_net(i)
-    roles = {"login": [f"{v4}.10/32", f"{v6}10/128"], "manager": [f"{v4}.11/32"],
-             "worker": [f"{v4}.32/27"]}
+    roles = {"login": [f"{v4}.10/32", f"{v6}10/128"], "manager": [f"{v4}.11/32"], "worker": [f"{v4}.32/27"]}
     rules = custom_rules(name, i)
     if variant:
         # A changed rule: a different port on the MPI rule, as a tenant edit would do.
-        rules = (Rule("mpi", 20, Action.ALLOW, rules[1].sources, rules[1].destinations,
-                      (defaults.SLURM,)), *rules[:1], *rules[2:])
+        rules = (
+            Rule("mpi", 20, Action.ALLOW, rules[1].sources, rules[1].destinations, (defaults.SLURM,)),
+            *rules[:1],
+            *rules[2:],
+        )
     custom = Policy(f"{name}_custom", Scope.TENANT, Category.ENVIRONMENT, 50, rules, name)
-    return defaults.default_tenant(name, f"vrf{i}", [f"{v4}.0/24", f"{v6}/64"], roles,
-                                   nfs, dns, (custom,))
+    return defaults.default_tenant(name, f"vrf{i}", [f"{v4}.0/24", f"{v6}/64"], roles, nfs, dns, (custom,))
 
 
 def make_site(count: int) -> Site:
     """The benchmark site: default site policies and `count` tenants."""
     nfs, dns = defaults.site_groups(["10.255.0.10/32", "fd00:ff::10/128"], ["10.255.0.53/32"])
     tenants = tuple(make_tenant(i, nfs, dns) for i in range(count))
-    return Site(defaults.site_policies(), tenants,
-                defaults.SEEDED_SERVICES + (WEB, JUPYTER, MPI, SYSLOG), (nfs, dns))
+    return Site(defaults.site_policies(), tenants, defaults.SEEDED_SERVICES + (WEB, JUPYTER, MPI, SYSLOG), (nfs, dns))
 
 
 def timed(fn, *args):
@@ -156,10 +155,8 @@ def run(count: int, workdir: Path, netns: str) -> dict:
     last = count - 1
     nfs, dns = defaults.site_groups(["10.255.0.10/32", "fd00:ff::10/128"], ["10.255.0.53/32"])
     old = site.tenant(f"t{last}")
-    tenants = tuple(t if t.name != old.name else make_tenant(last, nfs, dns, 1)
-                    for t in site.tenants)
-    changed, res["rebuild_ir_s"] = timed(Site, site.policies, tenants, site.services,
-                                         site.groups)
+    tenants = tuple(t if t.name != old.name else make_tenant(last, nfs, dns, 1) for t in site.tenants)
+    changed, res["rebuild_ir_s"] = timed(Site, site.policies, tenants, site.services, site.groups)
     update, res["update_compile_s"] = timed(nft.compile_tenant_update, changed, old.name, old)
     upd = workdir / "update.nft"
     upd.write_text(update)
@@ -172,8 +169,7 @@ def run(count: int, workdir: Path, netns: str) -> dict:
     res["traversed"] = rules_traversed(text, nft.tenant_chain(old.name, "in"))
     res["linear_traversed"] = rules_traversed(linear, None)
     res["statements"] = sum(1 for line in text.splitlines() if line.startswith("\t\t"))
-    res["linear_statements"] = sum(1 for line in linear.splitlines()
-                                   if line.startswith("\t\t"))
+    res["linear_statements"] = sum(1 for line in linear.splitlines() if line.startswith("\t\t"))
     return res
 
 
@@ -222,8 +218,10 @@ def compile_rounds(count: int, rounds: int) -> None:
     if nft.compile_ruleset(site) != nft_previous.compile_ruleset(site):
         sys.exit("the compilers' rulesets differ")
     forget(site)
-    print(f"tenants: {count}; IR build {build_s:.2f} s; identical rulesets: yes; "
-          f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"tenants: {count}; IR build {build_s:.2f} s; identical rulesets: yes; "
+        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     parts, shared = [nft.tenant_part(site, t) for t in site.tenants], nft.site_part(site)
     forget(site)
     runs: dict[str, list[tuple[float, float]]] = {}
@@ -231,15 +229,17 @@ def compile_rounds(count: int, rounds: int) -> None:
         for label, compiler in (("previous", nft_previous), ("current", nft)):
             runs.setdefault(f"full compile, {label}", []).append(_timed_cpu(compiler.compile_ruleset, site))
             forget(site)
-            runs.setdefault(f"assemble stored parts, {label}", []).append(
-                _timed_cpu(compiler.assemble, shared, parts))
+            runs.setdefault(f"assemble stored parts, {label}", []).append(_timed_cpu(compiler.assemble, shared, parts))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("| step, compiler | wall median (s) | wall min (s) | CPU median (s) | CPU min (s) |\n"
-          "|---|---:|---:|---:|---:|")
+    print(
+        "| step, compiler | wall median (s) | wall min (s) | CPU median (s) | CPU min (s) |\n|---|---:|---:|---:|---:|"
+    )
     for label, samples in runs.items():
         walls, cpus = [w for w, _ in samples], [c for _, c in samples]
-        print(f"| {label} | {statistics.median(walls):.3f} | {min(walls):.3f} | "
-              f"{statistics.median(cpus):.3f} | {min(cpus):.3f} |")
+        print(
+            f"| {label} | {statistics.median(walls):.3f} | {min(walls):.3f} | "
+            f"{statistics.median(cpus):.3f} | {min(cpus):.3f} |"
+        )
 
 
 def _timed_cpu(fn, *args) -> tuple[float, float]:
@@ -258,15 +258,15 @@ def report(count: int, res: dict) -> None:
         ("nft -c full ruleset (s)", res["check_s"], res["linear_check_s"]),
         ("ruleset size (MB)", res["bytes"] / 1e6, res["linear_bytes"] / 1e6),
         ("rule statements", res["statements"], res["linear_statements"]),
-        ("statements a new packet of the last tenant passes (ingress)",
-         res["traversed"], res["linear_traversed"]),
-        ("one tenant changed: compile + nft -c (s)", upd,
-         res["linear_recompile_s"] + res["linear_recheck_s"]),
+        ("statements a new packet of the last tenant passes (ingress)", res["traversed"], res["linear_traversed"]),
+        ("one tenant changed: compile + nft -c (s)", upd, res["linear_recompile_s"] + res["linear_recheck_s"]),
     ]
-    print(f"tenants: {count}; IR build {res['build_ir_s']:.2f} s; "
-          f"full load (nft -f) {res['load_s']:.2f} s; update apply {res['update_apply_s']:.3f} s;"
-          f" update script {res['update_bytes']} bytes; "
-          f"max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    print(
+        f"tenants: {count}; IR build {res['build_ir_s']:.2f} s; "
+        f"full load (nft -f) {res['load_s']:.2f} s; update apply {res['update_apply_s']:.3f} s;"
+        f" update script {res['update_bytes']} bytes; "
+        f"max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+    )
     print("| measure | per-tenant chains + vmap | linear baseline | baseline / ours |")
     print("|---|---:|---:|---:|")
     for label, ours, base in rows:
@@ -278,10 +278,14 @@ def report(count: int, res: dict) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tenants", type=int, default=10_000)
-    parser.add_argument("--update-sizes", default="2000,10000",
-                        help="tenant counts at which one tenant's update is compiled (no nft)")
-    parser.add_argument("--compile-only", action="store_true",
-                        help="only time the full compile against the previous compiler (no nft, no root)")
+    parser.add_argument(
+        "--update-sizes", default="2000,10000", help="tenant counts at which one tenant's update is compiled (no nft)"
+    )
+    parser.add_argument(
+        "--compile-only",
+        action="store_true",
+        help="only time the full compile against the previous compiler (no nft, no root)",
+    )
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds with --compile-only")
     args = parser.parse_args()
     if args.compile_only:
@@ -290,8 +294,10 @@ def main() -> None:
     print("| tenants | update script (ms) | tenant part (ms) | assemble stored parts (ms) |\n|---:|---:|---:|---:|")
     for size in [int(n) for n in args.update_sizes.split(",") if n]:
         row = update_costs(size)
-        print(f"| {size} | {row['update_script_s'] * 1e3:.2f} | {row['tenant_part_s'] * 1e3:.2f} | "
-              f"{row['assemble_s'] * 1e3:.1f} |")
+        print(
+            f"| {size} | {row['update_script_s'] * 1e3:.2f} | {row['tenant_part_s'] * 1e3:.2f} | "
+            f"{row['assemble_s'] * 1e3:.1f} |"
+        )
     if os.geteuid() != 0:
         sys.exit("needs root (ip netns); run with sudo")
     netns = f"npbench_{os.getpid()}_{uuid.uuid4().hex[:6]}"

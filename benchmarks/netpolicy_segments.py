@@ -44,10 +44,8 @@ def prepare(count: int):
     for tenant in tenants:
         services.update_quota(tenant.quota, max_segments=count)
     allocation.create_pool(admin, {"name": "vlans", "kind": "vlan", "first": 1, "last": 4094})
-    allocation.create_pool(admin, {"name": "vnis", "kind": "vni", "first": 1,
-                                   "last": 2**24 - 1})
-    allocation.create_pool(admin, {"name": "v4", "kind": "ipv4", "cidr": "10.0.0.0/8",
-                                   "default_prefix_length": 26})
+    allocation.create_pool(admin, {"name": "vnis", "kind": "vni", "first": 1, "last": 2**24 - 1})
+    allocation.create_pool(admin, {"name": "v4", "kind": "ipv4", "cidr": "10.0.0.0/8", "default_prefix_length": 26})
     return admin, tenants
 
 
@@ -56,8 +54,7 @@ def allocate(admin, tenants, indices, kind, errors):
     with acting_as(system_actor("benchmark")):
         for i in indices:
             try:
-                segments.create_segment(tenants[i % len(tenants)], admin,
-                                        {"name": f"{kind}-{i}", "kind": kind})
+                segments.create_segment(tenants[i % len(tenants)], admin, {"name": f"{kind}-{i}", "kind": kind})
             except Exception as exc:  # noqa: BLE001 - counted and reported
                 errors.append(repr(exc))
     connection.close()
@@ -67,8 +64,7 @@ def run(admin, tenants, count: int, workers: int, kind: str) -> tuple[float, lis
     """Seconds to allocate `count` segments with `workers` threads."""
     errors: list[str] = []
     chunks = [range(w, count, workers) for w in range(workers)]
-    threads = [threading.Thread(target=allocate, args=(admin, tenants, c, kind, errors))
-               for c in chunks]
+    threads = [threading.Thread(target=allocate, args=(admin, tenants, c, kind, errors)) for c in chunks]
     start = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -79,8 +75,7 @@ def run(admin, tenants, count: int, workers: int, kind: str) -> tuple[float, lis
 
 def duplicates(column: str) -> int:
     """Live segments sharing an id or subnet with another one (must be 0)."""
-    values = list(Segment.objects.exclude(**{f"{column}__isnull": True})
-                  .values_list(column, flat=True))
+    values = list(Segment.objects.exclude(**{f"{column}__isnull": True}).values_list(column, flat=True))
     return len(values) - len(set(values))
 
 
@@ -97,9 +92,11 @@ def main() -> None:
             admin, tenants = prepare(args.segments)
         n = args.segments
         rows, dup, errors = [], {}, []
-        for label, workers, kind in (("sequential (VLAN), baseline", 1, "vlan"),
-                                     ("8-way concurrent (overlay)", 8, "overlay"),
-                                     ("16-way concurrent (overlay)", 16, "overlay")):
+        for label, workers, kind in (
+            ("sequential (VLAN), baseline", 1, "vlan"),
+            ("8-way concurrent (overlay)", 8, "overlay"),
+            ("16-way concurrent (overlay)", 16, "overlay"),
+        ):
             Segment.objects.all().delete()  # every run starts from empty pools
             wall, errs = run(admin, tenants, n, workers, kind)
             column = "vlan_id" if kind == "vlan" else "vni"

@@ -43,8 +43,9 @@ def wanted_filters(tenants: int) -> list[PortgroupFilter]:
     """Every tenant's default policy compiled for its port group."""
     site = make_site([make_tenant(f"t{i}", i) for i in range(1, tenants + 1)])
     return [
-        PortgroupFilter(f"enclave-t{i}-vlan{100 + i}", f"enclave:segment:t{i}:vlan{100 + i}", 100 + i,
-                        compile_tenant(site, f"t{i}"))  # fmt: skip
+        PortgroupFilter(
+            f"enclave-t{i}-vlan{100 + i}", f"enclave:segment:t{i}:vlan{100 + i}", 100 + i, compile_tenant(site, f"t{i}")
+        )  # fmt: skip
         for i in range(1, tenants + 1)
     ]
 

@@ -44,8 +44,9 @@ class ItemForm(forms.Form):
     description = forms.CharField(max_length=8000, required=False, widget=forms.Textarea(attrs={"rows": 5}),
                                   help_text="What it is for and its trade-offs, with the site's figures")  # fmt: skip
     visibility = forms.ChoiceField(choices=Visibility.choices, widget=forms.RadioSelect, initial=Visibility.ALL)
-    tenants = forms.ModelMultipleChoiceField(queryset=Tenant.objects.order_by("slug"), required=False,
-                                             widget=FastSelectMultiple(label_field="slug"))  # every tenant
+    tenants = forms.ModelMultipleChoiceField(
+        queryset=Tenant.objects.order_by("slug"), required=False, widget=FastSelectMultiple(label_field="slug")
+    )  # every tenant
     max_lease_days = forms.IntegerField(min_value=1, max_value=3650, required=False, label="Longest lease (days)")
     active = forms.BooleanField(required=False, initial=True, label="Requestable (untick to retire)")
 

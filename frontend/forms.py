@@ -43,8 +43,11 @@ class ClusterForm(forms.ModelForm):
             "vgpu_profile", "lease_end", "justification",
         ]  # fmt: skip
         # FastSelect: a site admin's tenant list holds every tenant of the site
-        widgets = {"lease_end": DateInput(), "justification": forms.Textarea(attrs={"rows": 3}),
-                   "tenant": FastSelect(label_field="slug")}
+        widgets = {
+            "lease_end": DateInput(),
+            "justification": forms.Textarea(attrs={"rows": 3}),
+            "tenant": FastSelect(label_field="slug"),
+        }
         labels = {"worker_count": "Worker nodes", "memory_gb_per_node": "Memory per node (GB)",
                   "nic_type": "Network adapter", "gpu_mode": "GPUs", "gpus_per_worker": "GPUs per worker"}  # fmt: skip
 

@@ -38,8 +38,9 @@ def create_pool(user, data: dict) -> Pool:
             with transaction.atomic():
                 pool.save()
         except IntegrityError:
-            raise InvalidRequest(f"Pool {pool.name} overlaps an existing {pool.kind} pool "
-                                 "(or its name is taken).") from None
+            raise InvalidRequest(
+                f"Pool {pool.name} overlaps an existing {pool.kind} pool (or its name is taken)."
+            ) from None
         record("pool.create", pool, after=snapshot(pool), tenant=pool.tenant_id)
         if pool.kind == PoolKind.CGNAT:
             network_changed()  # every tenant's CGNAT /32 comes from the site's CGNAT pool
@@ -70,15 +71,19 @@ def _check_pool(pool: Pool) -> None:
         if plen is not None and not net.prefixlen <= plen <= net.max_prefixlen:
             raise InvalidRequest(f"{name} must be between {net.prefixlen} and {net.max_prefixlen}.", name)
     if pool.min_prefix_length and pool.min_prefix_length > pool.prefix_length:
-        raise InvalidRequest(f"min_prefix_length (/{pool.min_prefix_length}) would forbid tenants the pool's own "
-                             f"default (/{pool.prefix_length}).", "min_prefix_length")
+        raise InvalidRequest(
+            f"min_prefix_length (/{pool.min_prefix_length}) would forbid tenants the pool's own "
+            f"default (/{pool.prefix_length}).",
+            "min_prefix_length",
+        )
 
 
 class _Addresses(Func):
     """Number of addresses of a cidr column (2 ** host bits), as numeric (IPv6 overflows bigint)."""
 
-    template = ("power(2::numeric, (CASE family(%(expressions)s) WHEN 4 THEN 32 ELSE 128 END)"
-                " - masklen(%(expressions)s))")
+    template = (
+        "power(2::numeric, (CASE family(%(expressions)s) WHEN 4 THEN 32 ELSE 128 END) - masklen(%(expressions)s))"
+    )
     output_field = DecimalField()
 
 
@@ -102,8 +107,10 @@ def pool_usage(pool: Pool) -> dict:
     net = ipaddress.ip_network(pool.cidr)
     addresses = getattr(pool, "used_addresses", None)
     if addresses is None:
-        addresses = sum(ipaddress.ip_network(s).num_addresses for s in
-                        Segment.objects.filter(LIVE, prefix_pool=pool).values_list("subnet", flat=True))
+        addresses = sum(
+            ipaddress.ip_network(s).num_addresses
+            for s in Segment.objects.filter(LIVE, prefix_pool=pool).values_list("subnet", flat=True)
+        )
     addresses = int(addresses)
     block = 2 ** (net.max_prefixlen - pool.prefix_length)
     used = -(-addresses // block)
@@ -150,8 +157,7 @@ def _prefix_length(pool: Pool, prefix_length: int | None) -> int:
     net = ipaddress.ip_network(pool.cidr)
     plen = prefix_length or pool.prefix_length
     if not net.prefixlen <= plen <= net.max_prefixlen:
-        raise InvalidRequest(f"Prefix length /{plen} does not fit pool {pool.name} ({net}).",
-                             "prefix_length")
+        raise InvalidRequest(f"Prefix length /{plen} does not fit pool {pool.name} ({net}).", "prefix_length")
     return plen
 
 

@@ -22,4 +22,3 @@ def register(router) -> None:
     router.register("firewall-rules", FirewallRuleViewSet)
     router.register("what-if", WhatIfViewSet, basename="what-if")
     router.register("exports", ExportViewSet, basename="netpolicy-export")
-

@@ -71,8 +71,12 @@ def context(request) -> dict:
     editable = lambda tid: admin or (tid is not None and tid in owned)  # noqa: E731
     rules = paginate(request, _rules(tenant_id, request))
     attach_members(rules.rows)
-    ends = {r["policy"]: (r["lo"], r["hi"]) for r in FirewallRule.objects.filter(
-        policy__in={r.policy_id for r in rules.rows}).values("policy").annotate(lo=Min("sequence"), hi=Max("sequence"))}
+    ends = {
+        r["policy"]: (r["lo"], r["hi"])
+        for r in FirewallRule.objects.filter(policy__in={r.policy_id for r in rules.rows})
+        .values("policy")
+        .annotate(lo=Min("sequence"), hi=Max("sequence"))
+    }
     found = lint.findings({tenant_id, None}) if rules.rows else lint.Findings()
     rows = [(r, editable(r.policy.tenant_id), found.for_rule(r.pk, r.policy.tenant_id), ends[r.policy_id])
             for r in rules.rows]  # fmt: skip
@@ -87,7 +91,6 @@ def context(request) -> dict:
             "tenant_choices": _choices(request, admin), "is_admin": admin, "form": {},
             "categories": Category.choices, "actions": Action.choices,
             "broken": sorted(set(found.broken.values()))}  # fmt: skip
-
 
 
 def _choices(request, admin: bool):

@@ -35,8 +35,9 @@ from portal.addresses import AddressError, parse_network
 from tenants.choices import DataPath
 from tenants.models import Tenant, dns_label
 
-ir_name = RegexValidator(NAME_RE, "Use a-z, 0-9 and single underscores, starting with a letter "
-                                  "(at most 40 characters).")
+ir_name = RegexValidator(
+    NAME_RE, "Use a-z, 0-9 and single underscores, starting with a letter (at most 40 characters)."
+)
 # Segments in these states hold no ids or addresses.
 RELEASED_STATES = [SegmentState.REJECTED, SegmentState.RETIRED]
 LIVE = ~Q(state__in=RELEASED_STATES)
@@ -67,8 +68,7 @@ class CidrField(models.Field):
 
 def int8range(lower: str, upper: str) -> Func:
     """Closed integer range of two columns, for the pool-overlap exclusion constraint."""
-    return Func(F(lower), F(upper), Value("[]"), function="int8range",
-                output_field=BigIntegerRangeField())
+    return Func(F(lower), F(upper), Value("[]"), function="int8range", output_field=BigIntegerRangeField())
 
 
 class Pool(models.Model):
@@ -81,11 +81,15 @@ class Pool(models.Model):
     cidr = CidrField(null=True, blank=True, help_text="Supernet (IPv4/IPv6/CGNAT pools)")
     default_prefix_length = models.PositiveSmallIntegerField(null=True, blank=True)
     min_prefix_length = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Largest block a tenant may ask for (e.g. 22 for a /22); "
-        "empty: the default prefix length. Site admins may carve larger blocks.")
+        null=True,
+        blank=True,
+        help_text="Largest block a tenant may ask for (e.g. 22 for a /22); "
+        "empty: the default prefix length. Site admins may carve larger blocks.",
+    )
     routing_domain = models.CharField(max_length=63, default="default", validators=[dns_label])
-    tenant = models.ForeignKey(Tenant, null=True, blank=True, on_delete=models.PROTECT,
-                               related_name="reserved_pools", help_text="Reserved for")
+    tenant = models.ForeignKey(
+        Tenant, null=True, blank=True, on_delete=models.PROTECT, related_name="reserved_pools", help_text="Reserved for"
+    )
     description = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -94,9 +98,8 @@ class Pool(models.Model):
         constraints = [
             models.CheckConstraint(
                 name="pool_id_range_valid",
-                condition=~Q(kind__in=ID_KINDS) | (
-                    Q(first__isnull=False, last__isnull=False, cidr__isnull=True)
-                    & Q(first__lte=F("last"))),
+                condition=~Q(kind__in=ID_KINDS)
+                | (Q(first__isnull=False, last__isnull=False, cidr__isnull=True) & Q(first__lte=F("last"))),
             ),
             models.CheckConstraint(
                 name="pool_vlan_bounds",
@@ -108,19 +111,19 @@ class Pool(models.Model):
             ),
             models.CheckConstraint(
                 name="pool_prefix_valid",
-                condition=~Q(kind__in=PREFIX_KINDS) | Q(cidr__isnull=False,
-                                                               first__isnull=True),
+                condition=~Q(kind__in=PREFIX_KINDS) | Q(cidr__isnull=False, first__isnull=True),
             ),
             ExclusionConstraint(
                 name="pool_ids_no_overlap",
-                expressions=[("kind", RangeOperators.EQUAL),
-                             (int8range("first", "last"), RangeOperators.OVERLAPS)],
+                expressions=[("kind", RangeOperators.EQUAL), (int8range("first", "last"), RangeOperators.OVERLAPS)],
                 condition=Q(first__isnull=False),
             ),
             ExclusionConstraint(
                 name="pool_prefixes_no_overlap",
-                expressions=[("routing_domain", RangeOperators.EQUAL),
-                             (OpClass("cidr", name="inet_ops"), RangeOperators.OVERLAPS)],
+                expressions=[
+                    ("routing_domain", RangeOperators.EQUAL),
+                    (OpClass("cidr", name="inet_ops"), RangeOperators.OVERLAPS),
+                ],
                 condition=Q(cidr__isnull=False),
             ),
         ]
@@ -158,28 +161,33 @@ class Segment(models.Model):
     name = models.CharField(max_length=63, validators=[dns_label])
     kind = models.CharField(max_length=8, choices=SegmentKind.choices)
     id_pool = models.ForeignKey(Pool, on_delete=models.PROTECT, related_name="id_segments")
-    vlan_id = models.PositiveIntegerField(null=True, blank=True, validators=[
-        MinValueValidator(VLAN_MIN), MaxValueValidator(VLAN_MAX)])
-    vni = models.PositiveIntegerField(null=True, blank=True, validators=[
-        MinValueValidator(VNI_MIN), MaxValueValidator(VNI_MAX)])
-    prefix_pool = models.ForeignKey(Pool, on_delete=models.PROTECT,
-                                    related_name="prefix_segments")
+    vlan_id = models.PositiveIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(VLAN_MIN), MaxValueValidator(VLAN_MAX)]
+    )
+    vni = models.PositiveIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(VNI_MIN), MaxValueValidator(VNI_MAX)]
+    )
+    prefix_pool = models.ForeignKey(Pool, on_delete=models.PROTECT, related_name="prefix_segments")
     subnet = CidrField()
     gateway = models.GenericIPAddressField()
     routing_domain = models.CharField(max_length=63, default="default")
-    mtu = models.PositiveIntegerField(default=9000, validators=[
-        MinValueValidator(1280), MaxValueValidator(65520)])
-    data_path = models.CharField(max_length=16, choices=DataPath.choices,
-                                 default=DataPath.STANDARD)
+    mtu = models.PositiveIntegerField(default=9000, validators=[MinValueValidator(1280), MaxValueValidator(65520)])
+    data_path = models.CharField(max_length=16, choices=DataPath.choices, default=DataPath.STANDARD)
     vsphere_cluster = models.CharField(max_length=100, blank=True)
-    node_pool = models.ForeignKey("agents.NodePool", null=True, blank=True, on_delete=models.PROTECT,
-                                  related_name="segments", help_text="Linux node pool realizing an overlay")
-    state = models.CharField(max_length=16, choices=SegmentState.choices,
-                             default=SegmentState.REQUESTED)
+    node_pool = models.ForeignKey(
+        "agents.NodePool",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="segments",
+        help_text="Linux node pool realizing an overlay",
+    )
+    state = models.CharField(max_length=16, choices=SegmentState.choices, default=SegmentState.REQUESTED)
     generation = models.PositiveIntegerField(default=1)
     observed_generation = models.PositiveIntegerField(default=0)
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                     on_delete=models.PROTECT, related_name="+")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -192,26 +200,29 @@ class Segment(models.Model):
                    models.Index(fields=["id"], condition=Q(state=SegmentState.REQUESTED),
                                 name="segment_requested_idx")]  # fmt: skip
         constraints = [
-            models.UniqueConstraint(fields=["tenant", "name"], condition=LIVE,
-                                    name="segment_name_unique_per_tenant"),
-            models.UniqueConstraint(fields=["id_pool", "vlan_id"], condition=LIVE,
-                                    name="segment_vlan_unique_in_pool"),
-            models.UniqueConstraint(fields=["id_pool", "vni"], condition=LIVE,
-                                    name="segment_vni_unique_in_pool"),
+            models.UniqueConstraint(fields=["tenant", "name"], condition=LIVE, name="segment_name_unique_per_tenant"),
+            models.UniqueConstraint(fields=["id_pool", "vlan_id"], condition=LIVE, name="segment_vlan_unique_in_pool"),
+            models.UniqueConstraint(fields=["id_pool", "vni"], condition=LIVE, name="segment_vni_unique_in_pool"),
             models.CheckConstraint(
                 name="segment_id_matches_kind",
-                condition=(Q(kind=SegmentKind.VLAN, vlan_id__isnull=False, vni__isnull=True)
-                           | Q(kind=SegmentKind.OVERLAY, vni__isnull=False,
-                               vlan_id__isnull=True)),
+                condition=(
+                    Q(kind=SegmentKind.VLAN, vlan_id__isnull=False, vni__isnull=True)
+                    | Q(kind=SegmentKind.OVERLAY, vni__isnull=False, vlan_id__isnull=True)
+                ),
             ),
-            models.CheckConstraint(name="segment_vlan_bounds", condition=Q(
-                vlan_id__isnull=True) | Q(vlan_id__gte=VLAN_MIN, vlan_id__lte=VLAN_MAX)),
-            models.CheckConstraint(name="segment_vni_bounds", condition=Q(
-                vni__isnull=True) | Q(vni__gte=VNI_MIN, vni__lte=VNI_MAX)),
+            models.CheckConstraint(
+                name="segment_vlan_bounds",
+                condition=Q(vlan_id__isnull=True) | Q(vlan_id__gte=VLAN_MIN, vlan_id__lte=VLAN_MAX),
+            ),
+            models.CheckConstraint(
+                name="segment_vni_bounds", condition=Q(vni__isnull=True) | Q(vni__gte=VNI_MIN, vni__lte=VNI_MAX)
+            ),
             ExclusionConstraint(
                 name="segment_subnets_no_overlap",
-                expressions=[("routing_domain", RangeOperators.EQUAL),
-                             (OpClass("subnet", name="inet_ops"), RangeOperators.OVERLAPS)],
+                expressions=[
+                    ("routing_domain", RangeOperators.EQUAL),
+                    (OpClass("subnet", name="inet_ops"), RangeOperators.OVERLAPS),
+                ],
                 condition=LIVE,
             ),
         ]
@@ -231,8 +242,9 @@ class Segment(models.Model):
         if carried <= IPOIB_DATAGRAM_MTU:
             return ""
         limit = IPOIB_DATAGRAM_MTU - (VXLAN_OVERHEAD if self.kind == SegmentKind.OVERLAY else 0)
-        return (f"Needs an underlay MTU of {carried}; over IPoIB datagram mode "
-                f"({IPOIB_DATAGRAM_MTU}) use at most {limit}.")
+        return (
+            f"Needs an underlay MTU of {carried}; over IPoIB datagram mode ({IPOIB_DATAGRAM_MTU}) use at most {limit}."
+        )
 
 
 class Service(models.Model):
@@ -240,8 +252,9 @@ class Service(models.Model):
 
     name = models.CharField(max_length=40, unique=True, validators=[ir_name])
     protocol = models.CharField(max_length=8, choices=Protocol.choices)
-    ports = models.CharField(max_length=200, blank=True,
-                             help_text="Comma-separated ports and ranges, e.g. 22,6817-6819")
+    ports = models.CharField(
+        max_length=200, blank=True, help_text="Comma-separated ports and ranges, e.g. 22,6817-6819"
+    )
     description = models.TextField(blank=True)
 
     class Meta:
@@ -255,13 +268,10 @@ class Group(models.Model):
     """Addresses a rule can name: explicit CIDRs, a segment, all the tenant's segments, a role."""
 
     name = models.CharField(max_length=40, validators=[ir_name])
-    tenant = models.ForeignKey(Tenant, null=True, blank=True, on_delete=models.CASCADE,
-                               related_name="address_groups")
+    tenant = models.ForeignKey(Tenant, null=True, blank=True, on_delete=models.CASCADE, related_name="address_groups")
     cidrs = models.JSONField(default=list, blank=True)
-    segment = models.ForeignKey(Segment, null=True, blank=True, on_delete=models.PROTECT,
-                                related_name="+")
-    all_segments = models.BooleanField(default=False,
-                                       help_text="Include every live segment of the tenant")
+    segment = models.ForeignKey(Segment, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    all_segments = models.BooleanField(default=False, help_text="Include every live segment of the tenant")
     role = models.CharField(max_length=16, choices=NodeRole.choices, blank=True)
     description = models.TextField(blank=True)
 
@@ -269,8 +279,7 @@ class Group(models.Model):
         ordering = ["tenant__slug", "name"]
         constraints = [
             models.UniqueConstraint(fields=["tenant", "name"], name="group_name_unique_in_tenant"),
-            models.UniqueConstraint(fields=["name"], condition=Q(tenant__isnull=True),
-                                    name="site_group_name_unique"),
+            models.UniqueConstraint(fields=["name"], condition=Q(tenant__isnull=True), name="site_group_name_unique"),
         ]
 
     def __str__(self):
@@ -292,8 +301,9 @@ class FirewallPolicy(models.Model):
     """An ordered list of rules in one NSX category, owned by the site or by one tenant."""
 
     name = models.CharField(max_length=40, validators=[ir_name])
-    tenant = models.ForeignKey(Tenant, null=True, blank=True, on_delete=models.CASCADE,
-                               related_name="firewall_policies")
+    tenant = models.ForeignKey(
+        Tenant, null=True, blank=True, on_delete=models.CASCADE, related_name="firewall_policies"
+    )
     category = models.CharField(max_length=16, choices=Category.choices)
     sequence = models.PositiveIntegerField()
     description = models.TextField(blank=True)
@@ -306,8 +316,7 @@ class FirewallPolicy(models.Model):
         indexes = [models.Index(fields=["sequence", "id"], name="policy_order_idx")]  # a list page reads 50, not all
         constraints = [
             models.UniqueConstraint(fields=["tenant", "name"], name="policy_name_unique_in_tenant"),
-            models.UniqueConstraint(fields=["name"], condition=Q(tenant__isnull=True),
-                                    name="site_policy_name_unique"),
+            models.UniqueConstraint(fields=["name"], condition=Q(tenant__isnull=True), name="site_policy_name_unique"),
         ]
 
     def __str__(self):
@@ -324,8 +333,7 @@ class FirewallRule(models.Model):
     destinations = models.ManyToManyField(Group, blank=True, related_name="+")
     services = models.ManyToManyField(Service, blank=True, related_name="+")
     action = models.CharField(max_length=8, choices=Action.choices)
-    direction = models.CharField(max_length=8, choices=Direction.choices,
-                                 default=Direction.IN_OUT)
+    direction = models.CharField(max_length=8, choices=Direction.choices, default=Direction.IN_OUT)
     logged = models.BooleanField(default=False)
     enabled = models.BooleanField(default=True)
     description = models.TextField(blank=True)
@@ -414,10 +422,15 @@ class Address(models.Model):
         constraints = [
             # Cooling rows keep their address too: nobody gets it before the cooldown ends.
             models.UniqueConstraint(fields=["segment", "address"], name="address_unique_in_segment"),
-            models.UniqueConstraint(fields=["cluster", "node_name", "nic"], condition=Q(state="allocated"),
-                                    name="address_one_per_nic"),
-            models.CheckConstraint(name="address_released_when_cooling", condition=(
-                Q(state="allocated", released_at__isnull=True) | Q(state="cooling", released_at__isnull=False))),
+            models.UniqueConstraint(
+                fields=["cluster", "node_name", "nic"], condition=Q(state="allocated"), name="address_one_per_nic"
+            ),
+            models.CheckConstraint(
+                name="address_released_when_cooling",
+                condition=(
+                    Q(state="allocated", released_at__isnull=True) | Q(state="cooling", released_at__isnull=False)
+                ),
+            ),
         ]
 
     def __str__(self):

@@ -37,8 +37,7 @@ def _save(obj, action: str, before: dict | None, tenant, message: str = ""):
         with transaction.atomic():
             obj.save()
     except IntegrityError:
-        raise InvalidRequest(f"A {obj._meta.verbose_name} named '{obj.name}' already exists "
-                             "here.", "name") from None
+        raise InvalidRequest(f"A {obj._meta.verbose_name} named '{obj.name}' already exists here.", "name") from None
     record(action, obj, before=before, after=snapshot(obj), tenant=tenant, message=message)
     return obj
 
@@ -53,48 +52,62 @@ def ensure_seeded_services() -> dict[str, Service]:
         service = Service.objects.filter(name=seed.name).first()
         if service is None:
             ports = ",".join(str(p) for p in seed.ports)
-            service = Service(name=seed.name, protocol=seed.protocol.value, ports=ports,
-                              description="seeded")
+            service = Service(name=seed.name, protocol=seed.protocol.value, ports=ports, description="seeded")
             _save(service, "service.create", None, None, "seeded")
         services[seed.name] = service
     return services
 
 
-def _rule(policy, name, sequence, action, sources=(), destinations=(), services=(),
-          direction=Direction.IN_OUT, logged=False) -> FirewallRule:
-    rule = FirewallRule.objects.create(policy=policy, name=name, sequence=sequence,
-                                       action=action, direction=direction, logged=logged)
+def _rule(
+    policy, name, sequence, action, sources=(), destinations=(), services=(), direction=Direction.IN_OUT, logged=False
+) -> FirewallRule:
+    rule = FirewallRule.objects.create(
+        policy=policy, name=name, sequence=sequence, action=action, direction=direction, logged=logged
+    )
     rule.sources.set(sources)
     rule.destinations.set(destinations)
     rule.services.set(services)
-    record("firewall_rule.create", rule, after=rule_snapshot(rule), tenant=policy.tenant_id,
-           message="default policy")
+    record("firewall_rule.create", rule, after=rule_snapshot(rule), tenant=policy.tenant_id, message="default policy")
     return rule
 
 
 def _site_group(name: str) -> Group:
     group = Group.objects.filter(tenant__isnull=True, name=name).first()
-    return group or _save(Group(name=name, description="public service; its addresses come from the site "
-                                "settings"), "group.create", None, None, "default policy")
+    return group or _save(
+        Group(name=name, description="public service; its addresses come from the site settings"),
+        "group.create",
+        None,
+        None,
+        "default policy",
+    )
 
 
 def ensure_site_defaults() -> tuple[Group, Group]:
     """Site policies of DOMAIN.md (ICMP and DHCP allowed, everything else rejected), once."""
     svc = ensure_seeded_services()
     nfs, dns = _site_group("nfs_servers"), _site_group("dns_servers")
-    if not FirewallPolicy.objects.filter(tenant__isnull=True,
-                                         name=defaults.SITE_BASE_POLICY).exists():
-        base = _save(FirewallPolicy(name=defaults.SITE_BASE_POLICY, sequence=10,
-                                    category=Category.INFRASTRUCTURE), "firewall_policy.create",
-                     None, None, "default policy")
+    if not FirewallPolicy.objects.filter(tenant__isnull=True, name=defaults.SITE_BASE_POLICY).exists():
+        base = _save(
+            FirewallPolicy(name=defaults.SITE_BASE_POLICY, sequence=10, category=Category.INFRASTRUCTURE),
+            "firewall_policy.create",
+            None,
+            None,
+            "default policy",
+        )
         _rule(base, "allow_icmp", 10, Action.ALLOW, services=[svc["icmp"]])
         _rule(base, "allow_dhcp", 20, Action.ALLOW, services=[svc["dhcp"]])
-    if not FirewallPolicy.objects.filter(tenant__isnull=True,
-                                         name=defaults.SITE_DEFAULT_DENY_POLICY).exists():
-        deny = _save(FirewallPolicy(name=defaults.SITE_DEFAULT_DENY_POLICY,
-                                    sequence=defaults.DEFAULT_DENY_SEQUENCE,
-                                    category=Category.APPLICATION), "firewall_policy.create",
-                     None, None, "default policy")
+    if not FirewallPolicy.objects.filter(tenant__isnull=True, name=defaults.SITE_DEFAULT_DENY_POLICY).exists():
+        deny = _save(
+            FirewallPolicy(
+                name=defaults.SITE_DEFAULT_DENY_POLICY,
+                sequence=defaults.DEFAULT_DENY_SEQUENCE,
+                category=Category.APPLICATION,
+            ),
+            "firewall_policy.create",
+            None,
+            None,
+            "default policy",
+        )
         _rule(deny, "reject_all", 10, Action.REJECT, logged=True)
     return nfs, dns
 
@@ -105,18 +118,22 @@ def create_default_policy(tenant) -> FirewallPolicy:
     svc = ensure_seeded_services()
     # Reuse the tenant's groups if they survived an earlier policy (ensure_default_policies).
     every = Group.objects.filter(tenant=tenant, name="all").first() or _save(
-        Group(tenant=tenant, name="all", all_segments=True), "group.create", None, tenant, "default policy")
+        Group(tenant=tenant, name="all", all_segments=True), "group.create", None, tenant, "default policy"
+    )
     login = Group.objects.filter(tenant=tenant, name="login").first() or _save(
-        Group(tenant=tenant, name="login", role=NodeRole.LOGIN), "group.create", None, tenant, "default policy")
-    policy = _save(FirewallPolicy(tenant=tenant, name="isolation", sequence=100,
-                                  category=Category.APPLICATION), "firewall_policy.create",
-                   None, tenant, "default policy")
+        Group(tenant=tenant, name="login", role=NodeRole.LOGIN), "group.create", None, tenant, "default policy"
+    )
+    policy = _save(
+        FirewallPolicy(tenant=tenant, name="isolation", sequence=100, category=Category.APPLICATION),
+        "firewall_policy.create",
+        None,
+        tenant,
+        "default policy",
+    )
     _rule(policy, "intra_tenant", 10, Action.ALLOW, [every], [every])
     _rule(policy, "ssh_to_login", 20, Action.ALLOW, [], [login], [svc["ssh"]], Direction.IN)
-    _rule(policy, "tenant_to_nfs", 30, Action.ALLOW, [every], [nfs],
-          [svc["nfs_tcp"], svc["nfs_udp"]], Direction.OUT)
-    _rule(policy, "tenant_to_dns", 40, Action.ALLOW, [every], [dns],
-          [svc["dns_udp"], svc["dns_tcp"]], Direction.OUT)
+    _rule(policy, "tenant_to_nfs", 30, Action.ALLOW, [every], [nfs], [svc["nfs_tcp"], svc["nfs_udp"]], Direction.OUT)
+    _rule(policy, "tenant_to_dns", 40, Action.ALLOW, [every], [dns], [svc["dns_udp"], svc["dns_tcp"]], Direction.OUT)
     network_changed([tenant])
     return policy
 
@@ -150,8 +167,11 @@ def require_owner_editor(user, instance, data: dict, what: str) -> int | None:
     require_editor(user, instance.tenant_id)
     require_editor(user, new_id)
     if new_id != instance.tenant_id:
-        raise InvalidRequest(f"A {what} stays with the tenant it was created in (or with the site); create a "
-                             f"new {what} where you need it instead.", "tenant")
+        raise InvalidRequest(
+            f"A {what} stays with the tenant it was created in (or with the site); create a "
+            f"new {what} where you need it instead.",
+            "tenant",
+        )
     return new_id
 
 
@@ -164,12 +184,17 @@ def check_rule_groups(user, policy: FirewallPolicy, data: dict) -> None:
     if is_site_admin(user) or data.get("action") != Action.ALLOW:
         return  # site admins decide site-wide; drop and reject can only tighten
     if not data.get("sources") or not data.get("destinations"):
-        raise InvalidRequest("Tenant owners may only allow traffic between named groups of "
-                             "their own tenant (ANY would open the tenant).", "sources")
+        raise InvalidRequest(
+            "Tenant owners may only allow traffic between named groups of "
+            "their own tenant (ANY would open the tenant).",
+            "sources",
+        )
     outside = [g for g in groups if g.tenant_id != policy.tenant_id]
     if outside:
-        raise InvalidRequest(f"Tenant owners may only allow traffic between their own groups; "
-                             f"{outside[0]} is a site group.", "destinations")
+        raise InvalidRequest(
+            f"Tenant owners may only allow traffic between their own groups; {outside[0]} is a site group.",
+            "destinations",
+        )
 
 
 # ---------------------------------------------------------------- services and groups
@@ -253,8 +278,9 @@ def delete_group(user, group: Group) -> None:
         used = sorted(FirewallRule.objects.filter(Q(sources=group) | Q(destinations=group))
                       .values_list("name", flat=True).distinct()[:5])  # fmt: skip
         if used:
-            raise InvalidRequest(f"Group {group.name} is used by rule(s) {', '.join(used)}: remove it from "
-                                 "them (or delete them) first.")
+            raise InvalidRequest(
+                f"Group {group.name} is used by rule(s) {', '.join(used)}: remove it from them (or delete them) first."
+            )
         record("group.delete", group, before=snapshot(group), tenant=group.tenant_id)
         propagation.changed(group.tenant_id)
         group.delete()

@@ -59,8 +59,9 @@ def delete_policy(user, policy: FirewallPolicy) -> None:
 def _check_sequence(policy: FirewallPolicy, sequence: int, rule_pk=None) -> None:
     clash = policy.rules.filter(sequence=sequence).exclude(pk=rule_pk).first()
     if clash is not None:
-        raise InvalidRequest(f"Sequence number {sequence} is already used by rule "
-                             f"'{clash.name}' in this policy.", "sequence")
+        raise InvalidRequest(
+            f"Sequence number {sequence} is already used by rule '{clash.name}' in this policy.", "sequence"
+        )
 
 
 def save_rule(user, data: dict, instance: FirewallRule | None = None) -> FirewallRule:
@@ -93,13 +94,13 @@ def move_rule(user, rule: FirewallRule, up: bool) -> FirewallRule:
     """Swap sequence numbers with the neighbouring rule; both rules keep their ids."""
     require_editor(user, rule.policy.tenant_id)
     with transaction.atomic(), compiling(rule.policy.tenant_id):
-        rules = list(FirewallRule.objects.select_for_update().filter(policy_id=rule.policy_id)
-                     .order_by("sequence"))
+        rules = list(FirewallRule.objects.select_for_update().filter(policy_id=rule.policy_id).order_by("sequence"))
         index = next(i for i, r in enumerate(rules) if r.pk == rule.pk)
         other = index - 1 if up else index + 1
         if not 0 <= other < len(rules):
-            raise InvalidRequest(f"Rule '{rule.name}' is already the {'first' if up else 'last'} "
-                                 "rule of its policy.", "sequence")
+            raise InvalidRequest(
+                f"Rule '{rule.name}' is already the {'first' if up else 'last'} rule of its policy.", "sequence"
+            )
         mine, theirs = rules[index], rules[other]
         befores = [rule_state(mine), rule_state(theirs)]
         spare = _spare_sequence(rules)  # (policy, sequence) is unique, so swap through a free one
@@ -108,8 +109,14 @@ def move_rule(user, rule: FirewallRule, up: bool) -> FirewallRule:
             obj.sequence = sequence
             obj.save(update_fields=["sequence", "updated"])
         for obj, before in zip((mine, theirs), befores, strict=True):
-            record("firewall_rule.update", obj, before=before, after=rule_state(obj),
-                   tenant=rule.policy.tenant_id, message="moved")
+            record(
+                "firewall_rule.update",
+                obj,
+                before=before,
+                after=rule_state(obj),
+                tenant=rule.policy.tenant_id,
+                message="moved",
+            )
         _refuse_unenforceable(rule.policy.tenant_id)
         propagation.changed(rule.policy.tenant_id)
     return mine
@@ -137,12 +144,9 @@ def delete_rule(user, rule: FirewallRule) -> None:
     """Delete a rule."""
     require_editor(user, rule.policy.tenant_id)
     with transaction.atomic(), compiling(rule.policy.tenant_id):
-        record("firewall_rule.delete", rule, before=rule_state(rule),
-               tenant=rule.policy.tenant_id)
+        record("firewall_rule.delete", rule, before=rule_state(rule), tenant=rule.policy.tenant_id)
         propagation.changed(rule.policy.tenant_id)
         rule.delete()
-
-
 
 
 def _refuse_unenforceable(tenant_id) -> None:

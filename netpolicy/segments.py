@@ -115,8 +115,7 @@ def _choose_id(tenant: Tenant, kind: str, data: dict, claims: _Claims) -> tuple[
             continue
         if pool.first <= wanted <= pool.last:
             if Segment.objects.filter(LIVE, id_pool=pool, **{column: wanted}).exists():
-                raise InvalidRequest(f"{column} {wanted} is already in use in pool {pool.name}.",
-                                     column)
+                raise InvalidRequest(f"{column} {wanted} is already in use in pool {pool.name}.", column)
             return pool, wanted
     if wanted is not None:
         raise InvalidRequest(f"{column} {wanted} is outside every usable pool.", column)
@@ -133,16 +132,22 @@ def _parse_subnet(text: str):
 def _check_block(pool: Pool, prefix_length: int, admin: bool) -> None:
     """Tenants take blocks no larger than the pool allows (site admins may carve larger ones)."""
     if not admin and prefix_length < pool.tenant_min_prefix_length:
-        raise InvalidRequest(f"Pool {pool.name} gives tenants at most a /{pool.tenant_min_prefix_length}; "
-                             f"/{prefix_length} is larger. Ask a site admin for a larger block.", "prefix_length")
+        raise InvalidRequest(
+            f"Pool {pool.name} gives tenants at most a /{pool.tenant_min_prefix_length}; "
+            f"/{prefix_length} is larger. Ask a site admin for a larger block.",
+            "prefix_length",
+        )
 
 
 def _choose_subnet(tenant: Tenant, data: dict, claims: _Claims, admin: bool) -> tuple[Pool, ipaddress._BaseNetwork]:
     """The prefix pool and subnet: explicit (inside a pool, not overlapping) or next-free."""
     if data.get("subnet"):
         net = _parse_subnet(data["subnet"])
-        pools = [data["prefix_pool"]] if data.get("prefix_pool") else [
-            p for k in PREFIX_KINDS_BY_VERSION[net.version] for p in _candidate_pools(k, tenant)]
+        pools = (
+            [data["prefix_pool"]]
+            if data.get("prefix_pool")
+            else [p for k in PREFIX_KINDS_BY_VERSION[net.version] for p in _candidate_pools(k, tenant)]
+        )
         for pool in pools:
             supernet = ipaddress.ip_network(pool.cidr)
             if net.version == supernet.version and net.subnet_of(supernet):
@@ -166,11 +171,9 @@ def _choose_subnet(tenant: Tenant, data: dict, claims: _Claims, admin: bool) -> 
 
 
 def _check_overlap(net, pool: Pool) -> None:
-    clash = Segment.objects.filter(LIVE, routing_domain=pool.routing_domain,
-                                   subnet__net_overlaps=str(net)).first()
+    clash = Segment.objects.filter(LIVE, routing_domain=pool.routing_domain, subnet__net_overlaps=str(net)).first()
     if clash is not None:
-        raise InvalidRequest(f"Subnet {net} overlaps an existing segment's subnet "
-                             f"({clash.subnet}).", "subnet")
+        raise InvalidRequest(f"Subnet {net} overlaps an existing segment's subnet ({clash.subnet}).", "subnet")
 
 
 def _gateway(net, wanted: str | None) -> str:
@@ -227,9 +230,14 @@ def _new_segment(tenant: Tenant, user, data: dict, claims: _Claims, admin: bool)
     id_pool, ident = _choose_id(tenant, data["kind"], data, claims)
     prefix_pool, net = _choose_subnet(tenant, data, claims, admin)
     return Segment(
-        tenant=tenant, id_pool=id_pool, prefix_pool=prefix_pool, subnet=str(net),
-        gateway=_gateway(net, data.get("gateway")), routing_domain=prefix_pool.routing_domain,
-        state=S.APPROVED if admin else S.REQUESTED, requested_by=user,
+        tenant=tenant,
+        id_pool=id_pool,
+        prefix_pool=prefix_pool,
+        subnet=str(net),
+        gateway=_gateway(net, data.get("gateway")),
+        routing_domain=prefix_pool.routing_domain,
+        state=S.APPROVED if admin else S.REQUESTED,
+        requested_by=user,
         **{ID_COLUMN[data["kind"]]: ident},
         **{k: data[k] for k in SEGMENT_FIELDS if k in data},
     )
@@ -252,11 +260,13 @@ def _constraint(exc: IntegrityError) -> str:
     return getattr(diag, "constraint_name", None) or "unique or overlap constraint"
 
 
-def transition_segment(segment: Segment, user, action: str, to_state: str,
-                       reason: str = "") -> Segment:
+def transition_segment(segment: Segment, user, action: str, to_state: str, reason: str = "") -> Segment:
     """Approve, reject or retire a segment (site admins; owners may retire their own)."""
-    allowed = {S.APPROVED: {S.REQUESTED}, S.REJECTED: {S.REQUESTED},
-               S.RETIRED: {S.REQUESTED, S.APPROVED, S.READY, S.ERROR}}[to_state]
+    allowed = {
+        S.APPROVED: {S.REQUESTED},
+        S.REJECTED: {S.REQUESTED},
+        S.RETIRED: {S.REQUESTED, S.APPROVED, S.READY, S.ERROR},
+    }[to_state]
     if not is_site_admin(user) and to_state != S.RETIRED:
         raise Forbidden("Only site admins approve or reject segments.")
     require_owner_or_admin(user, segment.tenant_id)
@@ -268,8 +278,14 @@ def transition_segment(segment: Segment, user, action: str, to_state: str,
         current.state = to_state
         current.generation += 1
         current.save(update_fields=["state", "generation", "updated"])
-        record(f"segment.{action}", current, before=before, after=snapshot(current),
-               tenant=current.tenant_id, message=reason)
+        record(
+            f"segment.{action}",
+            current,
+            before=before,
+            after=snapshot(current),
+            tenant=current.tenant_id,
+            message=reason,
+        )
         if to_state in (S.APPROVED, S.REJECTED):
             notifications.segment_decided(current, reason)
         if current.node_pool_id:

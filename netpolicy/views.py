@@ -61,10 +61,13 @@ def segment_list(request):
     segments_ = scope(Segment.objects.select_related("tenant", "id_pool"), request.user)
     pending = segments_.filter(state=S.REQUESTED) if is_site_admin(request.user) else segments_.none()
     pager = paginate(request, segments_.order_by("tenant__slug", "name"))
-    context = {"segments": pager.rows, "pager": pager, "pools": _pools_page(request, request.user),
-               "pending": paginate(request, pending.order_by("pk"), param="pending")}
-    return render_page(request, "netpolicy/segment_list.html", context,
-                       "netpolicy/partials/segment_table.html")
+    context = {
+        "segments": pager.rows,
+        "pager": pager,
+        "pools": _pools_page(request, request.user),
+        "pending": paginate(request, pending.order_by("pk"), param="pending"),
+    }
+    return render_page(request, "netpolicy/segment_list.html", context, "netpolicy/partials/segment_table.html")
 
 
 def _pools_page(request, user):
@@ -98,8 +101,7 @@ def _segment_error(form, exc: ServiceError) -> str | None:
     field = exc.field
     if isinstance(exc, PoolExhausted) and field is None:
         field = id_field if " ids " in exc.text else "subnet"
-    aliases = {"id_pool": id_field, "pool": id_field, "prefix_pool": "subnet",
-               "prefix_length": "subnet", "quota": None}
+    aliases = {"id_pool": id_field, "pool": id_field, "prefix_pool": "subnet", "prefix_length": "subnet", "quota": None}
     field = aliases.get(field, field)
     form.add_error(field if field in form.fields else None, exc.text)
     return field
@@ -132,16 +134,21 @@ def segment_create(request):
                 return redirect("netpolicy:segment-detail", pk=segment.pk)
         except ServiceError as exc:
             service_fields.add(_segment_error(form, exc))
-    context = {"form": form, "live": live, "preview": _mtu_preview(form),
-               "allocation": allocation_preview, "service_fields": service_fields}
-    return render_page(request, "netpolicy/segment_form.html", context,
-                       "netpolicy/partials/segment_live.html")
+    context = {
+        "form": form,
+        "live": live,
+        "preview": _mtu_preview(form),
+        "allocation": allocation_preview,
+        "service_fields": service_fields,
+    }
+    return render_page(request, "netpolicy/segment_form.html", context, "netpolicy/partials/segment_live.html")
 
 
 def _get_segment(user, pk) -> Segment:
     """Another tenant's segment is a 404, exactly like a missing one."""
-    queryset = scope(Segment.objects.select_related("tenant", "id_pool", "prefix_pool",
-                                                    "node_pool", "requested_by"), user)
+    queryset = scope(
+        Segment.objects.select_related("tenant", "id_pool", "prefix_pool", "node_pool", "requested_by"), user
+    )
     return get_object_or_404(queryset, pk=pk)
 
 
@@ -160,8 +167,7 @@ def segment_detail(request, pk):
         "reason_form": ReasonForm(),
         **_realization_context(request, segment),
     }
-    return render_page(request, "netpolicy/segment_detail.html", context,
-                       "netpolicy/partials/segment_status.html")
+    return render_page(request, "netpolicy/segment_detail.html", context, "netpolicy/partials/segment_status.html")
 
 
 BUSY_CLUSTER_STATES = ("approved", "provisioning", "decommissioning")
@@ -269,8 +275,9 @@ def _what_if_answer(user, data) -> tuple[dict, int]:
         return {"errors": {k: " ".join(map(str, v)) for k, v in serializer.errors.items()}}, 200
     data = serializer.validated_data
     try:
-        return {"answer": whatif.answer(user, data["source"], data["destination"], data["protocol"],
-                                        data.get("port"))}, 200
+        return {
+            "answer": whatif.answer(user, data["source"], data["destination"], data["protocol"], data.get("port"))
+        }, 200
     except ServiceError as exc:
         return {"errors": {"detail": exc.text}}, exc.status_code if exc.status_code in (403, 409) else 200
 
@@ -316,8 +323,7 @@ def rule_create(request, pk):
 
 
 def _get_rule(user, pk) -> FirewallRule:
-    rules = _own_or_site(FirewallRule.objects.select_related("policy__tenant"), user,
-                         "policy__tenant")
+    rules = _own_or_site(FirewallRule.objects.select_related("policy__tenant"), user, "policy__tenant")
     return get_object_or_404(rules, pk=pk)
 
 
@@ -348,8 +354,7 @@ def rule_move(request, pk):
 @login_required
 def group_edit(request, pk):
     """Set a group's explicit addresses (site groups: admins; tenant groups: owners and admins)."""
-    group = get_object_or_404(_own_or_site(Group.objects.select_related("tenant"), request.user),
-                              pk=pk)
+    group = get_object_or_404(_own_or_site(Group.objects.select_related("tenant"), request.user), pk=pk)
     try:
         policy.require_editor(request.user, group.tenant_id)
     except ServiceError as exc:

@@ -112,7 +112,7 @@ class FilterBackend(DjangoFilterBackend):
     def filter_queryset(self, request, queryset, view):
         """A single-valued filter given twice is a 400 (django-filter would silently take the last)."""
         filterset_class = self.get_filterset_class(view, queryset)
-        for name, fltr in (filterset_class.base_filters.items() if filterset_class else ()):
+        for name, fltr in filterset_class.base_filters.items() if filterset_class else ():
             multiple = isinstance(fltr, django_filters.MultipleChoiceFilter)
             if not multiple and len(request.query_params.getlist(name)) > 1:
                 raise exceptions.ValidationError({name: ["Give this filter once."]})

@@ -11,12 +11,8 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import GaugeMetricFamily
 
 REGISTRY = CollectorRegistry(auto_describe=True)
-REQUESTS = Counter(
-    "enclave_http_requests_total", "HTTP requests", ["method", "status"], registry=REGISTRY
-)
-LATENCY = Histogram(
-    "enclave_http_request_seconds", "HTTP request latency", ["method"], registry=REGISTRY
-)
+REQUESTS = Counter("enclave_http_requests_total", "HTTP requests", ["method", "status"], registry=REGISTRY)
+LATENCY = Histogram("enclave_http_request_seconds", "HTTP request latency", ["method"], registry=REGISTRY)
 
 
 class MetricsMiddleware:

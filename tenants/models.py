@@ -84,7 +84,8 @@ class Quota(models.Model):
     max_gpus = models.PositiveIntegerField(default=8, help_text="GPUs or vGPUs held at once")
     # Requests reserve their ids and block at once, before an admin has looked at them.
     max_pending_segments = models.PositiveIntegerField(
-        default=2, help_text="Segment requests that may await approval at once")
+        default=2, help_text="Segment requests that may await approval at once"
+    )
 
     def __str__(self):
         return f"quota of {self.tenant}"
@@ -100,9 +101,7 @@ class VirtualCluster(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(1024)], help_text="Slurm worker nodes"
     )
     vcpus_per_node = models.PositiveIntegerField(validators=[MinValueValidator(1), MaxValueValidator(768)])
-    memory_gb_per_node = models.PositiveIntegerField(
-        validators=[MinValueValidator(1), MaxValueValidator(24576)]
-    )
+    memory_gb_per_node = models.PositiveIntegerField(validators=[MinValueValidator(1), MaxValueValidator(24576)])
     login_node = models.BooleanField(default=True)
     interconnect = models.CharField(max_length=16, choices=Interconnect.choices, default=Interconnect.NONE)
     network_mode = models.CharField(max_length=16, choices=NetworkMode.choices, default=NetworkMode.VLAN)
@@ -164,9 +163,11 @@ class VirtualCluster(models.Model):
             ),
             models.CheckConstraint(condition=models.Q(worker_count__gte=1), name="cluster_workers_positive"),
             models.CheckConstraint(
-                condition=(models.Q(gpu_mode="none", gpus_per_worker=0, vgpu_profile="")
-                           | models.Q(gpu_mode="passthrough", gpus_per_worker__gte=1, vgpu_profile="")
-                           | (models.Q(gpu_mode="vgpu", gpus_per_worker__gte=1) & ~models.Q(vgpu_profile=""))),
+                condition=(
+                    models.Q(gpu_mode="none", gpus_per_worker=0, vgpu_profile="")
+                    | models.Q(gpu_mode="passthrough", gpus_per_worker__gte=1, vgpu_profile="")
+                    | (models.Q(gpu_mode="vgpu", gpus_per_worker__gte=1) & ~models.Q(vgpu_profile=""))
+                ),
                 name="cluster_gpu_request_consistent",
             ),  # fmt: skip
         ]

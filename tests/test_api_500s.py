@@ -63,10 +63,19 @@ def test_pages_of_a_tenant_without_a_quota_row_render(world, client):
     _drop_quota(world.tenant_a)
     client.force_login(world.admin)
     assert client.get(f"/tenants/{world.tenant_a.pk}/").status_code == 200
-    response = client.post(f"/tenants/{world.tenant_a.pk}/", {
-        "quota": "1", "max_nodes": 4, "max_vcpus": 64, "max_memory_gb": 256, "max_vfs": 4, "max_segments": 2,
-        "max_pending_segments": 2,
-        "max_gpus": 2})
+    response = client.post(
+        f"/tenants/{world.tenant_a.pk}/",
+        {
+            "quota": "1",
+            "max_nodes": 4,
+            "max_vcpus": 64,
+            "max_memory_gb": 256,
+            "max_vfs": 4,
+            "max_segments": 2,
+            "max_pending_segments": 2,
+            "max_gpus": 2,
+        },
+    )
     assert response.status_code == 302 and Quota.objects.get(tenant=world.tenant_a).max_vcpus == 64
     assert AuditEvent.objects.filter(action="quota.create", message__contains="recreated").count() == 1
     client.force_login(world.member_a)

@@ -51,16 +51,28 @@ def new_site_policy(admin):
 
 # change, the tenants ("a", "b") whose parts it changes
 CHANGES = {
-    "a service's ports": (lambda w: policy.save_service(w.admin, {"ports": "2200-2222"},
-                                                        Service.objects.get(name="ssh")), ""),  # fmt: skip
-    "a new service": (lambda w: policy.save_service(w.admin, {"name": "gridftp", "protocol": "tcp",
-                                                              "ports": "2811"}), ""),  # fmt: skip
-    "a service every tenant names, renamed": (lambda w: policy.save_service(w.admin, {"name": "ssh2"},
-                                                                            Service.objects.get(name="ssh")), "ab"),
-    "a site group's addresses, same family": (lambda w: policy.save_group(
-        w.admin, {"cidrs": ["198.51.100.0/24"]}, Group.objects.get(name="campus")), ""),
-    "a site group gains IPv6": (lambda w: policy.save_group(
-        w.admin, {"cidrs": ["192.0.2.0/24", "2001:db8:9::/48"]}, Group.objects.get(name="campus")), "a"),
+    "a service's ports": (
+        lambda w: policy.save_service(w.admin, {"ports": "2200-2222"}, Service.objects.get(name="ssh")),
+        "",
+    ),  # fmt: skip
+    "a new service": (
+        lambda w: policy.save_service(w.admin, {"name": "gridftp", "protocol": "tcp", "ports": "2811"}),
+        "",
+    ),  # fmt: skip
+    "a service every tenant names, renamed": (
+        lambda w: policy.save_service(w.admin, {"name": "ssh2"}, Service.objects.get(name="ssh")),
+        "ab",
+    ),
+    "a site group's addresses, same family": (
+        lambda w: policy.save_group(w.admin, {"cidrs": ["198.51.100.0/24"]}, Group.objects.get(name="campus")),
+        "",
+    ),
+    "a site group gains IPv6": (
+        lambda w: policy.save_group(
+            w.admin, {"cidrs": ["192.0.2.0/24", "2001:db8:9::/48"]}, Group.objects.get(name="campus")
+        ),
+        "a",
+    ),
     "a new site group": (lambda w: policy.save_group(w.admin, {"name": "hpc", "cidrs": ["203.0.113.0/24"]}), ""),
     "the NFS servers": (lambda w: site.update_settings(w.admin, {"nfs_servers": ["10.99.0.7"]}), ""),
     "a site rule's name": (lambda w: rules.save_rule(w.admin, {"name": "renamed"}, site_rule()), ""),
@@ -69,9 +81,7 @@ CHANGES = {
 
 
 @pytest.mark.parametrize("change", CHANGES)
-def test_a_site_change_recompiles_only_the_parts_it_changes_and_the_result_is_a_full_compile(
-    placed, world, change
-):
+def test_a_site_change_recompiles_only_the_parts_it_changes_and_the_result_is_a_full_compile(placed, world, change):
     make, changed = CHANGES[change]
     before_parts = dict(((p, t), d) for p, t, d, _ in stored()["parts"])
     with transaction.atomic():

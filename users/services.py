@@ -50,9 +50,7 @@ def revoke_token(token: APIToken) -> APIToken:
     """Revoke a token (idempotent)."""
     with transaction.atomic():
         before = snapshot(token)
-        updated = APIToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
-            revoked_at=timezone.now()
-        )
+        updated = APIToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
         token.refresh_from_db()
         if updated:
             record("token.revoke", token, before=before, after=snapshot(token))

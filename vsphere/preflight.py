@@ -37,9 +37,7 @@ def node_problems(node: NodeIntent, inventory: PFInventory) -> list[str]:
     return problems
 
 
-def capacity_problems(
-    nodes: Iterable[NodeIntent], inventory: PFInventory, observed: Observed | None
-) -> list[str]:
+def capacity_problems(nodes: Iterable[NodeIntent], inventory: PFInventory, observed: Observed | None) -> list[str]:
     """Refuse handing out more VFs on a PF than the driver enabled."""
     nodes = list(nodes)
     ours = {node.name for node in nodes}
@@ -53,10 +51,7 @@ def capacity_problems(
         if observed is not None:
             others = sum(1 for vm in observed.vf_users.get((host, pf_id), []) if vm not in ours)
         if wanted + others > pf.num_vfs:
-            problems.append(
-                f"PF {pf_id} on {host} has {pf.num_vfs} VFs; {others} in use elsewhere, "
-                f"{wanted} requested"
-            )
+            problems.append(f"PF {pf_id} on {host} has {pf.num_vfs} VFs; {others} in use elsewhere, {wanted} requested")
     return problems
 
 

@@ -101,7 +101,11 @@ def _reconcile(task, cluster_id: int) -> str:
         intent = cluster_intent(cluster, vcenter)
         with Driver(vcenter_config(vcenter)) as drv:
             converge.converge(
-                drv, intent, inventory=inventory(vcenter), adopt=services.started_clones(cluster), on_step=steps,
+                drv,
+                intent,
+                inventory=inventory(vcenter),
+                adopt=services.started_clones(cluster),
+                on_step=steps,
                 devices=preflight_inventory(vcenter),
             )
         if nsx is not None:

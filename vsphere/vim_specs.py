@@ -158,9 +158,7 @@ def customization_spec(host_name: str, guest, nic_ips: list[tuple[str, bool]]):
         globalIPSettings=vim.vm.customization.GlobalIPSettings(
             dnsServerList=list(guest.dns_servers), dnsSuffixList=[guest.domain] if guest.domain else []
         ),
-        nicSettingMap=[
-            vim.vm.customization.AdapterMapping(adapter=_ip_settings(ip, guest, gw)) for ip, gw in nic_ips
-        ],
+        nicSettingMap=[vim.vm.customization.AdapterMapping(adapter=_ip_settings(ip, guest, gw)) for ip, gw in nic_ips],
     )
 
 

@@ -39,8 +39,7 @@ class Report:
 
     def ok(self) -> bool:
         """True when nothing failed on the node or any tenant."""
-        return not self.node_errors and all(
-            t["status"] == TenantStatus.READY for t in self.tenants.values())
+        return not self.node_errors and all(t["status"] == TenantStatus.READY for t in self.tenants.values())
 
 
 REPORT_AGAIN_AFTER = 600.0  # an unchanged report is sent again this often (the long-poll is the heartbeat)
@@ -95,8 +94,11 @@ class Agent:
         self.refused: str | None = None  # why the portal's newest document was not applied
         self.reporter = Reporter()
         if not self.caps.vrf:
-            log.error("kernel %s lacks VRF support (%s): tenant networks will NOT be built "
-                      "(fail closed)", self.caps.kernel, self.caps.detail)
+            log.error(
+                "kernel %s lacks VRF support (%s): tenant networks will NOT be built (fail closed)",
+                self.caps.kernel,
+                self.caps.detail,
+            )
 
     def compute(self, desired: DesiredState, full: bool) -> tuple[Plan, tuple[str, str]]:
         """Read (or reuse) actual state and return the plan; no changes made."""
@@ -129,16 +131,22 @@ class Agent:
         if report.node_errors or failed:
             self.cache = None  # force a full read next pass
         else:
-            self.cache = projected(self.cache or KernelState(), desired, self.caps, nft[0],
-                                   failed)
+            self.cache = projected(self.cache or KernelState(), desired, self.caps, nft[0], failed)
         if full:
             self.last_full = time.monotonic()
         self._persist(desired, report)
         return report
 
     def _report(self, desired, the_plan, result, full, seconds) -> Report:
-        report = Report(desired.generation, full, len(the_plan.ops), result.processes,
-                        round(seconds, 4), asdict(self.caps), node_errors=result.node_errors)
+        report = Report(
+            desired.generation,
+            full,
+            len(the_plan.ops),
+            result.processes,
+            round(seconds, 4),
+            asdict(self.caps),
+            node_errors=result.node_errors,
+        )
         for t in desired.tenants:
             errors = result.tenant_errors.get(t.id, [])
             if t.id in the_plan.blocked:
@@ -151,8 +159,7 @@ class Agent:
                 entry = {"status": TenantStatus.READY, "errors": []}
             report.tenants[str(t.id)] = entry
         for tid, reason in desired.invalid:
-            report.tenants[str(tid)] = {"status": TenantStatus.FAILED,
-                                        "errors": [f"invalid tenant entry: {reason}"]}
+            report.tenants[str(tid)] = {"status": TenantStatus.FAILED, "errors": [f"invalid tenant entry: {reason}"]}
         return report
 
     def _persist(self, desired: DesiredState, report: Report) -> None:
@@ -170,8 +177,14 @@ class Agent:
             return None
 
 
-def loop(agent: Agent, client: PortalClient, wait: int = 30, retry_max: float = 60.0,
-         stop=lambda: False, credential_file: Path | None = None) -> None:
+def loop(
+    agent: Agent,
+    client: PortalClient,
+    wait: int = 30,
+    retry_max: float = 60.0,
+    stop=lambda: False,
+    credential_file: Path | None = None,
+) -> None:
     """Long-poll forever; keep the last state when the portal is down or sends a bad document."""
     desired, etag, backoff = agent.last_desired(), None, 1.0
     if desired is not None:
@@ -233,8 +246,9 @@ def _safe_pass(agent: Agent, desired: DesiredState | None, full: bool, client) -
         except Exception as exc:  # a bug in one pass must not kill the node's agent
             log.exception("reconcile pass failed")
             agent.cache = None
-            report = Report(desired.generation, full, 0, 0, 0.0, asdict(agent.caps),
-                            node_errors=[f"pass crashed: {exc!r}"])
+            report = Report(
+                desired.generation, full, 0, 0, 0.0, asdict(agent.caps), node_errors=[f"pass crashed: {exc!r}"]
+            )
     if agent.refused:
         report.node_errors = [*report.node_errors, agent.refused]
     log.info("generation %s: %s ops, ok=%s", report.generation, report.ops, report.ok())

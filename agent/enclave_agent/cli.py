@@ -22,8 +22,14 @@ from .state import StateError, loads
 def cmd_join(args) -> int:
     """Exchange a one-time token for this node's credential (stored 0600)."""
     caps = asdict(kernel.probe())
-    data = join(args.server, args.token, args.hostname or socket.gethostname(), caps,
-                cafile=args.cafile, interfaces=kernel.interfaces())
+    data = join(
+        args.server,
+        args.token,
+        args.hostname or socket.gethostname(),
+        caps,
+        cafile=args.cafile,
+        interfaces=kernel.interfaces(),
+    )
     args.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     cred = credential.Credential(args.server, data["node"], data["credential"])
     if isinstance(data.get("expires_in"), int | float):
@@ -38,8 +44,7 @@ def cmd_run(args) -> int:
     path = args.state_dir / "credential.json"
     cred = credential.load(path)
     client = PortalClient(cred.server, cred.node, cred.credential, cafile=args.cafile)
-    loop(Agent(args.state_dir, full_every=args.full_every), client, wait=args.wait,
-         credential_file=path)
+    loop(Agent(args.state_dir, full_every=args.full_every), client, wait=args.wait, credential_file=path)
     return 0
 
 
@@ -67,8 +72,7 @@ def cmd_enter(args) -> int:
             move_pid(args.pid, uid, args.state_dir)
             return 0
         argv = args.argv[1:] if args.argv[:1] == ["--"] else args.argv
-        exec_in_vrf(args.uid if args.uid is not None else os.getuid(), argv or ["sh"],
-                    args.state_dir, given)
+        exec_in_vrf(args.uid if args.uid is not None else os.getuid(), argv or ["sh"], args.state_dir, given)
     except SessionRefused as exc:
         print(f"enclave-agent: session refused: {exc}", file=sys.stderr)
         return 1
@@ -94,8 +98,12 @@ def cmd_capabilities(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """Argument parser for every subcommand."""
     ap = argparse.ArgumentParser(prog="enclave-agent")
-    ap.add_argument("--config", type=Path, default=config.DEFAULT_CONFIG,
-                    help="root-owned file naming the state directory ([agent] state_dir = ...)")
+    ap.add_argument(
+        "--config",
+        type=Path,
+        default=config.DEFAULT_CONFIG,
+        help="root-owned file naming the state directory ([agent] state_dir = ...)",
+    )
     ap.add_argument("--state-dir", type=Path, help="overrides the config file")
     ap.add_argument("--cafile")
     ap.add_argument("-v", "--verbose", action="store_true")
@@ -131,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, config.ConfigError) as exc:
         print(f"enclave-agent: {exc}", file=sys.stderr)
         return 1
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
+    )
     return args.func(args)
 
 

@@ -57,8 +57,9 @@ def probe() -> Capabilities:
     notes = []
 
     def try_link(kind: str) -> bool:
-        proc = _run(["ip", "-force", "-batch", "-"],
-                    f"link add {PROBE_NAME} group {GROUP} type {kind}\nlink del {PROBE_NAME}\n")
+        proc = _run(
+            ["ip", "-force", "-batch", "-"], f"link add {PROBE_NAME} group {GROUP} type {kind}\nlink del {PROBE_NAME}\n"
+        )
         if proc.returncode != 0:
             notes.append(f"{kind.split()[0]}: {proc.stderr.strip().splitlines()[0]}")
         return proc.returncode == 0
@@ -68,8 +69,7 @@ def probe() -> Capabilities:
     nft = _run(["nft", "list", "tables"]).returncode == 0
     if not nft:
         notes.append("nftables: `nft list tables` failed")
-    return Capabilities(vrf=vrf, vxlan=vxlan, nftables=nft, kernel=os.uname().release,
-                        detail="; ".join(notes))
+    return Capabilities(vrf=vrf, vxlan=vxlan, nftables=nft, kernel=os.uname().release, detail="; ".join(notes))
 
 
 def _safe_name(name: object) -> bool:
@@ -90,8 +90,12 @@ def _links() -> dict[str, ActualLink]:
         info = item.get("linkinfo", {})
         tenant, digest = parse_alias(item.get("ifalias"))
         links[item["ifname"]] = ActualLink(
-            name=item["ifname"], kind=info.get("info_kind", ""), tenant=tenant, digest=digest,
-            up="UP" in item.get("flags", ()), table=info.get("info_data", {}).get("table"),
+            name=item["ifname"],
+            kind=info.get("info_kind", ""),
+            tenant=tenant,
+            digest=digest,
+            up="UP" in item.get("flags", ()),
+            table=info.get("info_data", {}).get("table"),
         )
     return links
 
@@ -103,7 +107,8 @@ def _addrs(names: set[str]) -> dict[str, frozenset[str]]:
             continue
         out[item["ifname"]] = frozenset(
             addr_key(f"{a['local']}/{a['prefixlen']}", a.get("scope", "global"))
-            for a in item.get("addr_info", ()) if a.get("scope") != "link"
+            for a in item.get("addr_info", ())
+            if a.get("scope") != "link"
         )
     return out
 
@@ -245,16 +250,18 @@ def present(names: set[str]) -> frozenset[str]:
 
 def interfaces() -> list[dict]:
     """Global IPv4 addresses of real interfaces (+ default gateway): sent to the portal at join."""
-    gateways = {r.get("dev"): r.get("gateway") for r in _json(["ip", "-4", "-j", "route", "show",
-                                                               "default"])}
+    gateways = {r.get("dev"): r.get("gateway") for r in _json(["ip", "-4", "-j", "route", "show", "default"])}
     found = []
     for item in _json(["ip", "-4", "-j", "addr", "show"]):
         if item.get("ifname") == "lo" or item.get("group", "default") == str(GROUP):
             continue
         for a in item.get("addr_info", ()):
             if a.get("scope") == "global":
-                record = {"name": item["ifname"], "address": f"{a['local']}/{a['prefixlen']}",
-                          "gateway": gateways.get(item["ifname"])}
+                record = {
+                    "name": item["ifname"],
+                    "address": f"{a['local']}/{a['prefixlen']}",
+                    "gateway": gateways.get(item["ifname"]),
+                }
                 try:  # the portal refuses what fails the grammar: do not send it
                     found.append(grammar.interface(record))
                 except grammar.GrammarError as exc:
@@ -271,8 +278,9 @@ def teardown() -> ApplyResult:
     lines += [(f"link del group {GROUP}", None)] if links else []
     _batch(["ip"], lines, res)
     _batch(["ip"], [(f"route flush table all proto {PROTO}", None)], res)
-    text = "".join(f"add table {f} {n}\ndelete table {f} {n}\n"
-                   for f, n in (nftables.PORTAL_TABLE, nftables.AGENT_TABLE))
+    text = "".join(
+        f"add table {f} {n}\ndelete table {f} {n}\n" for f, n in (nftables.PORTAL_TABLE, nftables.AGENT_TABLE)
+    )
     if _run(["nft", "-f", "-"], text).returncode != 0:
         res.node_errors.append("nft teardown failed")
     return res

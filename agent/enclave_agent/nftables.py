@@ -21,18 +21,29 @@ def agent_table(desired: DesiredState, digest: str) -> str:
     ifs = desired.node.interfaces
     ports = sorted({v.dstport for t in desired.tenants for v in t.vxlans})
     underlay = ", ".join(f'"{i.name}"' for i in ifs) or '"lo"'
-    lines = [f"table {AGENT_TABLE[0]} {AGENT_TABLE[1]} {{",
-             f'  comment "digest={digest}"',
-             "  set underlay {", "    type ifname", f"    elements = {{ {underlay} }}", "  }",
-             "  chain input {", "    type filter hook input priority -10; policy accept;"]
+    lines = [
+        f"table {AGENT_TABLE[0]} {AGENT_TABLE[1]} {{",
+        f'  comment "digest={digest}"',
+        "  set underlay {",
+        "    type ifname",
+        f"    elements = {{ {underlay} }}",
+        "  }",
+        "  chain input {",
+        "    type filter hook input priority -10; policy accept;",
+    ]
     if ports:
         plist = ", ".join(map(str, ports))
         lines.append(f"    udp dport {{ {plist} }} iifname != @underlay counter drop")
-    lines += ["  }", "  chain forward {", "    type filter hook forward priority -10; "
-              "policy accept;",
-              f"    ip daddr {CGNAT} ct state established,related accept",
-              f"    ip daddr {CGNAT} counter drop", "  }",
-              "  chain postrouting {", "    type nat hook postrouting priority 100; policy accept;"]
+    lines += [
+        "  }",
+        "  chain forward {",
+        "    type filter hook forward priority -10; policy accept;",
+        f"    ip daddr {CGNAT} ct state established,related accept",
+        f"    ip daddr {CGNAT} counter drop",
+        "  }",
+        "  chain postrouting {",
+        "    type nat hook postrouting priority 100; policy accept;",
+    ]
     for i in ifs:
         addr = ipaddress.ip_interface(i.address).ip
         if addr.version == 4:  # CGNAT is IPv4: only an IPv4 underlay can carry its SNAT
@@ -44,8 +55,9 @@ def agent_table(desired: DesiredState, digest: str) -> str:
 def transaction(desired: DesiredState) -> tuple[str, str]:
     """(digest, text) of one `nft -f` transaction replacing both owned tables atomically."""
     digest = hashlib.sha256(
-        (desired.nftables + repr(desired.node) +
-         repr(sorted({v.dstport for t in desired.tenants for v in t.vxlans}))).encode()
+        (
+            desired.nftables + repr(desired.node) + repr(sorted({v.dstport for t in desired.tenants for v in t.vxlans}))
+        ).encode()
     ).hexdigest()[:16]
     text = _replace(*PORTAL_TABLE) + desired.nftables.rstrip() + "\n"
     text += _replace(*AGENT_TABLE) + agent_table(desired, digest)

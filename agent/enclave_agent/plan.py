@@ -115,7 +115,7 @@ def parse_alias(text: str | None) -> tuple[int | None, str | None]:
     """Inverse of alias(); (None, None) for foreign or missing aliases."""
     if not text or not text.startswith(ALIAS_PREFIX):
         return None, None
-    tenant, _, digest = text[len(ALIAS_PREFIX):].partition(":")
+    tenant, _, digest = text[len(ALIAS_PREFIX) :].partition(":")
     return (int(tenant), digest) if tenant.isdigit() and digest else (None, None)
 
 
@@ -131,27 +131,35 @@ def _gateway(interfaces: tuple[Interface, ...]) -> Interface | None:
 def vrf_plan(t: Tenant, interfaces: tuple[Interface, ...]) -> LinkPlan:
     """VRF with loopback addresses and a global-scope CGNAT /32 (defect 2: never scope host)."""
     cg = t.cgnat
-    lines = [f"link add {t.vrf} group {GROUP} type vrf table {t.table}", f"link set {t.vrf} up",
-             f"addr add 127.0.0.1/8 dev {t.vrf}", f"addr add ::1/128 dev {t.vrf}",
-             f"addr add {cg} dev {t.vrf}"]
+    lines = [
+        f"link add {t.vrf} group {GROUP} type vrf table {t.table}",
+        f"link set {t.vrf} up",
+        f"addr add 127.0.0.1/8 dev {t.vrf}",
+        f"addr add ::1/128 dev {t.vrf}",
+        f"addr add {cg} dev {t.vrf}",
+    ]
     post = [f"route replace {cg} dev {t.vrf} proto {PROTO}"]
     gw = _gateway(interfaces)
     if gw:
         src = cg.split("/")[0]
-        post.append(f"route replace default via {gw.gateway} dev {gw.name} src {src} "
-                    f"proto {PROTO} table {t.table}")
-    addrs = frozenset({addr_key("127.0.0.1/8", "host"), addr_key("::1/128", "host"),
-                       addr_key(cg)})
+        post.append(f"route replace default via {gw.gateway} dev {gw.name} src {src} proto {PROTO} table {t.table}")
+    addrs = frozenset({addr_key("127.0.0.1/8", "host"), addr_key("::1/128", "host"), addr_key(cg)})
     return LinkPlan(t.vrf, "vrf", _digest(lines, post), tuple(lines), tuple(post), (), addrs)
 
 
 def vxlan_plan(t: Tenant, vx: Vxlan, parent: str) -> LinkPlan:
     """One VXLAN on a real interface, same address as the interface, enslaved to the VRF."""
     where = f"group {vx.group}" if vx.group else ""
-    add = (f"link add {vx.device} group {GROUP} type vxlan id {t.vni} dev {vx.underlay} "
-           f"dstport {vx.dstport} ttl {vx.ttl} {where}").strip()
-    lines = [add, f"link set {vx.device} master {t.vrf}",
-             f"addr add {vx.address} dev {vx.device}", f"link set {vx.device} up"]
+    add = (
+        f"link add {vx.device} group {GROUP} type vxlan id {t.vni} dev {vx.underlay} "
+        f"dstport {vx.dstport} ttl {vx.ttl} {where}"
+    ).strip()
+    lines = [
+        add,
+        f"link set {vx.device} master {t.vrf}",
+        f"addr add {vx.address} dev {vx.device}",
+        f"link set {vx.device} up",
+    ]
     fdb = tuple(f"fdb append 00:00:00:00:00:00 dev {vx.device} dst {p}" for p in vx.peers)
     digest = _digest(lines, fdb, parent)
     addrs = frozenset({addr_key(vx.address)})
@@ -252,12 +260,10 @@ def _rule_lines(moved: bool, at_zero: bool) -> tuple[str, ...]:
     return tuple(lines + (["rule del pref 0 table local"] if at_zero else []))
 
 
-def blocked_reason(t: Tenant, desired: DesiredState, actual: KernelState,
-                   caps: Capabilities) -> str | None:
+def blocked_reason(t: Tenant, desired: DesiredState, actual: KernelState, caps: Capabilities) -> str | None:
     """Why a tenant must not be built at all (fail closed), or None."""
     if not caps.vrf:
-        return ("kernel lacks VRF support (CONFIG_NET_VRF): refusing to build an unisolated "
-                "tenant network")
+        return "kernel lacks VRF support (CONFIG_NET_VRF): refusing to build an unisolated tenant network"
     names = {i.name for i in desired.node.interfaces}
     for vx in t.vxlans:
         if vx.underlay not in names:
@@ -267,8 +273,7 @@ def blocked_reason(t: Tenant, desired: DesiredState, actual: KernelState,
     return None
 
 
-def plan(actual: KernelState, desired: DesiredState, caps: Capabilities,
-         nft: tuple[str, str]) -> Plan:
+def plan(actual: KernelState, desired: DesiredState, caps: Capabilities, nft: tuple[str, str]) -> Plan:
     """The pure diff: node ops, then all deletes, then all creates; blocked tenants listed."""
     result = Plan(ops=node_ops(actual, nft, caps))
     by_device = {n: t.id for t in desired.tenants for n in [t.vrf, *(v.device for v in t.vxlans)]}
@@ -292,8 +297,9 @@ def plan(actual: KernelState, desired: DesiredState, caps: Capabilities,
     return result
 
 
-def projected(actual: KernelState, desired: DesiredState, caps: Capabilities,
-              nft_digest: str, failed: set[int]) -> KernelState:
+def projected(
+    actual: KernelState, desired: DesiredState, caps: Capabilities, nft_digest: str, failed: set[int]
+) -> KernelState:
     """The kernel state after a successful pass (cache for incremental passes)."""
     links = {}
     for t in desired.tenants:
@@ -302,6 +308,10 @@ def projected(actual: KernelState, desired: DesiredState, caps: Capabilities,
         for p in tenant_links(t, desired.node.interfaces):
             table = t.table if p.kind == "vrf" else None
             links[p.name] = ActualLink(p.name, p.kind, t.id, p.digest, True, table)
-    return KernelState(links=links, nft_digest=nft_digest,
-                       sysctls=dict(SYSCTLS), local_rule_pref0=(False, False),
-                       local_rule_moved=(True, True) if caps.vrf else actual.local_rule_moved)
+    return KernelState(
+        links=links,
+        nft_digest=nft_digest,
+        sysctls=dict(SYSCTLS),
+        local_rule_pref0=(False, False),
+        local_rule_moved=(True, True) if caps.vrf else actual.local_rule_moved,
+    )

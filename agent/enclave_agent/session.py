@@ -110,14 +110,19 @@ def move_pid(pid: int, uid: int, state_dir: Path) -> str:
     vrf = vrf_for_uid(uid, state_dir)
     # Let iproute2 create the VRF cgroup with its socket BPF program and tell us where it is
     # (the path depends on iproute2's version and on the named netns we run in).
-    probe = subprocess.run(["ip", "vrf", "exec", vrf, "cat", "/proc/self/cgroup"],
-                           capture_output=True, text=True, check=False, env={"PATH": SAFE_PATH})
+    probe = subprocess.run(
+        ["ip", "vrf", "exec", vrf, "cat", "/proc/self/cgroup"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PATH": SAFE_PATH},
+    )
     path = next((x[3:] for x in probe.stdout.splitlines() if x.startswith("0::")), "")
     if probe.returncode != 0 or f"/vrf/{vrf}" not in path:
         raise SessionRefused(f"ip vrf exec {vrf} failed: {probe.stderr.strip()}")
     for root, mnt in _cgroup2_mounts():
         if path.startswith(root):
-            procs = Path(mnt, path[len(root):].lstrip("/"), "cgroup.procs")
+            procs = Path(mnt, path[len(root) :].lstrip("/"), "cgroup.procs")
             if procs.exists():
                 procs.write_text(str(pid))
                 return vrf
@@ -133,8 +138,10 @@ def pam_session(state_dir: Path, environ: dict[str, str]) -> None:
     """
     unsafe = sorted(k for k in environ if UNSAFE_ENV.fullmatch(k))
     if unsafe:
-        raise SessionRefused(f"the PAM environment sets {', '.join(unsafe)}: call `enter --pam` "
-                             "through enclave-pam-exec (see the agent README)")
+        raise SessionRefused(
+            f"the PAM environment sets {', '.join(unsafe)}: call `enter --pam` "
+            "through enclave-pam-exec (see the agent README)"
+        )
     user = environ.get("PAM_USER")
     if not user:
         raise SessionRefused("PAM_USER not set; not called from pam_exec?")

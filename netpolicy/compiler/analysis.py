@@ -130,10 +130,11 @@ def space_overlaps(left: Space, right: Space) -> bool:
 
 def rule_covers(earlier: Rule, later: Rule) -> bool:
     """Whether every packet matching `later` already matches `earlier`."""
-    return (space_covers(address_space(earlier.sources), address_space(later.sources))
-            and space_covers(address_space(earlier.destinations),
-                             address_space(later.destinations))
-            and space_covers(service_space(earlier), service_space(later)))
+    return (
+        space_covers(address_space(earlier.sources), address_space(later.sources))
+        and space_covers(address_space(earlier.destinations), address_space(later.destinations))
+        and space_covers(service_space(earlier), service_space(later))
+    )
 
 
 # ---------------------------------------------------------------- shadowing
@@ -163,9 +164,14 @@ def _cover_finding(ordered, index: int) -> Finding | None:
         same = all(c[1].action == rule.action for c in covers)
         kind = FindingKind.REDUNDANT if same else FindingKind.SHADOWED
         verb = "is redundant with" if same else "never decides: it is shadowed by"
-        return Finding(kind, policy.id, rule.id,
-                       f"rule {policy.id}/{rule.id} {verb} {by_policy.id}/{by_rule.id}",
-                       by_policy.id, by_rule.id)
+        return Finding(
+            kind,
+            policy.id,
+            rule.id,
+            f"rule {policy.id}/{rule.id} {verb} {by_policy.id}/{by_rule.id}",
+            by_policy.id,
+            by_rule.id,
+        )
     if empty:
         # An empty group is covered by anything; saying so would hide the real problem.
         return Finding(FindingKind.EMPTY, policy.id, rule.id,
@@ -182,8 +188,10 @@ def _empty_groups(rule: Rule) -> list[str]:
 
 def _names_groups_of(earlier: Rule, later: Rule) -> bool:
     """Whether the earlier rule covers the later one by naming its very groups (or ANY)."""
-    return all(not e or set(e) >= set(lt) for e, lt in ((earlier.sources, later.sources),
-                                                        (earlier.destinations, later.destinations)))
+    return all(
+        not e or set(e) >= set(lt)
+        for e, lt in ((earlier.sources, later.sources), (earlier.destinations, later.destinations))
+    )
 
 
 def cover_findings(site: Site, tenant: Tenant | None) -> list[Finding]:
@@ -217,13 +225,19 @@ def exposure_findings(site: Site, policy: Policy, spaces=None) -> list[Finding]:
         if policy.tenant:
             targets = [t for t in targets if t.name == policy.tenant]
         for target in targets:
-            others = [t.name for t, sp in spaces if t.name != target.name
-                      and src is not None and space_overlaps(src, sp)]
+            others = [
+                t.name for t, sp in spaces if t.name != target.name and src is not None and space_overlaps(src, sp)
+            ]
             if others or wide_open:
                 who = ", ".join(others) if others else "every tenant on every port"
-                findings.append(Finding(FindingKind.EXPOSES, policy.id, rule.id,
-                                        f"rule {policy.id}/{rule.id} exposes tenant "
-                                        f"{target.name} to {who}"))
+                findings.append(
+                    Finding(
+                        FindingKind.EXPOSES,
+                        policy.id,
+                        rule.id,
+                        f"rule {policy.id}/{rule.id} exposes tenant {target.name} to {who}",
+                    )
+                )
     return findings
 
 
@@ -236,12 +250,22 @@ def outside_findings(policy: Policy) -> list[Finding]:
     for rule in policy.rules:
         if rule.action is not Action.ALLOW or not rule.enabled or rule.direction is Direction.OUT:
             continue
-        wide = [net for g in rule.sources for net in g.cidrs
-                if not net.is_private and net.prefixlen <= WIDE_OUTSIDE[net.version]]
+        wide = [
+            net
+            for g in rule.sources
+            for net in g.cidrs
+            if not net.is_private and net.prefixlen <= WIDE_OUTSIDE[net.version]
+        ]
         if wide:
-            findings.append(Finding(FindingKind.EXPOSES_OUTSIDE, policy.id, rule.id,
-                                    f"rule {policy.id}/{rule.id} opens tenant {policy.tenant} to outside "
-                                    f"network{'s' if len(wide) > 1 else ''} {', '.join(map(str, wide))}"))
+            findings.append(
+                Finding(
+                    FindingKind.EXPOSES_OUTSIDE,
+                    policy.id,
+                    rule.id,
+                    f"rule {policy.id}/{rule.id} opens tenant {policy.tenant} to outside "
+                    f"network{'s' if len(wide) > 1 else ''} {', '.join(map(str, wide))}",
+                )
+            )
     return findings
 
 
@@ -271,8 +295,7 @@ def analyse(site: Site) -> list[Finding]:
 # ---------------------------------------------------------------- what-if
 
 
-def _packet_matches(rule: Rule, src: int, dst: int, version: int, proto: str,
-                    port: int | None) -> bool:
+def _packet_matches(rule: Rule, src: int, dst: int, version: int, proto: str, port: int | None) -> bool:
     for side, addr in ((rule.sources, src), (rule.destinations, dst)):
         space = address_space(side)
         if space is not None and not contains(space[version], [(addr, addr)]):
@@ -287,7 +310,8 @@ def _packet_matches(rule: Rule, src: int, dst: int, version: int, proto: str,
 
 def _decide(site: Site, tenant: Tenant | None, direction: str, packet: tuple) -> Decision:
     where = f"{'ingress to' if direction == 'in' else 'egress from'} " + (
-        f"tenant {tenant.name}" if tenant else "the site")
+        f"tenant {tenant.name}" if tenant else "the site"
+    )
     for policy, rule in site.rules_for(tenant):
         if applies(rule, direction) and _packet_matches(rule, *packet):
             return Decision(rule.action, policy.id, rule.id, where)
@@ -306,8 +330,7 @@ def _owner(site: Site, addr: ipaddress.IPv4Address | ipaddress.IPv6Address) -> T
     return None
 
 
-def what_if(site: Site, src_ip: str, dst_ip: str, proto: str | Protocol,
-            port: int | None = None) -> Decision:
+def what_if(site: Site, src_ip: str, dst_ip: str, proto: str | Protocol, port: int | None = None) -> Decision:
     """Can src reach dst on proto/port? Egress of the source tenant, then ingress of the dest."""
     try:
         src, dst = ipaddress.ip_address(src_ip), ipaddress.ip_address(dst_ip)

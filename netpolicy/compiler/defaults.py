@@ -29,7 +29,14 @@ NFS_UDP = Service("nfs_udp", Protocol.UDP, ("111", "2049"))
 SLURM = Service("slurm", Protocol.TCP, ("6817-6819",))
 
 SEEDED_SERVICES: tuple[Service, ...] = (
-    SSH, ICMP, DHCP, DNS_UDP, DNS_TCP, NFS_TCP, NFS_UDP, SLURM,
+    SSH,
+    ICMP,
+    DHCP,
+    DNS_UDP,
+    DNS_TCP,
+    NFS_TCP,
+    NFS_UDP,
+    SLURM,
 )
 
 ROLE_LOGIN = "login"
@@ -52,19 +59,29 @@ def site_groups(nfs_servers: Iterable[str], dns_servers: Iterable[str]) -> tuple
 
 def site_policies() -> tuple[Policy, Policy]:
     """Site-wide: allow ICMP and DHCP first, reject everything else last."""
-    base = Policy(SITE_BASE_POLICY, Scope.SITE, Category.INFRASTRUCTURE, 10, rules=(
-        Rule("allow_icmp", 10, Action.ALLOW, services=(ICMP,)),
-        Rule("allow_dhcp", 20, Action.ALLOW, services=(DHCP,)),
-    ))
-    deny = Policy(SITE_DEFAULT_DENY_POLICY, Scope.SITE, Category.APPLICATION,
-                  DEFAULT_DENY_SEQUENCE, rules=(
-                      Rule("reject_all", 10, Action.REJECT, logged=True),
-                  ))
+    base = Policy(
+        SITE_BASE_POLICY,
+        Scope.SITE,
+        Category.INFRASTRUCTURE,
+        10,
+        rules=(
+            Rule("allow_icmp", 10, Action.ALLOW, services=(ICMP,)),
+            Rule("allow_dhcp", 20, Action.ALLOW, services=(DHCP,)),
+        ),
+    )
+    deny = Policy(
+        SITE_DEFAULT_DENY_POLICY,
+        Scope.SITE,
+        Category.APPLICATION,
+        DEFAULT_DENY_SEQUENCE,
+        rules=(Rule("reject_all", 10, Action.REJECT, logged=True),),
+    )
     return base, deny
 
 
-def tenant_groups(tenant: str, cidrs: Iterable[str | Network],
-                  roles: Mapping[str, Iterable[str | Network]]) -> dict[str, Group]:
+def tenant_groups(
+    tenant: str, cidrs: Iterable[str | Network], roles: Mapping[str, Iterable[str | Network]]
+) -> dict[str, Group]:
     """The tenant's 'all' group plus one group per role (login/manager/worker)."""
     groups = {"all": Group("all", Scope.TENANT, tenant, tuple(cidrs))}
     for role in sorted(roles):
@@ -72,26 +89,27 @@ def tenant_groups(tenant: str, cidrs: Iterable[str | Network],
     return groups
 
 
-def tenant_isolation_policy(tenant: str, groups: Mapping[str, Group],
-                            nfs: Group, dns: Group) -> Policy:
+def tenant_isolation_policy(tenant: str, groups: Mapping[str, Group], nfs: Group, dns: Group) -> Policy:
     """Intra-tenant allow, SSH from anywhere to the login node only, tenant to NFS and DNS."""
     rules = [
         Rule("intra_tenant", 10, Action.ALLOW, (groups["all"],), (groups["all"],)),
-        Rule("tenant_to_nfs", 30, Action.ALLOW, (groups["all"],), (nfs,),
-             (NFS_TCP, NFS_UDP), Direction.OUT),
-        Rule("tenant_to_dns", 40, Action.ALLOW, (groups["all"],), (dns,),
-             (DNS_UDP, DNS_TCP), Direction.OUT),
+        Rule("tenant_to_nfs", 30, Action.ALLOW, (groups["all"],), (nfs,), (NFS_TCP, NFS_UDP), Direction.OUT),
+        Rule("tenant_to_dns", 40, Action.ALLOW, (groups["all"],), (dns,), (DNS_UDP, DNS_TCP), Direction.OUT),
     ]
     if ROLE_LOGIN in groups:
-        rules.append(Rule("ssh_to_login", 20, Action.ALLOW, (), (groups[ROLE_LOGIN],), (SSH,),
-                          Direction.IN))
-    return Policy(f"{tenant}_isolation", Scope.TENANT, Category.APPLICATION, 100,
-                  rules=tuple(rules), tenant=tenant)
+        rules.append(Rule("ssh_to_login", 20, Action.ALLOW, (), (groups[ROLE_LOGIN],), (SSH,), Direction.IN))
+    return Policy(f"{tenant}_isolation", Scope.TENANT, Category.APPLICATION, 100, rules=tuple(rules), tenant=tenant)
 
 
-def default_tenant(name: str, interface: str, cidrs: Iterable[str | Network],
-                   roles: Mapping[str, Iterable[str | Network]], nfs: Group, dns: Group,
-                   extra: Iterable[Policy] = ()) -> Tenant:
+def default_tenant(
+    name: str,
+    interface: str,
+    cidrs: Iterable[str | Network],
+    roles: Mapping[str, Iterable[str | Network]],
+    nfs: Group,
+    dns: Group,
+    extra: Iterable[Policy] = (),
+) -> Tenant:
     """A tenant carrying the default isolation policy, plus any custom policies."""
     cidrs = tuple(cidrs)
     groups = tenant_groups(name, cidrs, roles)

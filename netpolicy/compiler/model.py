@@ -120,8 +120,7 @@ class Service:
     def __post_init__(self) -> None:
         check_name("service", self.name)
         object.__setattr__(self, "protocol", Protocol(self.protocol))
-        ports = tuple(sorted(p if isinstance(p, PortRange) else PortRange.parse(p)
-                             for p in self.ports))
+        ports = tuple(sorted(p if isinstance(p, PortRange) else PortRange.parse(p) for p in self.ports))
         if ports and self.protocol not in (Protocol.TCP, Protocol.UDP):
             raise PolicyError(f"service {self.name}: ports only apply to tcp and udp")
         object.__setattr__(self, "ports", ports)
@@ -208,9 +207,7 @@ class Policy:
         """Site rules name only site groups; tenant rules only their own or site groups."""
         for group in rule.sources + rule.destinations:
             if group.scope is Scope.TENANT and group.tenant != self.tenant:
-                raise PolicyError(
-                    f"policy {self.id} rule {rule.id}: group {group.key} belongs to another tenant"
-                )
+                raise PolicyError(f"policy {self.id} rule {rule.id}: group {group.key} belongs to another tenant")
 
     @property
     def order(self) -> tuple[int, int, str]:
@@ -240,8 +237,9 @@ class Tenant:
     def __post_init__(self) -> None:
         check_name("tenant", self.name)
         if not IFNAME_RE.fullmatch(self.interface or ""):
-            raise PolicyError(f"tenant {self.name}: interface {self.interface!r} is not a valid "
-                              "Linux interface name (1-15 chars)")
+            raise PolicyError(
+                f"tenant {self.name}: interface {self.interface!r} is not a valid Linux interface name (1-15 chars)"
+            )
         nets = {parse_network(c, f"tenant {self.name}") for c in self.cidrs}
         object.__setattr__(self, "cidrs", tuple(sorted(nets, key=_net_key)))
         for policy in self.policies:
@@ -274,8 +272,7 @@ class Site:
                 raise PolicyError(f"site: policy {policy.id} is tenant-scoped")
         pols = tuple(sorted(self.policies, key=lambda p: p.order))
         tenants = tuple(sorted(self.tenants, key=lambda t: t.name))
-        _check_unique("site", "policy id", [p.id for p in pols]
-                      + [p.id for t in tenants for p in t.policies])
+        _check_unique("site", "policy id", [p.id for p in pols] + [p.id for t in tenants for p in t.policies])
         _check_unique("site", "tenant", [t.name for t in tenants])
         _check_unique("site", "tenant interface", [t.interface for t in tenants])
         object.__setattr__(self, "policies", pols)

@@ -37,18 +37,34 @@ def service_entries(service: Service) -> list[dict]:
     """Service entries: an L4 port set for tcp/udp, ICMP type entries for icmp."""
     # A tcp/udp service without ports means every port: NSX wants that as an empty list.
     if service.protocol is Protocol.ICMP:
-        return [{"resource_type": "ICMPTypeServiceEntry", "id": f"icmp{v}",
-                 "display_name": f"ICMPv{v}", "protocol": f"ICMPv{v}"} for v in (4, 6)]
-    return [{"resource_type": "L4PortSetServiceEntry", "id": service.protocol.value,
-             "display_name": service.protocol.value,
-             "l4_protocol": NSX_L4[service.protocol],
-             "destination_ports": [str(p) for p in service.ports]}]
+        return [
+            {
+                "resource_type": "ICMPTypeServiceEntry",
+                "id": f"icmp{v}",
+                "display_name": f"ICMPv{v}",
+                "protocol": f"ICMPv{v}",
+            }
+            for v in (4, 6)
+        ]
+    return [
+        {
+            "resource_type": "L4PortSetServiceEntry",
+            "id": service.protocol.value,
+            "display_name": service.protocol.value,
+            "l4_protocol": NSX_L4[service.protocol],
+            "destination_ports": [str(p) for p in service.ports],
+        }
+    ]
 
 
 def child_service(service: Service) -> dict:
     """ChildService wrapper for one service."""
-    body = {"resource_type": "Service", "id": f"{SERVICE_PREFIX}{service.name}",
-            "display_name": service.name, "service_entries": service_entries(service)}
+    body = {
+        "resource_type": "Service",
+        "id": f"{SERVICE_PREFIX}{service.name}",
+        "display_name": service.name,
+        "service_entries": service_entries(service),
+    }
     return {"resource_type": "ChildService", "Service": body}
 
 
@@ -56,13 +72,19 @@ def child_group(group: Group) -> dict:
     """ChildGroup wrapper with one IP address expression."""
     expression = []
     if group.cidrs:
-        expression = [{"resource_type": "IPAddressExpression", "id": "addresses",
-                       "ip_addresses": [str(n) for n in group.cidrs]}]
+        expression = [
+            {"resource_type": "IPAddressExpression", "id": "addresses", "ip_addresses": [str(n) for n in group.cidrs]}
+        ]
     tags = [{"scope": "enclave/role", "tag": t} for t in group.tags]
     if group.tenant:
         tags.append({"scope": "enclave/tenant", "tag": group.tenant})
-    body = {"resource_type": "Group", "id": group_id(group), "display_name": group.key,
-            "expression": expression, "tags": tags}
+    body = {
+        "resource_type": "Group",
+        "id": group_id(group),
+        "display_name": group.key,
+        "expression": expression,
+        "tags": tags,
+    }
     return {"resource_type": "ChildGroup", "Group": body}
 
 
@@ -80,7 +102,9 @@ def _service_paths(services: tuple[Service, ...]) -> list[str]:
 def child_rule(rule: Rule, domain: str) -> dict:
     """ChildRule wrapper; ANY stands for an empty source, destination or service list."""
     body = {
-        "resource_type": "Rule", "id": rule.id, "display_name": rule.id,
+        "resource_type": "Rule",
+        "id": rule.id,
+        "display_name": rule.id,
         "sequence_number": rule.sequence,
         "source_groups": _paths(rule.sources, domain),
         "destination_groups": _paths(rule.destinations, domain),
@@ -98,7 +122,9 @@ def child_rule(rule: Rule, domain: str) -> dict:
 def child_security_policy(policy: Policy, domain: str) -> dict:
     """ChildSecurityPolicy wrapper with its rules as ChildRule children."""
     body = {
-        "resource_type": "SecurityPolicy", "id": policy.id, "display_name": policy.id,
+        "resource_type": "SecurityPolicy",
+        "id": policy.id,
+        "display_name": policy.id,
         "category": NSX_CATEGORY[policy.category],
         "sequence_number": policy.sequence,
         "scope": [ANY],
@@ -120,13 +146,13 @@ def _all_groups(site: Site) -> list[Group]:
 
 def export_infra(site: Site, domain: str = "default") -> dict:
     """The hierarchical Infra body: services, then one domain with groups and policies."""
-    policies = sorted(site.policies + tuple(p for t in site.tenants for p in t.policies),
-                      key=lambda p: p.order)
+    policies = sorted(site.policies + tuple(p for t in site.tenants for p in t.policies), key=lambda p: p.order)
     domain_children = [child_group(g) for g in _all_groups(site)]
     domain_children += [child_security_policy(p, domain) for p in policies]
-    child_domain = {"resource_type": "ChildDomain", "Domain": {
-        "resource_type": "Domain", "id": domain, "display_name": domain,
-        "children": domain_children}}
+    child_domain = {
+        "resource_type": "ChildDomain",
+        "Domain": {"resource_type": "Domain", "id": domain, "display_name": domain, "children": domain_children},
+    }
     children = [child_service(s) for s in site.services if s.protocol is not Protocol.ANY]
     children.append(child_domain)
     return {"resource_type": "Infra", "children": children}

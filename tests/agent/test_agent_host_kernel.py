@@ -13,8 +13,7 @@ def test_it_reports_missing_vrf_and_builds_no_tenant_network(topo):
     out = agent(topo, "n1", desired("n1", 1, [70001]))
     rep = report(out)
     assert out.returncode == 1
-    assert rep["capabilities"]["vrf"] is False and "Unknown device type" in rep[
-        "capabilities"]["detail"]
+    assert rep["capabilities"]["vrf"] is False and "Unknown device type" in rep["capabilities"]["detail"]
     assert rep["tenants"]["70001"]["status"] == "not_ready"
     assert "CONFIG_NET_VRF" in rep["tenants"]["70001"]["errors"][0]
     assert "lacks VRF support" in out.stderr  # said clearly at start, too
@@ -26,8 +25,7 @@ def test_it_still_applies_the_firewall_in_one_transaction_and_reapplies_nothing(
     topo.ex("n1", "nft", "add", "table", "inet", "other")
     agent(topo, "n1", desired("n1", 1, [70001]))
     tables = topo.ex("n1", "nft", "list", "tables").stdout.split("\n")
-    assert sorted(t for t in tables if t) == ["table inet enclave", "table inet enclave_agent",
-                                              "table inet other"]
+    assert sorted(t for t in tables if t) == ["table inet enclave", "table inet enclave_agent", "table inet other"]
     assert report(agent(topo, "n1", desired("n1", 1, [70001])))["ops"] == 0
 
 
@@ -65,13 +63,17 @@ def test_an_aborted_batch_is_retried_tenant_by_tenant(topo):
     def op(tid, line):
         return Op(OpKind.CREATE, tid, ip=(line,))
 
-    ops = [op(1, "link add ab1 group 4242 type veth peer name ab1p"),
-           op(2, "link add ab2 group 4242 type vxlan id 2 dstport 4789 dev nosuchdev"),
-           op(3, "link add ab3 group 4242 type veth peer name ab3p")]
-    code = ("import json, sys; from enclave_agent import kernel; from enclave_agent.plan import "
-            "Op, OpKind; ops = [Op(OpKind.CREATE, t, ip=(l,)) for t, l in json.load(sys.stdin)];"
-            "r = kernel.apply(ops, isolate=len(sys.argv) > 1); print(json.dumps([r.aborted, "
-            "sorted(r.tenant_errors)]))")
+    ops = [
+        op(1, "link add ab1 group 4242 type veth peer name ab1p"),
+        op(2, "link add ab2 group 4242 type vxlan id 2 dstport 4789 dev nosuchdev"),
+        op(3, "link add ab3 group 4242 type veth peer name ab3p"),
+    ]
+    code = (
+        "import json, sys; from enclave_agent import kernel; from enclave_agent.plan import "
+        "Op, OpKind; ops = [Op(OpKind.CREATE, t, ip=(l,)) for t, l in json.load(sys.stdin)];"
+        "r = kernel.apply(ops, isolate=len(sys.argv) > 1); print(json.dumps([r.aborted, "
+        "sorted(r.tenant_errors)]))"
+    )
     data = json.dumps([(o.tenant, o.ip[0]) for o in ops])
     first = json.loads(topo.ex("n1", PY, "-c", code, input=data).stdout)
     assert first == [True, []]  # the plain batch stopped at tenant 2, tenant 3 never ran

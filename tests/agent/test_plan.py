@@ -28,10 +28,8 @@ def _state(tenants, **kw):
 def _converged(state):
     nft = nftables.transaction(state)
     actual = projected(KernelState(), state, VRF, nft[0], set())
-    actual.addrs = {p.name: p.addrs for t in state.tenants
-                    for p in tenant_links(t, state.node.interfaces)}
-    actual.routes = frozenset(r for t in state.tenants
-                              for r in expected_routes(t, state.node.interfaces))
+    actual.addrs = {p.name: p.addrs for t in state.tenants for p in tenant_links(t, state.node.interfaces)}
+    actual.routes = frozenset(r for t in state.tenants for r in expected_routes(t, state.node.interfaces))
     return actual, nft
 
 
@@ -57,8 +55,7 @@ def test_it_tears_down_a_removed_tenant_by_its_own_links_only():
     result = plan(actual, smaller, VRF, nftables.transaction(smaller))
     deletes = [op for op in result.ops if op.kind == OpKind.DELETE]
     assert len(deletes) == 1 and deletes[0].tenant == 70002
-    assert deletes[0].ip == ("route flush table 16847218", "link del eth0u70002",
-                             "link del vrf70002")
+    assert deletes[0].ip == ("route flush table 16847218", "link del eth0u70002", "link del vrf70002")
 
 
 def test_it_replaces_only_the_changed_vxlan():
@@ -67,10 +64,12 @@ def test_it_replaces_only_the_changed_vxlan():
     raw = desired("n1", 1, [70001, 70002])
     raw["tenants"][1]["vxlans"][0]["dstport"] = 4790
     changed = parse(raw)
-    ops = [op for op in plan(actual, changed, VRF, nftables.transaction(changed)).ops
-           if op.kind in (OpKind.DELETE, OpKind.CREATE)]
-    assert [(op.kind, op.tenant) for op in ops] == [(OpKind.DELETE, 70002),
-                                                   (OpKind.CREATE, 70002)]
+    ops = [
+        op
+        for op in plan(actual, changed, VRF, nftables.transaction(changed)).ops
+        if op.kind in (OpKind.DELETE, OpKind.CREATE)
+    ]
+    assert [(op.kind, op.tenant) for op in ops] == [(OpKind.DELETE, 70002), (OpKind.CREATE, 70002)]
     assert ops[0].ip == ("link del eth0u70002",)
     assert not any("vrf70002 group" in line for line in ops[1].ip)
 
@@ -88,8 +87,7 @@ def test_it_rebuilds_a_tenant_whose_address_drifted_on_a_full_read():
     state = _state([70001])
     actual, nft = _converged(state)
     actual.addrs["vrf70001"] = frozenset({"100.65.17.114/32 host"})  # the paper's scope host
-    assert [op.kind for op in plan(actual, state, VRF, nft).ops] == [OpKind.DELETE,
-                                                                     OpKind.CREATE]
+    assert [op.kind for op in plan(actual, state, VRF, nft).ops] == [OpKind.DELETE, OpKind.CREATE]
 
 
 def test_it_refuses_to_build_tenants_without_vrf_and_says_why():
@@ -101,17 +99,14 @@ def test_it_refuses_to_build_tenants_without_vrf_and_says_why():
 
 def test_it_never_names_a_device_it_does_not_own_or_want():
     state = _state([70001])
-    actual = KernelState(links={"stale0": ActualLink("stale0", "vxlan", 5, "d", True)},
-                         sysctls=dict(SYSCTLS))
+    actual = KernelState(links={"stale0": ActualLink("stale0", "vxlan", 5, "d", True)}, sysctls=dict(SYSCTLS))
     result = plan(actual, state, VRF, nftables.transaction(state))
-    named = {line.split()[2] for op in result.ops for line in op.ip
-             if line.startswith("link ")}
+    named = {line.split()[2] for op in result.ops for line in op.ip if line.startswith("link ")}
     assert named <= {"stale0", "vrf70001", "eth0u70001"}
 
 
 def test_it_moves_the_local_rule_below_l3mdev_once():
     state = _state([])
-    before = KernelState(sysctls=dict(SYSCTLS), local_rule_pref0=(True, True),
-                         local_rule_moved=(False, False))
+    before = KernelState(sysctls=dict(SYSCTLS), local_rule_pref0=(True, True), local_rule_moved=(False, False))
     rules = [op for op in plan(before, state, VRF, ("d", "t")).ops if op.kind == OpKind.RULES]
     assert rules[0].ip == ("rule add pref 32765 table local", "rule del pref 0 table local")

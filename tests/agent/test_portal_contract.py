@@ -53,9 +53,18 @@ def test_the_agents_report_marks_the_node_ready(enrolled):
     url, data, _, tid = enrolled
     client = PortalClient(url, data["node"], data["credential"])
     generation = client.desired_state(None, wait=0).state.generation
-    client.report({"generation": generation, "full": True, "ops": 3, "processes": 2,
-                   "seconds": 0.1, "capabilities": {"vrf": True},
-                   "tenants": {str(tid): {"status": "ready", "errors": []}}, "node_errors": []})
+    client.report(
+        {
+            "generation": generation,
+            "full": True,
+            "ops": 3,
+            "processes": 2,
+            "seconds": 0.1,
+            "capabilities": {"vrf": True},
+            "tenants": {str(tid): {"status": "ready", "errors": []}},
+            "node_errors": [],
+        }
+    )
     node = Node.objects.get(name="node-c")
     assert node.status == NodeStatus.READY and node.applied_generation == generation
 

@@ -22,11 +22,14 @@ def test_it_derives_cgnat_addresses_inside_100_64_0_0_10():
         cgnat_for(2**22)
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda d: d["tenants"][1].update(cgnat="10.0.0.1/32"),
-    lambda d: d["tenants"][1]["vrf"].update(table=254),
-    lambda d: d["tenants"][1]["vxlans"][0].update(group="10.0.0.9"),
-])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d["tenants"][1].update(cgnat="10.0.0.1/32"),
+        lambda d: d["tenants"][1]["vrf"].update(table=254),
+        lambda d: d["tenants"][1]["vxlans"][0].update(group="10.0.0.9"),
+    ],
+)
 def test_it_sets_aside_an_unsafe_tenant(mutate):
     doc = desired("n1", 1, [70001, 70002], uids={70001: [5], 70002: [6]})
     mutate(doc)
@@ -34,11 +37,14 @@ def test_it_sets_aside_an_unsafe_tenant(mutate):
     assert [t.id for t in state.tenants] == [70001] and state.invalid[0][0] == 70002
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda d: d["tenants"][1].update(uids=d["tenants"][0]["uids"]),
-    lambda d: d["tenants"][1]["vrf"].update(table=d["tenants"][0]["vrf"]["table"]),
-    lambda d: d.pop("node"),
-])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d["tenants"][1].update(uids=d["tenants"][0]["uids"]),
+        lambda d: d["tenants"][1]["vrf"].update(table=d["tenants"][0]["vrf"]["table"]),
+        lambda d: d.pop("node"),
+    ],
+)
 def test_it_rejects_documents_that_conflict_across_tenants(mutate):
     doc = desired("n1", 1, [70001, 70002], uids={70001: [5], 70002: [6]})
     mutate(doc)
@@ -48,6 +54,7 @@ def test_it_rejects_documents_that_conflict_across_tenants(mutate):
 
 def test_it_round_trips_through_json():
     from enclave_agent.state import loads
+
     state = parse(desired("n1", 1, [70001], uids={70001: [5]}))
     assert loads(state.to_json()) == state
 

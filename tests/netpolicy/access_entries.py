@@ -55,12 +55,13 @@ def add_netpolicy_objects(objects) -> None:
     from netpolicy.models import FirewallPolicy, Group
 
     world = objects.world
-    objects.np_pool_a = allocation.create_pool(world.admin, {
-        "name": "a-vlans", "kind": "vlan", "first": 100, "last": 199, "tenant": world.tenant_a})
-    allocation.create_pool(world.admin, {"name": "v4", "kind": "ipv4", "cidr": "10.64.0.0/16",
-                                         "default_prefix_length": 24})
-    objects.np_segment_a = segments.create_segment(world.tenant_a, world.member_a,
-                                                   {"name": "net", "kind": "vlan"})
+    objects.np_pool_a = allocation.create_pool(
+        world.admin, {"name": "a-vlans", "kind": "vlan", "first": 100, "last": 199, "tenant": world.tenant_a}
+    )
+    allocation.create_pool(
+        world.admin, {"name": "v4", "kind": "ipv4", "cidr": "10.64.0.0/16", "default_prefix_length": 24}
+    )
+    objects.np_segment_a = segments.create_segment(world.tenant_a, world.member_a, {"name": "net", "kind": "vlan"})
     objects.np_group_a = Group.objects.get(tenant=world.tenant_a, name="all")
     objects.np_policy_a = FirewallPolicy.objects.get(tenant=world.tenant_a, name="isolation")
     objects.np_rule_a = objects.np_policy_a.rules.get(name="intra_tenant")

@@ -38,8 +38,12 @@ def make_tenant(name, index, extra=()):
 def make_site(tenants, extra_site_policies=()):
     """Site with the default site policies and the seeded service catalogue."""
     nfs, dns = defaults.site_groups([f"{NFS_IP}/32", "fd00:ff::10/128"], [f"{DNS_IP}/32"])
-    return Site(defaults.site_policies() + tuple(extra_site_policies), tuple(tenants),
-                defaults.SEEDED_SERVICES + (WEB,), (nfs, dns))
+    return Site(
+        defaults.site_policies() + tuple(extra_site_policies),
+        tuple(tenants),
+        defaults.SEEDED_SERVICES + (WEB,),
+        (nfs, dns),
+    )
 
 
 def custom_policy(tenant, index, rules=None):
@@ -49,8 +53,7 @@ def custom_policy(tenant, index, rules=None):
     partner = Group("partner", Scope.TENANT, tenant, ("198.51.100.0/24", "2001:db8::/48"))
     rules = rules or (
         Rule("slurm", 10, Action.ALLOW, (worker,), (manager,), (defaults.SLURM,)),
-        Rule("partner_web", 20, Action.ALLOW, (partner,), (worker,), (WEB,), Direction.IN,
-             logged=True),
+        Rule("partner_web", 20, Action.ALLOW, (partner,), (worker,), (WEB,), Direction.IN, logged=True),
         Rule("block_udp", 30, Action.DROP, (partner,), (), (defaults.DNS_UDP,), Direction.IN),
         Rule("disabled", 40, Action.REJECT, enabled=False),
     )
@@ -66,13 +69,15 @@ class Netns:
 
     def run(self, *argv, check=True, **kwargs):
         """Run a command inside the namespace."""
-        return subprocess.run(["ip", "netns", "exec", self.name, *argv], check=check,
-                              capture_output=True, text=True, **kwargs)
+        return subprocess.run(
+            ["ip", "netns", "exec", self.name, *argv], check=check, capture_output=True, text=True, **kwargs
+        )
 
     def popen(self, *argv):
         """Start a long-running command inside the namespace."""
-        return subprocess.Popen(["ip", "netns", "exec", self.name, *argv],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(
+            ["ip", "netns", "exec", self.name, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
 
     def nft(self, text, tmp_path, check_only=False):
         """Feed a ruleset to the real nft binary (check mode if asked); returns the result."""

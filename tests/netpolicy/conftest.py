@@ -14,9 +14,11 @@ def default_site():
 @pytest.fixture
 def custom_site():
     """Three tenants, two with custom policies on top of the default."""
-    tenants = [make_tenant("acme", 1, (custom_policy("acme", 1),)),
-               make_tenant("beta", 2),
-               make_tenant("gamma", 3, (custom_policy("gamma", 3),))]
+    tenants = [
+        make_tenant("acme", 1, (custom_policy("acme", 1),)),
+        make_tenant("beta", 2),
+        make_tenant("gamma", 3, (custom_policy("gamma", 3),)),
+    ]
     return make_site(tenants)
 
 

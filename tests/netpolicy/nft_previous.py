@@ -31,11 +31,9 @@ TABLE = "inet enclave"
 INGRESS_MAP = "ingress_if"
 EGRESS_MAP = "egress_if"
 # (direction, base chain, hook, interface selector, dispatch map)
-HOOKS = (("in", "input", "input", "iifname", INGRESS_MAP),
-         ("out", "output", "output", "oifname", EGRESS_MAP))
+HOOKS = (("in", "input", "input", "iifname", INGRESS_MAP), ("out", "output", "output", "oifname", EGRESS_MAP))
 FAMILIES = ((4, "ip", "ipv4_addr"), (6, "ip6", "ipv6_addr"))
-VERDICT = {Action.ALLOW: "accept", Action.DROP: "drop",
-           Action.REJECT: "reject with icmpx admin-prohibited"}
+VERDICT = {Action.ALLOW: "accept", Action.DROP: "drop", Action.REJECT: "reject with icmpx admin-prohibited"}
 
 
 def group_set(group: Group, family: int) -> str:
@@ -153,8 +151,13 @@ def site_group_decls(group: Group, decls: SetDecls) -> None:
 
 def tenant_groups(tenant: Tenant) -> list[Group]:
     """Every tenant-scoped group the tenant's rules use, sorted by name."""
-    groups = {g.name: g for p in tenant.policies for r in p.rules
-              for g in r.sources + r.destinations if g.scope is Scope.TENANT}
+    groups = {
+        g.name: g
+        for p in tenant.policies
+        for r in p.rules
+        for g in r.sources + r.destinations
+        if g.scope is Scope.TENANT
+    }
     return [groups[k] for k in sorted(groups)]
 
 
@@ -171,23 +174,20 @@ def _tenant_elements(interface: str, groups: list[Group], decls: SetDecls | None
         for family, _, key_type in FAMILIES:
             texts = families[family][1]
             if texts:
-                _add(decls, group_set(group, family), f"ifname . {key_type}",
-                     [key + text for text in texts])
+                _add(decls, group_set(group, family), f"ifname . {key_type}", [key + text for text in texts])
     return decls
 
 
 def service_set_decl(service: Service, decls: SetDecls) -> None:
     """Port set of a service, if it has ports."""
     if service.ports:
-        _add(decls, service_set(service), "inet_service",
-             [str(p) for p in merged_ports(service.ports)])
+        _add(decls, service_set(service), "inet_service", [str(p) for p in merged_ports(service.ports)])
 
 
 # ---------------------------------------------------------------- rule statements
 
 
-def _addr_options(groups: tuple[Group, ...], family: int, side: str, direction: str,
-                  expand: bool) -> list[str] | None:
+def _addr_options(groups: tuple[Group, ...], family: int, side: str, direction: str, expand: bool) -> list[str] | None:
     """Match fragments for one side and family; None means ANY, [] means no match."""
     if not groups:
         return None
@@ -247,8 +247,7 @@ def _group_shape(group: Group) -> tuple:
         return group.__dict__["_old_shape"]
     except KeyError:
         families = _families(group)
-        shape = (group.scope is Scope.TENANT, group.name, bool(families[4][0]),
-                 bool(families[6][0]))
+        shape = (group.scope is Scope.TENANT, group.name, bool(families[4][0]), bool(families[6][0]))
         group.__dict__["_old_shape"] = shape
         return shape
 
@@ -257,8 +256,7 @@ def _service_shape(service: Service) -> tuple:
     try:
         return service.__dict__["_old_shape"]
     except KeyError:
-        shape = service.__dict__["_old_shape"] = (service.protocol, service.name,
-                                                   bool(service.ports))
+        shape = service.__dict__["_old_shape"] = (service.protocol, service.name, bool(service.ports))
         return shape
 
 
@@ -269,14 +267,18 @@ _MATCHES: dict[tuple, dict[str, tuple[str, ...]]] = {}
 
 def _rule_matches(rule: Rule) -> dict[str, tuple[str, ...]]:
     """Match parts of a rule's statements per direction, computed once per shape."""
-    shape = (tuple(map(_group_shape, rule.sources)), tuple(map(_group_shape, rule.destinations)),
-             tuple(map(_service_shape, rule.services)))
+    shape = (
+        tuple(map(_group_shape, rule.sources)),
+        tuple(map(_group_shape, rule.destinations)),
+        tuple(map(_service_shape, rule.services)),
+    )
     found = _MATCHES.get(shape)
     if found is None:
         services = [m for s in rule.services for m in service_matches(s)] or [""]
-        found = {d: tuple((addr + svc).replace("  ", " ").lstrip()
-                          for addr in address_matches(rule, d) for svc in services)
-                 for d in _ENFORCED}
+        found = {
+            d: tuple((addr + svc).replace("  ", " ").lstrip() for addr in address_matches(rule, d) for svc in services)
+            for d in _ENFORCED
+        }
         if len(_MATCHES) >= 4096:
             _MATCHES.clear()
         _MATCHES[shape] = found
@@ -291,15 +293,17 @@ def _tail(policy: Policy, rule: Rule) -> str:
     return f'{VERDICT[rule.action]} comment "{tag}"'
 
 
-def rule_statements(policy: Policy, rule: Rule, direction: str, prefix: str = "",
-                    expand: bool = False) -> list[str]:
+def rule_statements(policy: Policy, rule: Rule, direction: str, prefix: str = "", expand: bool = False) -> list[str]:
     """The nft statements of one rule; several when it spans families, groups or services."""
     tail = _tail(policy, rule)
     if not prefix and not expand:
         return [match + tail for match in _rule_matches(rule)[direction]]
     services = [m for s in rule.services for m in service_matches(s, expand)] or [""]
-    return [f"{prefix}{addr}{svc}{tail}".replace("  ", " ").lstrip()
-            for addr in address_matches(rule, direction, expand) for svc in services]
+    return [
+        f"{prefix}{addr}{svc}{tail}".replace("  ", " ").lstrip()
+        for addr in address_matches(rule, direction, expand)
+        for svc in services
+    ]
 
 
 def _order(policy: Policy) -> tuple:
@@ -312,8 +316,7 @@ def _order(policy: Policy) -> tuple:
 
 def _jumps(policy: Policy, direction: str) -> bool:
     """Whether tenant chains jump to this site policy's chain (some rule of it applies)."""
-    return _memo(policy, f"_old_jump{direction}",
-                 lambda: any(applies(r, direction) for r in policy.rules))
+    return _memo(policy, f"_old_jump{direction}", lambda: any(applies(r, direction) for r in policy.rules))
 
 
 def tenant_chain_body(site: Site, tenant: Tenant, direction: str) -> list[str]:
@@ -334,8 +337,7 @@ def tenant_chain_body(site: Site, tenant: Tenant, direction: str) -> list[str]:
 
 def policy_chain_body(policy: Policy, direction: str) -> list[str]:
     """Statements of one shared site-policy chain."""
-    return [s for r in policy.rules if applies(r, direction)
-            for s in rule_statements(policy, r, direction)]
+    return [s for r in policy.rules if applies(r, direction) for s in rule_statements(policy, r, direction)]
 
 
 # ---------------------------------------------------------------- full ruleset
@@ -364,8 +366,10 @@ def _base_chains(maps: bool = True) -> list[str]:
 def _dispatch_maps(tenants) -> list[str]:
     out = []
     for direction, _, _, _, vmap in HOOKS:
-        elems = [f'"{t.interface}" : jump {tenant_chain(t.name, direction)}'
-                 for t in sorted(tenants, key=lambda t: t.interface)]
+        elems = [
+            f'"{t.interface}" : jump {tenant_chain(t.name, direction)}'
+            for t in sorted(tenants, key=lambda t: t.interface)
+        ]
         body = "type ifname : verdict;"
         if elems:
             body += f" elements = {{ {', '.join(elems)} }};"
@@ -393,13 +397,16 @@ class TenantPart:
 
     def to_dict(self) -> dict:
         """JSON-ready form, for storing compiled parts."""
-        return {"name": self.name, "interface": self.interface, "chains": self.chains,
-                "sets": [[n, k, list(e)] for n, k, e in self.sets]}
+        return {
+            "name": self.name,
+            "interface": self.interface,
+            "chains": self.chains,
+            "sets": [[n, k, list(e)] for n, k, e in self.sets],
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> TenantPart:
-        return cls(data["name"], data["interface"],
-                   tuple((n, k, tuple(e)) for n, k, e in data["sets"]), data["chains"])
+        return cls(data["name"], data["interface"], tuple((n, k, tuple(e)) for n, k, e in data["sets"]), data["chains"])
 
 
 @dataclass(frozen=True)
@@ -418,8 +425,7 @@ def tenant_part(site: Site, tenant: Tenant) -> TenantPart:
     """Compile one tenant against the site's policies (its chains jump to theirs)."""
     # The hot loop of a full compile (10,000 tenants): one pass over the rules builds both
     # chains (as tenant_chain_body would) and finds the groups for the set elements.
-    chains = {direction: [f"\tchain {tenant_chain(tenant.name, direction)} {{"]
-              for direction in _ENFORCED}
+    chains = {direction: [f"\tchain {tenant_chain(tenant.name, direction)} {{"] for direction in _ENFORCED}
     groups: dict[str, Group] = {}
     for policy in sorted(site.policies + tenant.policies, key=_order):
         if policy.scope is Scope.SITE:
@@ -452,8 +458,7 @@ def site_part(site: Site) -> SitePart:
     lines: list[str] = []
     for policy in site.policies:
         for direction, *_ in HOOKS:
-            lines += _chain_block(policy_chain(policy, direction),
-                                  policy_chain_body(policy, direction))
+            lines += _chain_block(policy_chain(policy, direction), policy_chain_body(policy, direction))
     return SitePart(_set_parts(decls), "\n".join(lines))
 
 

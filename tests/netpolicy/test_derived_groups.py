@@ -59,7 +59,9 @@ def test_hand_edits_of_derived_groups_are_refused_with_their_source(world, api):
 
 
 def test_address_and_settings_changes_reach_every_enforcement_point_after_commit(
-    world, segment, django_capture_on_commit_callbacks  # noqa: F811
+    world,
+    segment,  # noqa: F811 - the imported fixture
+    django_capture_on_commit_callbacks,
 ):
     seen = []
     propagation.register("test-probe", seen.append)

@@ -126,8 +126,13 @@ def test_hostile_site_settings_are_refused_with_a_field_error_and_change_nothing
 
 def test_site_admins_change_the_settings_on_the_page_and_errors_come_back_on_the_field(world, client):
     client.force_login(world.admin)
-    form = {"dns_servers": "10.0.0.53\n8.8.8.8/24", "dns_domain": "", "ntp_servers": "", "nfs_servers": "",
-            "address_cooldown_minutes": 60}
+    form = {
+        "dns_servers": "10.0.0.53\n8.8.8.8/24",
+        "dns_domain": "",
+        "ntp_servers": "",
+        "nfs_servers": "",
+        "address_cooldown_minutes": 60,
+    }
     bad = client.post("/network/site/", form).content.decode()
     assert "is not an address" in bad and ipam.site_settings().dns_servers == []
     saved = client.post("/network/site/", {"dns_servers": "10.0.0.53\n10.0.0.54", "dns_domain": "hpc.example.edu",

@@ -45,8 +45,7 @@ def test_manager_and_workers_are_never_reachable_from_outside(default_site, node
 
 
 def test_nodes_of_one_tenant_talk_to_each_other_on_any_port(default_site):
-    assert decide(default_site, ACME_WORKER, ACME_MANAGER, "tcp", 6817) == (
-        Action.ALLOW, "intra_tenant")
+    assert decide(default_site, ACME_WORKER, ACME_MANAGER, "tcp", 6817) == (Action.ALLOW, "intra_tenant")
     assert decide(default_site, ACME_MANAGER, ACME_WORKER, "udp", 5000)[0] is Action.ALLOW
 
 
@@ -57,10 +56,8 @@ def test_another_tenant_cannot_reach_a_tenants_nodes(default_site):
 
 
 def test_tenants_reach_nfs_and_dns(default_site):
-    assert decide(default_site, ACME_WORKER, NFS_IP, "tcp", 2049) == (
-        Action.ALLOW, "tenant_to_nfs")
-    assert decide(default_site, ACME_WORKER, DNS_IP, "udp", 53) == (
-        Action.ALLOW, "tenant_to_dns")
+    assert decide(default_site, ACME_WORKER, NFS_IP, "tcp", 2049) == (Action.ALLOW, "tenant_to_nfs")
+    assert decide(default_site, ACME_WORKER, DNS_IP, "udp", 53) == (Action.ALLOW, "tenant_to_dns")
 
 
 def test_tenants_cannot_reach_other_public_hosts(default_site):
@@ -71,7 +68,9 @@ def test_tenants_cannot_reach_other_public_hosts(default_site):
 def test_icmp_and_dhcp_are_allowed_site_wide(default_site):
     assert decide(default_site, BETA_WORKER, ACME_WORKER, "icmp") == (Action.ALLOW, "allow_icmp")
     assert decide(default_site, "0.0.0.0", "255.255.255.255", "udp", 67) == (  # noqa: S104
-        Action.ALLOW, "allow_dhcp")
+        Action.ALLOW,
+        "allow_dhcp",
+    )
 
 
 def test_what_if_refuses_malformed_queries(default_site):
@@ -104,16 +103,14 @@ def test_a_rule_after_a_broader_rule_with_another_action_is_shadowed():
         Rule("allow_host", 20, Action.ALLOW, (_group("host", "198.51.100.7/32"),), (), (WEB,)),
     )
     [finding] = analysis.analyse_tenant(site, "acme")
-    assert (finding.kind, finding.rule, finding.by_rule) == (
-        FindingKind.SHADOWED, "allow_host", "drop_net")
+    assert (finding.kind, finding.rule, finding.by_rule) == (FindingKind.SHADOWED, "allow_host", "drop_net")
 
 
 def test_a_rule_covered_by_an_earlier_rule_with_the_same_action_is_redundant():
     wide = _group("wide", "198.51.100.0/25", "198.51.100.128/25")
     site = _acme_with(
         Rule("allow_wide", 10, Action.ALLOW, (wide,), (), (WEB, defaults.SSH)),
-        Rule("allow_ssh", 20, Action.ALLOW, (_group("host", "198.51.100.200/32"),), (),
-             (defaults.SSH,), Direction.IN),
+        Rule("allow_ssh", 20, Action.ALLOW, (_group("host", "198.51.100.200/32"),), (), (defaults.SSH,), Direction.IN),
     )
     [finding] = analysis.analyse_tenant(site, "acme")
     assert (finding.kind, finding.rule) == (FindingKind.REDUNDANT, "allow_ssh")
@@ -129,25 +126,40 @@ def test_a_partially_overlapping_rule_is_not_flagged():
 
 def test_a_rule_only_covered_in_one_direction_is_not_flagged():
     site = _acme_with(
-        Rule("drop_in", 10, Action.DROP, (_group("net", "198.51.100.0/24"),),
-             direction=Direction.IN),
+        Rule("drop_in", 10, Action.DROP, (_group("net", "198.51.100.0/24"),), direction=Direction.IN),
         Rule("allow_web", 20, Action.ALLOW, (_group("net", "198.51.100.0/24"),), (), (WEB,)),
     )
     assert analysis.analyse_tenant(site, "acme") == []
 
 
 def test_a_tenant_rule_after_the_site_catch_all_is_shadowed():
-    late = Policy("acme_late", Scope.TENANT, Category.APPLICATION, 2_000_000,
-                  (Rule("too_late", 1, Action.ALLOW, services=(WEB,)),), "acme")
+    late = Policy(
+        "acme_late",
+        Scope.TENANT,
+        Category.APPLICATION,
+        2_000_000,
+        (Rule("too_late", 1, Action.ALLOW, services=(WEB,)),),
+        "acme",
+    )
     site = make_site([make_tenant("acme", 1, (late,))])
     [finding] = analysis.analyse_tenant(site, "acme")
     assert (finding.kind, finding.by_policy, finding.by_rule) == (
-        FindingKind.SHADOWED, defaults.SITE_DEFAULT_DENY_POLICY, "reject_all")
+        FindingKind.SHADOWED,
+        defaults.SITE_DEFAULT_DENY_POLICY,
+        "reject_all",
+    )
 
 
 def test_a_rule_letting_another_tenants_addresses_in_is_flagged():
-    site = _acme_with(Rule("beta_in", 10, Action.ALLOW, (_group("beta_net", "10.2.0.0/16"),),
-                           (_group("all", "10.1.0.0/24", "fd00:1::/64"),)))
+    site = _acme_with(
+        Rule(
+            "beta_in",
+            10,
+            Action.ALLOW,
+            (_group("beta_net", "10.2.0.0/16"),),
+            (_group("all", "10.1.0.0/24", "fd00:1::/64"),),
+        )
+    )
     [finding] = analysis.analyse_tenant(site, "acme")
     assert finding.kind is FindingKind.EXPOSES
     assert finding.message == "rule acme_custom/beta_in exposes tenant acme to beta"
@@ -164,8 +176,7 @@ def test_a_rule_open_to_any_source_on_any_port_is_flagged():
 
 
 def test_a_site_rule_opening_everything_exposes_every_tenant():
-    open_all = Policy("site_open", Scope.SITE, Category.EMERGENCY, 1,
-                      (Rule("allow_all", 1, Action.ALLOW),))
+    open_all = Policy("site_open", Scope.SITE, Category.EMERGENCY, 1, (Rule("allow_all", 1, Action.ALLOW),))
     site = make_site([make_tenant("acme", 1), make_tenant("beta", 2)], [open_all])
     exposed = [f.message for f in analysis.analyse(site) if f.kind is FindingKind.EXPOSES]
     assert len(exposed) == 2

@@ -9,8 +9,7 @@ from tests.netpolicy.test_netpolicy_db_segments import make_pools
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_member_requests_an_overlay_sees_the_mtu_warning_and_admin_approves(browser, live_server,
-                                                                          world, tmp_path):
+def test_member_requests_an_overlay_sees_the_mtu_warning_and_admin_approves(browser, live_server, world, tmp_path):
     make_pools(world.admin)
     member = login(browser, live_server, "member-a")
     member.goto(f"{live_server.url}/network/segments/new/")

@@ -13,8 +13,16 @@ pytestmark = pytest.mark.django_db
 
 
 def rule_body(policy, **overrides):
-    body = {"policy": policy.pk, "name": "web", "sequence": 500, "sources": [],
-            "destinations": [], "services": [], "action": "allow", "direction": "in"}
+    body = {
+        "policy": policy.pk,
+        "name": "web",
+        "sequence": 500,
+        "sources": [],
+        "destinations": [],
+        "services": [],
+        "action": "allow",
+        "direction": "in",
+    }
     body.update(overrides)
     return body
 
@@ -29,14 +37,11 @@ def isolation(tenant):
 
 def test_a_new_tenant_gets_the_default_isolation_policy(world):
     rules = FirewallRule.objects.filter(policy=isolation(world.tenant_a)).order_by("sequence")
-    assert [r.name for r in rules] == ["intra_tenant", "ssh_to_login", "tenant_to_nfs",
-                                       "tenant_to_dns"]
+    assert [r.name for r in rules] == ["intra_tenant", "ssh_to_login", "tenant_to_nfs", "tenant_to_dns"]
     site = FirewallPolicy.objects.filter(tenant__isnull=True).order_by("sequence")
     assert [p.name for p in site] == ["site_base", "site_default_deny"]
-    assert {"ssh", "icmp", "dhcp", "dns_udp", "nfs_tcp", "slurm"} <= set(
-        Service.objects.values_list("name", flat=True))
-    assert AuditEvent.objects.filter(action="firewall_rule.create",
-                                     tenant=world.tenant_a).count() == 4
+    assert {"ssh", "icmp", "dhcp", "dns_udp", "nfs_tcp", "slurm"} <= set(Service.objects.values_list("name", flat=True))
+    assert AuditEvent.objects.filter(action="firewall_rule.create", tenant=world.tenant_a).count() == 4
 
 
 def test_an_owner_adds_a_rule_inside_the_tenant(world, api):
@@ -59,8 +64,9 @@ def test_an_owner_cannot_open_the_tenant_to_any_source(world, api):
 
 
 def test_a_rule_naming_another_tenants_group_is_refused(world, api):
-    body = rule_body(isolation(world.tenant_a), sources=[own_group(world.tenant_b).pk],
-                     destinations=[own_group(world.tenant_a).pk])
+    body = rule_body(
+        isolation(world.tenant_a), sources=[own_group(world.tenant_b).pk], destinations=[own_group(world.tenant_a).pk]
+    )
     before = FirewallRule.objects.count()
     response = api(world.owner_a).post("/api/v1/firewall-rules/", body, format="json")
     assert response.status_code == 400  # for tenant A's owner, B's group does not exist
@@ -74,16 +80,14 @@ def test_a_rule_naming_another_tenants_group_is_refused(world, api):
 def test_an_owner_cannot_edit_site_policies(world, api):
     deny = FirewallPolicy.objects.get(name="site_default_deny")
     rule = deny.rules.get()
-    response = api(world.owner_a).patch(f"/api/v1/firewall-rules/{rule.pk}/",
-                                        {"action": "allow"}, format="json")
+    response = api(world.owner_a).patch(f"/api/v1/firewall-rules/{rule.pk}/", {"action": "allow"}, format="json")
     assert response.status_code == 403
     assert response.json()["detail"] == "Only site admins edit site-wide policy objects."
 
 
 def test_a_member_cannot_edit_the_tenant_policy(world, api):
     rule = isolation(world.tenant_a).rules.get(name="intra_tenant")
-    response = api(world.member_a).patch(f"/api/v1/firewall-rules/{rule.pk}/",
-                                         {"enabled": False}, format="json")
+    response = api(world.member_a).patch(f"/api/v1/firewall-rules/{rule.pk}/", {"enabled": False}, format="json")
     assert response.status_code == 403
 
 
@@ -91,34 +95,29 @@ def test_another_tenants_rules_do_not_exist(world, api):
     rule = isolation(world.tenant_b).rules.get(name="intra_tenant")
     client = api(world.owner_a)
     assert client.get(f"/api/v1/firewall-rules/{rule.pk}/").status_code == 404
-    assert client.patch(f"/api/v1/firewall-rules/{rule.pk}/", {"enabled": False},
-                        format="json").status_code == 404
+    assert client.patch(f"/api/v1/firewall-rules/{rule.pk}/", {"enabled": False}, format="json").status_code == 404
     names = {r["policy"] for r in client.get("/api/v1/firewall-rules/?limit=100").json()["results"]}
     assert isolation(world.tenant_b).pk not in names
 
 
 def test_a_sequence_collision_is_a_clear_400(world, api):
     every = own_group(world.tenant_a)
-    body = rule_body(isolation(world.tenant_a), sequence=10, sources=[every.pk],
-                     destinations=[every.pk])
+    body = rule_body(isolation(world.tenant_a), sequence=10, sources=[every.pk], destinations=[every.pk])
     response = api(world.owner_a).post("/api/v1/firewall-rules/", body, format="json")
     assert response.status_code == 400
-    assert response.json()["sequence"] == [
-        "Sequence number 10 is already used by rule 'intra_tenant' in this policy."]
+    assert response.json()["sequence"] == ["Sequence number 10 is already used by rule 'intra_tenant' in this policy."]
 
 
 def test_reordering_keeps_the_rule_id(world, api):
     rule = isolation(world.tenant_a).rules.get(name="intra_tenant")
-    response = api(world.owner_a).patch(f"/api/v1/firewall-rules/{rule.pk}/", {"sequence": 5},
-                                        format="json")
+    response = api(world.owner_a).patch(f"/api/v1/firewall-rules/{rule.pk}/", {"sequence": 5}, format="json")
     assert response.status_code == 200 and response.json()["id"] == rule.pk
     assert FirewallRule.objects.get(pk=rule.pk).sequence == 5
 
 
 def test_an_owner_cannot_change_a_rule_reaching_site_groups(world, api):
     rule = isolation(world.tenant_a).rules.get(name="tenant_to_dns")
-    response = api(world.owner_a).patch(f"/api/v1/firewall-rules/{rule.pk}/", {"sequence": 5},
-                                        format="json")
+    response = api(world.owner_a).patch(f"/api/v1/firewall-rules/{rule.pk}/", {"sequence": 5}, format="json")
     assert response.status_code == 400
     assert "site/dns_servers is a site group" in response.json()["destinations"][0]
 
@@ -140,8 +139,9 @@ def test_a_service_with_bad_ports_is_refused(world, api, ports):
 def test_what_if_answers_with_the_deciding_rule(world, api):
     make_pools(world.admin)
     client = api(world.admin)
-    seg = client.post("/api/v1/segments/", {"tenant": world.tenant_a.pk, "name": "net",
-                                            "kind": "vlan"}, format="json").json()
+    seg = client.post(
+        "/api/v1/segments/", {"tenant": world.tenant_a.pk, "name": "net", "kind": "vlan"}, format="json"
+    ).json()
     assert seg["subnet"] == "10.64.0.0/24"
     refused = client.patch(f"/api/v1/groups/{own_group(world.tenant_a, 'login').pk}/", {"cidrs": ["10.64.0.10/32"]},
                            format="json")  # fmt: skip
@@ -150,8 +150,7 @@ def test_what_if_answers_with_the_deciding_rule(world, api):
     Address.objects.create(segment_id=seg["id"], address="10.64.0.10", cluster=cluster, node_name="mpi-login",
                            role="login")  # what approval's IPAM does for a login VM  # fmt: skip
     ask = {"source": "192.0.2.7", "destination": "10.64.0.10", "protocol": "tcp", "port": 22}
-    assert client.post("/api/v1/what-if/", ask, format="json").json()["rule_name"] == (
-        "ssh_to_login")
+    assert client.post("/api/v1/what-if/", ask, format="json").json()["rule_name"] == ("ssh_to_login")
     denied = client.post("/api/v1/what-if/", dict(ask, port=80), format="json").json()
     assert (denied["action"], denied["rule_name"]) == ("reject", "reject_all")
 
@@ -159,23 +158,29 @@ def test_what_if_answers_with_the_deciding_rule(world, api):
 def test_segment_api_refuses_vlan_0_and_4095(world, api):
     make_pools(world.admin)
     for vlan in (0, 4095):
-        response = api(world.admin).post("/api/v1/segments/", {
-            "tenant": world.tenant_a.pk, "name": "s", "kind": "vlan", "vlan_id": vlan},
-            format="json")
+        response = api(world.admin).post(
+            "/api/v1/segments/",
+            {"tenant": world.tenant_a.pk, "name": "s", "kind": "vlan", "vlan_id": vlan},
+            format="json",
+        )
         assert response.status_code == 400 and "vlan_id" in response.json()
 
 
 def test_a_segment_of_another_tenant_is_404(world, api):
     make_pools(world.admin)
-    seg = api(world.admin).post("/api/v1/segments/", {"tenant": world.tenant_b.pk, "name": "s",
-                                                      "kind": "vlan"}, format="json").json()
+    seg = (
+        api(world.admin)
+        .post("/api/v1/segments/", {"tenant": world.tenant_b.pk, "name": "s", "kind": "vlan"}, format="json")
+        .json()
+    )
     assert api(world.owner_a).get(f"/api/v1/segments/{seg['id']}/").status_code == 404
 
 
 def test_the_nft_export_passes_nft_check(world, api, tmp_path):
     make_pools(world.admin)
-    api(world.admin).post("/api/v1/segments/", {"tenant": world.tenant_a.pk, "name": "s",
-                                                "kind": "vlan"}, format="json")
+    api(world.admin).post(
+        "/api/v1/segments/", {"tenant": world.tenant_a.pk, "name": "s", "kind": "vlan"}, format="json"
+    )
     response = api(world.admin).get("/api/v1/exports/nft/")
     assert response.status_code == 200
     path = tmp_path / "enclave.nft"

@@ -16,12 +16,9 @@ pytestmark = pytest.mark.django_db
 
 
 def make_pools(admin, vlans=(100, 199), supernet="10.64.0.0/16", plen=24):
-    vlan = allocation.create_pool(admin, {"name": "vlans", "kind": "vlan",
-                                          "first": vlans[0], "last": vlans[1]})
-    vni = allocation.create_pool(admin, {"name": "vnis", "kind": "vni", "first": 5000,
-                                         "last": 5999})
-    v4 = allocation.create_pool(admin, {"name": "v4", "kind": "ipv4", "cidr": supernet,
-                                        "default_prefix_length": plen})
+    vlan = allocation.create_pool(admin, {"name": "vlans", "kind": "vlan", "first": vlans[0], "last": vlans[1]})
+    vni = allocation.create_pool(admin, {"name": "vnis", "kind": "vni", "first": 5000, "last": 5999})
+    v4 = allocation.create_pool(admin, {"name": "v4", "kind": "ipv4", "cidr": supernet, "default_prefix_length": plen})
     return vlan, vni, v4
 
 
@@ -51,8 +48,7 @@ def test_a_freed_id_is_reused_first(world):
 
 def test_an_overlay_gets_a_vni_and_reports_its_effective_mtu(world):
     make_pools(world.admin)
-    seg = segments.create_segment(world.tenant_a, world.member_a,
-                                  {"name": "ov", "kind": "overlay", "mtu": 2044})
+    seg = segments.create_segment(world.tenant_a, world.member_a, {"name": "ov", "kind": "overlay", "mtu": 2044})
     assert seg.vni == 5000 and seg.vlan_id is None and seg.state == "requested"
     assert seg.effective_mtu == 1994
     assert "IPoIB datagram mode (2044) use at most 1994" in seg.mtu_warning
@@ -80,8 +76,9 @@ def test_explicit_ids_and_subnets_are_validated(world):
     make_pools(world.admin)
     raise_quota(world.tenant_a)
     raise_quota(world.tenant_b)
-    seg = segments.create_segment(world.tenant_a, world.admin, {
-        "name": "x", "kind": "vlan", "vlan_id": 150, "subnet": "10.64.8.0/22"})
+    seg = segments.create_segment(
+        world.tenant_a, world.admin, {"name": "x", "kind": "vlan", "vlan_id": 150, "subnet": "10.64.8.0/22"}
+    )
     assert (seg.vlan_id, seg.subnet, seg.gateway) == (150, "10.64.8.0/22", "10.64.8.1")
     cases = [
         ({"vlan_id": 150}, "vlan_id 150 is already in use in pool vlans"),
@@ -94,18 +91,17 @@ def test_explicit_ids_and_subnets_are_validated(world):
     ]
     for extra, message in cases:
         with pytest.raises(InvalidRequest, match=message):
-            segments.create_segment(world.tenant_b, world.admin,
-                                    {"name": "y", "kind": "vlan", **extra})
+            segments.create_segment(world.tenant_b, world.admin, {"name": "y", "kind": "vlan", **extra})
     assert Segment.objects.count() == 1
 
 
 def test_a_pool_reserved_for_another_tenant_is_refused(world):
     make_pools(world.admin)
-    reserved = allocation.create_pool(world.admin, {"name": "b-only", "kind": "vlan", "first": 300,
-                                                    "last": 310, "tenant": world.tenant_b})
+    reserved = allocation.create_pool(
+        world.admin, {"name": "b-only", "kind": "vlan", "first": 300, "last": 310, "tenant": world.tenant_b}
+    )
     with pytest.raises(InvalidRequest, match="Pool b-only is reserved for another tenant"):
-        segments.create_segment(world.tenant_a, world.admin,
-                                {"name": "s", "kind": "vlan", "id_pool": reserved})
+        segments.create_segment(world.tenant_a, world.admin, {"name": "s", "kind": "vlan", "id_pool": reserved})
     seg = segments.create_segment(world.tenant_b, world.admin, {"name": "s", "kind": "vlan"})
     assert seg.id_pool == reserved and seg.vlan_id == 300
 
@@ -113,17 +109,14 @@ def test_a_pool_reserved_for_another_tenant_is_refused(world):
 def test_overlapping_pools_are_refused(world):
     make_pools(world.admin)
     with pytest.raises(InvalidRequest, match="overlaps an existing vlan pool"):
-        allocation.create_pool(world.admin, {"name": "more", "kind": "vlan", "first": 150,
-                                             "last": 250})
+        allocation.create_pool(world.admin, {"name": "more", "kind": "vlan", "first": 150, "last": 250})
     with pytest.raises(InvalidRequest, match="overlaps an existing ipv4 pool"):
-        allocation.create_pool(world.admin, {"name": "sub", "kind": "ipv4",
-                                             "cidr": "10.64.128.0/17"})
+        allocation.create_pool(world.admin, {"name": "sub", "kind": "ipv4", "cidr": "10.64.128.0/17"})
 
 
 def test_the_database_refuses_overlapping_subnets_and_shared_vlans(world):
     vlan, _, v4 = make_pools(world.admin)
-    common = {"tenant": world.tenant_a, "kind": "vlan", "id_pool": vlan, "prefix_pool": v4,
-              "gateway": "10.64.0.1"}
+    common = {"tenant": world.tenant_a, "kind": "vlan", "id_pool": vlan, "prefix_pool": v4, "gateway": "10.64.0.1"}
     Segment.objects.create(name="a", vlan_id=100, subnet="10.64.0.0/24", **common)
     for name, vlan_id, subnet in (("b", 101, "10.64.0.128/25"), ("c", 100, "10.64.5.0/24")):
         with pytest.raises(IntegrityError), transaction.atomic():
@@ -147,8 +140,9 @@ def test_segment_changes_are_audited(world):
     make_pools(world.admin)
     seg = segments.create_segment(world.tenant_a, world.member_a, {"name": "s", "kind": "vlan"})
     segments.transition_segment(seg, world.admin, "approve", "approved")
-    actions = list(AuditEvent.objects.filter(object_type="netpolicy.segment")
-                   .order_by("id").values_list("action", flat=True))
+    actions = list(
+        AuditEvent.objects.filter(object_type="netpolicy.segment").order_by("id").values_list("action", flat=True)
+    )
     assert actions == ["segment.create", "segment.approve"]
 
 
@@ -160,8 +154,7 @@ def test_fifty_concurrent_allocations_never_collide(world):
 
     def allocate(i):
         try:
-            seg = segments.create_segment(world.tenant_a, world.admin,
-                                          {"name": f"c{i}", "kind": "vlan"})
+            seg = segments.create_segment(world.tenant_a, world.admin, {"name": f"c{i}", "kind": "vlan"})
             results.append((seg.vlan_id, seg.subnet))
         except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(repr(exc))

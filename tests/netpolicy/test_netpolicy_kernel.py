@@ -50,8 +50,7 @@ CLIENT_ADDRS = ("192.0.2.7/32", "10.1.0.99/32", "10.255.0.10/32")
 def _wire(node, client):
     """A veth named like acme's tenant interface between the node and a client namespace."""
     iface = make_tenant("acme", 1).interface
-    node.run("ip", "link", "add", iface, "type", "veth", "peer", "name", "cl0",
-             "netns", client.name)
+    node.run("ip", "link", "add", iface, "type", "veth", "peer", "name", "cl0", "netns", client.name)
     for ns, dev, addrs in ((node, iface, NODE_ADDRS), (client, "cl0", CLIENT_ADDRS)):
         for addr in addrs:
             ns.run("ip", "addr", "add", addr, "dev", dev)

@@ -97,16 +97,16 @@ def test_it_rejects_two_tenants_on_one_interface():
 
 def test_it_rejects_two_definitions_of_one_service_name():
     other_ssh = Service("ssh", Protocol.TCP, ("2222",))
-    policy = Policy("extra", Scope.SITE, Category.EMERGENCY, 1,
-                    (Rule("r", 1, Action.ALLOW, services=(other_ssh,)),))
+    policy = Policy("extra", Scope.SITE, Category.EMERGENCY, 1, (Rule("r", 1, Action.ALLOW, services=(other_ssh,)),))
     with pytest.raises(PolicyError, match="service ssh has two different definitions"):
         make_site([make_tenant("acme", 1)], [policy])
 
 
 def test_it_rejects_two_definitions_of_one_tenant_group():
     other = Group("login", Scope.TENANT, "acme", ("10.1.0.99/32",))
-    policy = Policy("acme_x", Scope.TENANT, Category.APPLICATION, 5,
-                    (Rule("r", 1, Action.ALLOW, destinations=(other,)),), "acme")
+    policy = Policy(
+        "acme_x", Scope.TENANT, Category.APPLICATION, 5, (Rule("r", 1, Action.ALLOW, destinations=(other,)),), "acme"
+    )
     with pytest.raises(PolicyError, match="tenant acme group login has two different"):
         make_tenant("acme", 1, (policy,))
 

@@ -40,7 +40,7 @@ def test_the_ruleset_dispatches_tenants_through_verdict_maps(custom_site):
     assert "iifname vmap @ingress_if" in text
     assert '"vrf1003" : jump t__gamma__out' in text
     # Per-packet cost must not depend on tenant count: no interface match in any rule.
-    assert "iifname \"" not in text.replace('"vrf', "")
+    assert 'iifname "' not in text.replace('"vrf', "")
 
 
 def test_compiling_twice_gives_identical_text(custom_site):
@@ -50,8 +50,12 @@ def test_compiling_twice_gives_identical_text(custom_site):
 def test_input_order_does_not_change_the_output(custom_site):
     tenants = list(custom_site.tenants)
     random.Random(7).shuffle(tenants)
-    shuffled = Site(tuple(reversed(custom_site.policies)), tuple(tenants),
-                    tuple(reversed(custom_site.services)), tuple(reversed(custom_site.groups)))
+    shuffled = Site(
+        tuple(reversed(custom_site.policies)),
+        tuple(tenants),
+        tuple(reversed(custom_site.services)),
+        tuple(reversed(custom_site.groups)),
+    )
     assert nft.compile_ruleset(shuffled) == nft.compile_ruleset(custom_site)
 
 
@@ -73,8 +77,7 @@ def _objects(netns):
             elements = [json.dumps(e, sort_keys=True) for e in body.get("elem", [])]
             objects[(kind, body["name"])] = sorted(elements)
         elif kind == "rule":
-            objects.setdefault(("chain", body["chain"]), []).append(
-                json.dumps(body["expr"], sort_keys=True))
+            objects.setdefault(("chain", body["chain"]), []).append(json.dumps(body["expr"], sort_keys=True))
     return objects
 
 

@@ -17,8 +17,7 @@ def _domain(body):
 
 
 def _policies(body):
-    return {c["SecurityPolicy"]["id"]: c["SecurityPolicy"]
-            for c in _children(_domain(body), "ChildSecurityPolicy")}
+    return {c["SecurityPolicy"]["id"]: c["SecurityPolicy"] for c in _children(_domain(body), "ChildSecurityPolicy")}
 
 
 def test_the_body_nests_infra_domain_policies_and_rules(custom_site):
@@ -51,8 +50,7 @@ def test_the_ssh_rule_maps_to_nsx_fields(default_site):
 
 
 def test_disabled_logged_and_drop_rules_are_exported(custom_site):
-    rules = {c["Rule"]["id"]: c["Rule"]
-             for c in _policies(nsx.export_infra(custom_site))["acme_custom"]["children"]}
+    rules = {c["Rule"]["id"]: c["Rule"] for c in _policies(nsx.export_infra(custom_site))["acme_custom"]["children"]}
     assert rules["disabled"]["disabled"] is True
     assert rules["partner_web"]["logged"] is True
     assert rules["block_udp"]["action"] == "DROP"
@@ -62,8 +60,7 @@ def test_disabled_logged_and_drop_rules_are_exported(custom_site):
 def test_every_referenced_path_is_defined_in_the_body(custom_site):
     body = nsx.export_infra(custom_site)
     services = {f"/infra/services/{c['Service']['id']}" for c in _children(body, "ChildService")}
-    groups = {f"/infra/domains/default/groups/{c['Group']['id']}"
-              for c in _children(_domain(body), "ChildGroup")}
+    groups = {f"/infra/domains/default/groups/{c['Group']['id']}" for c in _children(_domain(body), "ChildGroup")}
     for policy in _policies(body).values():
         for child in policy["children"]:
             rule = child["Rule"]
@@ -72,8 +69,7 @@ def test_every_referenced_path_is_defined_in_the_body(custom_site):
 
 
 def test_groups_list_their_addresses_and_tenant_tag(default_site):
-    groups = {c["Group"]["id"]: c["Group"]
-              for c in _children(_domain(nsx.export_infra(default_site)), "ChildGroup")}
+    groups = {c["Group"]["id"]: c["Group"] for c in _children(_domain(nsx.export_infra(default_site)), "ChildGroup")}
     login = groups["tenant-acme-login"]
     assert login["expression"][0]["resource_type"] == "IPAddressExpression"
     assert login["expression"][0]["ip_addresses"] == ["10.1.0.10/32", "fd00:1::10/128"]
@@ -82,16 +78,16 @@ def test_groups_list_their_addresses_and_tenant_tag(default_site):
 
 def test_the_icmp_service_has_v4_and_v6_entries(default_site):
     body = nsx.export_infra(default_site)
-    icmp = next(c["Service"] for c in _children(body, "ChildService")
-                if c["Service"]["id"] == "enclave-icmp")
+    icmp = next(c["Service"] for c in _children(body, "ChildService") if c["Service"]["id"] == "enclave-icmp")
     assert [e["protocol"] for e in icmp["service_entries"]] == ["ICMPv4", "ICMPv6"]
 
 
 def test_the_json_is_identical_whatever_the_input_order(custom_site):
     tenants = list(custom_site.tenants)
     random.Random(3).shuffle(tenants)
-    shuffled = Site(tuple(reversed(custom_site.policies)), tuple(tenants),
-                    tuple(reversed(custom_site.services)), custom_site.groups)
+    shuffled = Site(
+        tuple(reversed(custom_site.policies)), tuple(tenants), tuple(reversed(custom_site.services)), custom_site.groups
+    )
     text = nsx.export_infra_json(custom_site)
     assert text == nsx.export_infra_json(shuffled)
     assert json.loads(text) == nsx.export_infra(custom_site)

@@ -63,8 +63,13 @@ def test_every_rule_of_the_default_policy_compiles_to_its_vds_rules(default_site
     assert {(r.protocol, r.destination_port) for r in dns} == {(17, 53), (6, 53)}
     # the catch-all reject is a drop of everything, last
     (deny,) = matching(rules, description="enclave site_default_deny/reject_all")
-    assert (deny.action, deny.direction, deny.protocol, deny.source, deny.destination) == ("drop", BOTH, None,
-                                                                                          None, None)
+    assert (deny.action, deny.direction, deny.protocol, deny.source, deny.destination) == (
+        "drop",
+        BOTH,
+        None,
+        None,
+        None,
+    )
     assert deny == rules[-1]
 
 

@@ -101,9 +101,7 @@ class Sim:
 
     def control(self, method: str, path: str, body: dict | None = None) -> dict:
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(
-            f"https://127.0.0.1:{self.port}/_enclave/{path}", data=data, method=method
-        )
+        request = urllib.request.Request(f"https://127.0.0.1:{self.port}/_enclave/{path}", data=data, method=method)
         context = ssl.create_default_context(cafile=self.ca_file)
         with urllib.request.urlopen(request, context=context, timeout=10) as reply:
             return json.loads(reply.read())

@@ -97,9 +97,7 @@ def test_the_same_slot_cannot_be_handed_out_twice(make_user):
 @pytest.mark.django_db
 def test_firmware_must_reserve_one_vf_for_the_pf(make_user):
     _vcenter, pf = site(max_vfs=8)
-    sibling = PhysicalFunction(
-        host=pf.host, pci_id="0000:3b:00.1", pnic="vmnic3", firmware_num_vfs=16, max_vfs=8
-    )
+    sibling = PhysicalFunction(host=pf.host, pci_id="0000:3b:00.1", pnic="vmnic3", firmware_num_vfs=16, max_vfs=8)
     with pytest.raises(ValidationError, match="at least 17"):
         sibling.full_clean()
     sibling.max_vfs = 7  # the paper's max_vfs=0,0,8,7 with NUM_OF_VFS=16

@@ -108,9 +108,7 @@ def test_a_restarted_simulator_is_reported_then_the_cluster_recovers(
     settle(wait_for, cluster, S.READY)
 
 
-def test_a_permanent_fault_is_surfaced_as_error_with_its_message(
-    celery_worker, site, own_vcsim, make_user, wait_for
-):
+def test_a_permanent_fault_is_surfaced_as_error_with_its_message(celery_worker, site, own_vcsim, make_user, wait_for):
     own_vcsim.inject("CloneVM_Task", "InvalidArgument")
     cluster, _owner = approved_cluster(make_user, workers=1)
     settle(wait_for, cluster, S.ERROR)

@@ -58,13 +58,30 @@ def test_firewall_lets_the_outside_reach_only_ssh_on_the_login_node(net):
 def _inject(net: Topology, count: int = 3) -> str:
     """Tenant A on n1 sends B's VNI to n2's VXLAN port; return what B's listener saw."""
     mac = json.loads(net.ex("n2", "ip", "-j", "link", "show", "dev", f"eth0u{B}").stdout)
-    listener = net.spawn("n2", PY, PROBE, "listen", "--udp",
-                         "--port", "9999", "--dev", VRF_B, "--timeout", "120")
+    listener = net.spawn("n2", PY, PROBE, "listen", "--udp", "--port", "9999", "--dev", VRF_B, "--timeout", "120")
     assert listener.stdout.readline().strip() == "READY"
-    net.ex("n1", PY, PROBE, "inject", f"{SUBNET}.2", "4789",
-           "--dev", VRF_A, "--vni", str(B), "--inner-mac", mac[0]["address"],
-           "--inner-src", f"{SUBNET}.1", "--inner-dst", f"{SUBNET}.2", "--inner-port", "9999",
-           "--count", str(count))
+    net.ex(
+        "n1",
+        PY,
+        PROBE,
+        "inject",
+        f"{SUBNET}.2",
+        "4789",
+        "--dev",
+        VRF_A,
+        "--vni",
+        str(B),
+        "--inner-mac",
+        mac[0]["address"],
+        "--inner-src",
+        f"{SUBNET}.1",
+        "--inner-dst",
+        f"{SUBNET}.2",
+        "--inner-port",
+        "9999",
+        "--count",
+        str(count),
+    )
     # The datagrams were sent when inject returned; give delivery a moment, then stop listening.
     # (An idle timeout counted from READY raced the injector's start-up on a loaded emulator.)
     time.sleep(2)
@@ -121,15 +138,41 @@ def test_reapplying_the_same_state_computes_zero_ops(net):
 
 def test_enter_runs_the_command_as_the_user_inside_the_tenant_vrf(net):
     state_dir = f"/tmp/{net.prefix}-n1"
-    out = net.ex("n1", PY, "-m", "enclave_agent.cli", "--state-dir", state_dir, "enter",
-                 "--uid", "65534", "--", "sh", "-c", "id -u; id -G; ip vrf identify", check=False)
+    out = net.ex(
+        "n1",
+        PY,
+        "-m",
+        "enclave_agent.cli",
+        "--state-dir",
+        state_dir,
+        "enter",
+        "--uid",
+        "65534",
+        "--",
+        "sh",
+        "-c",
+        "id -u; id -G; ip vrf identify",
+        check=False,
+    )
     assert out.stdout.split() == ["65534", "65534", VRF_A], out.stderr  # nobody, nogroup, not root
 
 
 def test_enter_refuses_a_uid_without_tenant(net):
     state_dir = f"/tmp/{net.prefix}-n1"
-    out = net.ex("n1", PY, "-m", "enclave_agent.cli", "--state-dir", state_dir, "enter",
-                 "--uid", "4242", "--", "true", check=False)
+    out = net.ex(
+        "n1",
+        PY,
+        "-m",
+        "enclave_agent.cli",
+        "--state-dir",
+        state_dir,
+        "enter",
+        "--uid",
+        "4242",
+        "--",
+        "true",
+        check=False,
+    )
     assert out.returncode == 1 and "session refused" in out.stderr
 
 
@@ -138,8 +181,20 @@ def test_enter_moves_a_running_session_into_the_tenant_vrf(net):
     state_dir = f"/tmp/{net.prefix}-n1"
     session = net.spawn("n1", "sleep", "60")
     pid = session.pid  # `ip netns exec` execs, so this is the sleep itself
-    out = net.ex("n1", PY, "-m", "enclave_agent.cli", "--state-dir", state_dir, "enter",
-                 "--uid", "65534", "--pid", str(pid), check=False)
+    out = net.ex(
+        "n1",
+        PY,
+        "-m",
+        "enclave_agent.cli",
+        "--state-dir",
+        state_dir,
+        "enter",
+        "--uid",
+        "65534",
+        "--pid",
+        str(pid),
+        check=False,
+    )
     assert out.returncode == 0, out.stderr
     assert net.ex("n1", "ip", "vrf", "identify", str(pid)).stdout.strip() == VRF_A
     session.kill()
@@ -149,8 +204,20 @@ def test_enter_refuses_when_the_tenant_network_is_incomplete(net):
     state_dir = f"/tmp/{net.prefix}-n1"
     net.ex("n1", "ip", "link", "del", f"eth0u{B}")
     try:
-        out = net.ex("n1", PY, "-m", "enclave_agent.cli", "--state-dir", state_dir, "enter",
-                     "--uid", "65533", "--", "true", check=False)
+        out = net.ex(
+            "n1",
+            PY,
+            "-m",
+            "enclave_agent.cli",
+            "--state-dir",
+            state_dir,
+            "enter",
+            "--uid",
+            "65533",
+            "--",
+            "true",
+            check=False,
+        )
         assert out.returncode == 1 and f"eth0u{B}" in out.stderr and "refused" in out.stderr
     finally:
         rep = report(agent(net, "n1", desired("n1", 1, [A, B], uids=UIDS)))
