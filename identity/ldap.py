@@ -12,7 +12,7 @@ from django.conf import settings
 from django.dispatch import receiver
 from django_auth_ldap.backend import LDAPBackend, ldap_error
 
-from identity import mapping
+from identity import mapping, services
 from identity.choices import Source
 from identity.models import DirectoryAccount
 
@@ -35,10 +35,14 @@ class DirectoryLDAPBackend(LDAPBackend):
 
     def get_or_build_user(self, username, ldap_user):
         user, built = super().get_or_build_user(username, ldap_user)
-        # A local account (a break-glass admin) is never taken over by a directory entry of the same name.
-        if not built and user.has_usable_password() and not DirectoryAccount.objects.filter(user=user).exists():
+        # Only an account the directory created is the directory's: a local one (a break-glass admin),
+        # or one the OpenID provider created, is never taken over by an entry of the same name.
+        if not built and not DirectoryAccount.objects.filter(user=user, source=Source.LDAP).exists():
+            why = f"directory sign-in of {username!r} refused: an existing {services.linked_kind(user)} has that name"
+            log.warning("%s", why)
+            services.refuse_sign_in(user, Source.LDAP, why)
             notify(ldap_user._request, LOCAL_CLASH)
-            raise ldap_user.AuthenticationFailed(f"{username} is a local account")
+            raise ldap_user.AuthenticationFailed(why)
         return user, built
 
     def authenticate_ldap_user(self, ldap_user, password):

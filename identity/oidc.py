@@ -23,9 +23,9 @@ from mozilla_django_oidc.middleware import SessionRefresh
 from mozilla_django_oidc.views import OIDCAuthenticationCallbackView, OIDCAuthenticationRequestView
 from rest_framework import exceptions
 
-from identity import mapping
+from identity import mapping, services
 from identity.choices import Source
-from identity.ldap import LOCAL_CLASH, NO_GROUP, notify
+from identity.ldap import NO_GROUP, notify
 from identity.models import DirectoryAccount
 from users.models import TOKEN_PREFIX
 from users.throttling import BearerFailures
@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 PROVIDER_DOWN = ("The university sign-in service cannot be reached right now. Try again in a few minutes; "
                  "if it lasts, tell the site admins.")  # fmt: skip
 FAILED = "Signing in with the university account did not work; try again, or tell the site admins."
+USERNAME_TAKEN = ("An Enclave account of the same username exists and is not linked to your university sign-in, "
+                  "so it was not used; ask a site admin to link them.")  # fmt: skip
 TOKEN_CACHE_SECONDS = 60  # an access token's user, so the API asks the provider once a minute at most
 
 
@@ -71,26 +73,30 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
         return token_info
 
     def filter_users_by_claims(self, claims):
-        linked = self.UserModel.objects.filter(directory__source=Source.OIDC, directory__subject=claims["sub"])
-        return (
-            linked if linked.exists() else self.UserModel.objects.filter(username=claims[settings.OIDC_USERNAME_CLAIM])
-        )
+        """Only the user linked to this provider subject: a username alone never links an account."""
+        return self.UserModel.objects.filter(directory__source=Source.OIDC, directory__subject=claims["sub"])
 
     def create_user(self, claims):
-        user = self.UserModel(username=claims[settings.OIDC_USERNAME_CLAIM], email=claims.get("email", ""))
+        username = claims[settings.OIDC_USERNAME_CLAIM]
+        taken = self.UserModel.objects.filter(username=username).first()
+        if taken is not None:
+            return self._refuse_taken(taken, claims)
+        user = self.UserModel(username=username, email=claims.get("email", ""))
         user.set_unusable_password()
         user.save()
         return self._synced(user, claims)
 
     def update_user(self, user, claims):
-        account = DirectoryAccount.objects.filter(user=user).first()
-        local = account is None and user.has_usable_password()  # a break-glass account is never taken over
-        other = account is not None and account.subject not in ("", claims["sub"])  # another provider account
-        if local or other:
-            log.warning("OpenID sign-in of sub %s refused: username %s is taken", claims["sub"], user.username)
-            notify(getattr(self, "request", None), LOCAL_CLASH)
-            return None
         return self._synced(user, claims)
+
+    def _refuse_taken(self, user, claims) -> None:
+        """A provider account whose username an unlinked Enclave account has: refused, and audited."""
+        why = (f"OpenID sign-in of provider subject {claims['sub']!r} refused: the username {user.username!r} "
+               f"belongs to an {services.linked_kind(user)}, not to that subject")  # fmt: skip
+        log.warning("%s", why)
+        services.refuse_sign_in(user, Source.OIDC, why)
+        notify(getattr(self, "request", None), USERNAME_TAKEN)
+        return None
 
     def _synced(self, user, claims):
         groups = claims.get(settings.OIDC_GROUPS_CLAIM) or []

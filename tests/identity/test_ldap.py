@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.urls import reverse
 
+from audit.models import AuditEvent
 from identity.ldap import LOCAL_CLASH, NO_GROUP, UNREACHABLE, resync_all
 from identity.models import DirectoryAccount
 from portal.ldap_settings import ldap_settings
@@ -107,6 +108,25 @@ def test_a_local_account_is_never_taken_over_by_a_directory_entry_of_the_same_na
     response = sign_in(client, "ada")
     assert LOCAL_CLASH in response.content.decode()
     assert not DirectoryAccount.objects.filter(user__username="ada").exists()
+    assert "an existing local account has that name" in AuditEvent.objects.get(action="user.sign_in_refused").message
+
+
+def test_an_account_the_openid_provider_created_is_not_taken_over_by_a_directory_entry(client, directory):
+    from identity import mapping
+    from identity.choices import Source
+
+    ada = get_user_model()(username="ada")  # as an OpenID sign-in creates it: no password
+    ada.set_unusable_password()
+    ada.save()
+    mapping.sync_user(ada, ["hpc-astro"], source=Source.OIDC)
+    DirectoryAccount.objects.filter(user=ada).update(subject="provider-sub-of-another-ada")
+    response = sign_in(client, "ada")
+    assert LOCAL_CLASH in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    assert DirectoryAccount.objects.get(user=ada).source == Source.OIDC
+    assert roles("ada") == {"astro": (Role.MEMBER, MembershipSource.DIRECTORY)}  # not the directory's owner role
+    refusal = AuditEvent.objects.get(action="user.sign_in_refused")
+    assert "an existing account linked to oidc has that name" in refusal.message
 
 
 def test_local_passwords_can_be_switched_off_except_for_break_glass_accounts(client, directory, settings, make_user):

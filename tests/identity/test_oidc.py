@@ -6,9 +6,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from identity.ldap import LOCAL_CLASH, NO_GROUP
+from identity.ldap import NO_GROUP
 from identity.models import DirectoryAccount
-from identity.oidc import PROVIDER_DOWN
+from identity.oidc import PROVIDER_DOWN, USERNAME_TAKEN
 from tenants.choices import MembershipSource, Role
 from tenants.models import Membership
 from tests.identity import oidc_provider as op
@@ -20,6 +20,13 @@ pytestmark = pytest.mark.django_db
 def roles(username) -> dict:
     rows = Membership.objects.filter(user__username=username).values_list("tenant__slug", "role", "source")
     return {slug: (role, source) for slug, role, source in rows}
+
+
+def passwordless(username: str):
+    user = get_user_model()(username=username)
+    user.set_unusable_password()
+    user.save()
+    return user
 
 
 def sign_in(client, user: str):
@@ -137,6 +144,40 @@ def test_another_provider_account_claiming_the_same_username_is_refused(client, 
     sign_in(client, "olga")
     client.post(reverse("logout"))
     response = sign_in(client, "impostor")  # preferred_username "olga", another sub
-    assert LOCAL_CLASH in response.content.decode()
+    assert USERNAME_TAKEN in response.content.decode()
     assert "_auth_user_id" not in client.session
     assert DirectoryAccount.objects.get(user__username="olga").subject == "olga"
+
+
+def test_a_sign_in_whose_username_is_a_directory_accounts_is_not_taken_over(client, sso):
+    from audit.models import AuditEvent
+    from identity import mapping
+    from identity.choices import Source
+
+    olga = passwordless("olga")  # as an LDAP sign-in creates it
+    mapping.sync_user(olga, ["hpc-astro"], source=Source.LDAP)
+    response = sign_in(client, "olga")  # the provider's olga (sub "olga"): someone else until linked
+    assert USERNAME_TAKEN in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    account = DirectoryAccount.objects.get(user=olga)
+    assert (account.source, account.subject, account.refresh_token) == (Source.LDAP, "", "")
+    assert roles("olga") == {"astro": (Role.MEMBER, MembershipSource.DIRECTORY)}  # not the provider's owner
+    event = AuditEvent.objects.get(action="user.sign_in_refused")
+    assert event.object_id == str(olga.pk) and "'olga' belongs to an account linked to ldap" in event.message
+
+
+def test_an_account_without_password_or_directory_link_is_not_taken_over_by_username(client, sso):
+
+    passwordless("oscar")  # neither a password nor a directory link
+    response = sign_in(client, "oscar")
+    assert USERNAME_TAKEN in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    assert not DirectoryAccount.objects.filter(user__username="oscar").exists()
+
+
+def test_a_provider_token_of_an_unlinked_username_is_refused_on_the_api(client, sso, oidc_provider):
+    passwordless("olga")
+    tokens = op.tokens_for(oidc_provider, "olga")
+    response = client.get("/api/v1/tenants/", HTTP_AUTHORIZATION=f"Bearer {tokens['access_token']}")
+    assert response.status_code == 401
+    assert not DirectoryAccount.objects.filter(user__username="olga").exists()
