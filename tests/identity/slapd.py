@@ -28,6 +28,8 @@ USERS = {  # uid: (uidNumber, password)
     "dirk": (71004, "dirk-pass"),
 }
 GROUP_MEMBERS = {"hpc-astro-pi": ["ada"], "hpc-astro": ["ada", "bob"], "hpc-admins": ["dirk"], "choir": ["carl"]}
+CLUBS = f"ou=clubs,{GROUPS}"  # groups anyone may create: carl's club is also called hpc-admins
+CLUB_MEMBERS = {"hpc-admins": ["carl"]}
 CONFIG = """include /etc/ldap/schema/core.schema
 include /etc/ldap/schema/cosine.schema
 include /etc/ldap/schema/inetorgperson.schema
@@ -61,7 +63,8 @@ def group_dn(cn: str) -> str:
 def _ldif() -> str:
     entries = [f"dn: {BASE}\nobjectClass: dcObject\nobjectClass: organization\no: Example\ndc: example",
                f"dn: {PEOPLE}\nobjectClass: organizationalUnit\nou: people",
-               f"dn: {GROUPS}\nobjectClass: organizationalUnit\nou: groups"]  # fmt: skip
+               f"dn: {GROUPS}\nobjectClass: organizationalUnit\nou: groups",
+               f"dn: {CLUBS}\nobjectClass: organizationalUnit\nou: clubs"]  # fmt: skip
     for uid, (number, password) in USERS.items():
         entries.append(
             f"dn: {user_dn(uid)}\nobjectClass: inetOrgPerson\nobjectClass: posixAccount\nuid: {uid}\n"
@@ -71,6 +74,9 @@ def _ldif() -> str:
     for cn, members in GROUP_MEMBERS.items():
         lines = "\n".join(f"member: {user_dn(m)}" for m in members)
         entries.append(f"dn: {group_dn(cn)}\nobjectClass: groupOfNames\ncn: {cn}\n{lines}")
+    for cn, members in CLUB_MEMBERS.items():
+        lines = "\n".join(f"member: {user_dn(m)}" for m in members)
+        entries.append(f"dn: cn={cn},{CLUBS}\nobjectClass: groupOfNames\ncn: {cn}\n{lines}")
     return "\n\n".join(entries) + "\n"
 
 

@@ -7,12 +7,12 @@ from django.urls import reverse
 
 from audit.models import AuditEvent
 from identity.ldap import LOCAL_CLASH, NO_GROUP, UNREACHABLE, resync_all
-from identity.models import DirectoryAccount
+from identity.models import DirectoryAccount, GroupRule
 from portal.ldap_settings import ldap_settings
 from tenants.choices import MembershipSource, Role
 from tenants.models import Membership
 from tests.identity.conftest import configure
-from tests.identity.slapd import USERS
+from tests.identity.slapd import USERS, group_dn
 from users.models import PosixAccount
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +55,22 @@ def test_a_site_admin_group_makes_a_site_admin(client, directory):
     sign_in(client, "dirk")
     assert get_user_model().objects.get(username="dirk").is_staff
     assert client.get(reverse("identity:rule-list")).status_code == 200
+
+
+def test_a_group_of_the_same_cn_in_another_ou_grants_nothing(client, directory):
+    response = sign_in(client, "carl")  # member of cn=hpc-admins,ou=clubs,...: not the site-admin group
+    assert NO_GROUP in response.content.decode()
+    assert not get_user_model().objects.get(username="carl").is_staff
+
+
+def test_plain_rule_names_match_ldap_group_cns_only_where_the_site_opts_in(client, directory, settings, monkeypatch,
+                                                                           slapd):  # fmt: skip
+    GroupRule.objects.all().delete()
+    GroupRule.objects.create(group="hpc-astro", action="member", tenant_slug="astro")
+    assert sign_in(client, "bob").status_code == 200  # refused: a plain name matches no LDAP group by default
+    configure(settings, monkeypatch, slapd, ENCLAVE_LDAP_MATCH_GROUP_CN="1")
+    assert sign_in(client, "bob").status_code == 302
+    assert roles("bob") == {"astro": (Role.MEMBER, MembershipSource.DIRECTORY)}
 
 
 def test_a_user_whose_groups_change_is_resynchronised_at_the_next_sign_in(client, directory, slapd):
@@ -118,7 +134,7 @@ def test_an_account_the_openid_provider_created_is_not_taken_over_by_a_directory
     ada = get_user_model()(username="ada")  # as an OpenID sign-in creates it: no password
     ada.set_unusable_password()
     ada.save()
-    mapping.sync_user(ada, ["hpc-astro"], source=Source.OIDC)
+    mapping.sync_user(ada, [group_dn("hpc-astro")], source=Source.OIDC)
     DirectoryAccount.objects.filter(user=ada).update(subject="provider-sub-of-another-ada")
     response = sign_in(client, "ada")
     assert LOCAL_CLASH in response.content.decode()
