@@ -5,6 +5,7 @@ groups loaded with slapadd, slapd on a free loopback port. `security tls=1` make
 operation that is not protected by TLS, so a client that skipped StartTLS fails visibly.
 """
 
+import contextlib
 import datetime
 import ipaddress
 import socket
@@ -157,6 +158,19 @@ class Slapd:
         try:
             conn.modify_s(group_dn(cn), [(ldap.MOD_REPLACE, "member", [user_dn(u).encode() for u in uids])])
         finally:
+            conn.unbind_s()
+
+    @contextlib.contextmanager
+    def without_user(self, uid: str):
+        """The person's entry deleted from the directory for the block (as when they leave), then restored."""
+        conn = self.admin()
+        try:
+            [(dn, attrs)] = conn.search_s(user_dn(uid), ldap.SCOPE_BASE)
+            conn.delete_s(dn)
+            yield
+        finally:
+            if conn.search_s(PEOPLE, ldap.SCOPE_ONELEVEL, f"(uid={uid})") == []:
+                conn.add_s(dn, list(attrs.items()))
             conn.unbind_s()
 
     def stop(self) -> None:

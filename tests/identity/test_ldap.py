@@ -96,6 +96,41 @@ def test_the_periodic_resync_removes_a_member_taken_out_of_the_group(client, dir
         slapd.set_members("hpc-astro", ["ada", "bob"])
 
 
+def test_the_resync_revokes_the_api_tokens_of_a_user_removed_from_the_directory(client, directory, slapd):
+    from audit.models import AuditEvent
+    from tenants import services as tenants
+    from users import services as tokens
+
+    sign_in(client, "bob")
+    bob = get_user_model().objects.get(username="bob")
+    tenants.set_membership(tenants.create_tenant("chem", "Chemistry"), bob, Role.MEMBER)  # by hand: stays
+    token, raw = tokens.create_token(bob, "ci")
+    client.logout()
+    with slapd.without_user("bob"):
+        counts = resync_all()
+    assert (counts["gone"], counts["tokens_revoked"], counts["stopped_by_error"]) == (1, 1, False)
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+    assert client.get("/api/v1/tenants/", HTTP_AUTHORIZATION=f"Bearer {raw}").status_code == 401
+    event = AuditEvent.objects.get(action="token.revoke", object_id=str(token.pk))
+    assert event.actor_label == "directory (ldap)" and "no longer in the directory" in event.message
+    assert resync_all()["tokens_revoked"] == 0  # the directory answers again: nothing more to revoke
+
+
+def test_a_resync_revokes_no_token_of_a_user_still_in_the_directory(client, directory, slapd):
+    from users import services as tokens
+
+    sign_in(client, "bob")
+    token, _ = tokens.create_token(get_user_model().objects.get(username="bob"), "ci")
+    slapd.set_members("hpc-astro", ["ada"])  # out of every mapped group, but still in the directory
+    try:
+        assert resync_all()["tokens_revoked"] == 0
+    finally:
+        slapd.set_members("hpc-astro", ["ada", "bob"])
+    token.refresh_from_db()
+    assert token.revoked_at is None
+
+
 def test_the_resync_changes_nothing_when_the_directory_is_down(client, directory, settings, monkeypatch, slapd):
     sign_in(client, "bob")
     configure(settings, monkeypatch, slapd, uri="ldap://127.0.0.1:9")  # nothing listens on the discard port
