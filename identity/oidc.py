@@ -7,6 +7,7 @@ one sentence (a message), never a 500.
 
 import hashlib
 import logging
+import time
 import urllib.parse
 
 import requests
@@ -23,7 +24,7 @@ from mozilla_django_oidc.middleware import SessionRefresh
 from mozilla_django_oidc.views import OIDCAuthenticationCallbackView, OIDCAuthenticationRequestView
 from rest_framework import exceptions
 
-from identity import mapping, services
+from identity import introspection, mapping, services
 from identity.choices import Source
 from identity.ldap import NO_GROUP, notify
 from identity.models import DirectoryAccount
@@ -36,6 +37,7 @@ PROVIDER_DOWN = ("The university sign-in service cannot be reached right now. Tr
 FAILED = "Signing in with the university account did not work; try again, or tell the site admins."
 USERNAME_TAKEN = ("An Enclave account of the same username exists and is not linked to your university sign-in, "
                   "so it was not used; ask a site admin to link them.")  # fmt: skip
+UNCHECKABLE = "The sign-in service cannot check access tokens right now."
 TOKEN_CACHE_SECONDS = 60  # an access token's user, so the API asks the provider once a minute at most
 
 
@@ -211,8 +213,10 @@ def logout(request):
 
 
 class ProviderTokenAuthentication(OIDCAuthentication):
-    """The API also takes the provider's access tokens (Bearer): the provider's userinfo says whose,
-    remembered for a minute by the token's hash; the groups are mapped as at a sign-in."""
+    """The API also takes the provider's access tokens (Bearer) issued to Enclave's client: the provider's
+    introspection endpoint says whose, for which client, until when (identity.introspection); userinfo
+    gives the claims. Remembered for a minute (never past the token's expiry) by the token's hash; the
+    groups are mapped as at a sign-in. Such a token may not create Enclave tokens (users.services)."""
 
     def __init__(self, backend=None):
         self._backend = backend  # built on first use: without OIDC settings the backend cannot be built
@@ -230,11 +234,14 @@ class ProviderTokenAuthentication(OIDCAuthentication):
         failures = BearerFailures(request)
         failures.check()
         key = "oidc-token:" + hashlib.sha256(token.encode()).hexdigest()
-        user = self._cached(key) or self._ask_provider(token)
+        user, expires = self._cached(key), None
+        if user is None:
+            user, expires = self._ask_provider(token)
         if user is None or not user.is_active:
             failures.failed()
             raise exceptions.AuthenticationFailed("This access token does not belong to a member of this site.")
-        cache.set(key, user.pk, TOKEN_CACHE_SECONDS)
+        if expires is not None:
+            cache.set(key, user.pk, max(1, min(TOKEN_CACHE_SECONDS, int(expires - time.time()))))
         return user, token
 
     def _cached(self, key: str):
@@ -242,13 +249,21 @@ class ProviderTokenAuthentication(OIDCAuthentication):
         return self.backend.UserModel.objects.filter(pk=user_id, is_active=True).first() if user_id else None
 
     def _ask_provider(self, token: str):
+        """(user, expiry) for a token the provider issued to Enclave, or (None, None)."""
         try:
-            return self.backend.get_or_create_user(token, None, None)
+            seen = introspection.introspect(token)
+            user = self.backend.get_or_create_user(token, None, None)
+        except introspection.TokenRefused as exc:
+            log.info("provider token refused: %s", exc)
+            return None, None
         except requests.HTTPError as exc:
             if exc.response is not None and exc.response.status_code in (400, 401, 403):
-                return None  # the provider does not know this token (forged, expired, revoked)
-            raise exceptions.AuthenticationFailed("The sign-in service cannot check access tokens right now.") from None
-        except requests.RequestException:
-            raise exceptions.AuthenticationFailed("The sign-in service cannot check access tokens right now.") from None
+                return None, None  # the provider does not know this token (forged, expired, revoked)
+            raise exceptions.AuthenticationFailed(UNCHECKABLE) from None
+        except (requests.RequestException, introspection.ProviderUnavailable) as exc:
+            log.warning("provider token not checked: %s", exc)
+            raise exceptions.AuthenticationFailed(UNCHECKABLE) from None
         except SuspiciousOperation:  # claims missing
-            return None
+            return None, None
+        linked = user is not None and DirectoryAccount.objects.filter(user=user, subject=seen.subject).exists()
+        return (user, seen.expires) if linked else (None, None)

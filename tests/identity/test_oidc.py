@@ -181,3 +181,69 @@ def test_a_provider_token_of_an_unlinked_username_is_refused_on_the_api(client, 
     response = client.get("/api/v1/tenants/", HTTP_AUTHORIZATION=f"Bearer {tokens['access_token']}")
     assert response.status_code == 401
     assert not DirectoryAccount.objects.filter(user__username="olga").exists()
+
+
+def _bearer(token: str) -> dict:
+    return {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+
+
+def test_a_token_the_provider_issued_to_another_application_is_refused_and_mints_nothing(client, sso, oidc_provider):
+    from users.models import APIToken
+
+    other = op.tokens_for(oidc_provider, "olga", client=(op.OTHER_ID, op.OTHER_SECRET))
+    assert client.get("/api/v1/tenants/", **_bearer(other["access_token"])).status_code == 401
+    minted = client.post("/api/v1/tokens/", {"name": "x", "scope": "write"}, content_type="application/json",
+                         **_bearer(other["access_token"]))  # fmt: skip
+    assert minted.status_code == 401
+    assert not APIToken.objects.exists()
+
+
+def test_a_provider_token_of_enclaves_client_reads_but_cannot_mint_an_enclave_token(client, sso, oidc_provider):
+    from users.models import APIToken
+
+    tokens = op.tokens_for(oidc_provider, "olga")
+    assert client.get("/api/v1/tenants/", **_bearer(tokens["access_token"])).status_code == 200
+    for scope in ("read", "write"):
+        minted = client.post("/api/v1/tokens/", {"name": f"ci-{scope}", "scope": scope},
+                             content_type="application/json", **_bearer(tokens["access_token"]))  # fmt: skip
+        assert minted.status_code == 403 and "provider" in minted.json()["detail"]
+    assert not APIToken.objects.exists()
+
+
+def test_an_expired_provider_token_is_refused(client, sso, oidc_provider):
+    import time
+
+    tokens = op.tokens_for(oidc_provider, "brief")  # the provider's access tokens for brief live 1 s
+    time.sleep(tokens["expires_in"] + 1.5)  # waits for the expiry; nothing is timed
+    assert client.get("/api/v1/tenants/", **_bearer(tokens["access_token"])).status_code == 401
+
+
+def _jwt(oidc_provider, alg: str, **changes) -> str:
+    import time
+
+    import jwt
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    now = int(time.time())
+    claims = {"iss": oidc_provider.issuer, "sub": "olga", "aud": op.CLIENT_ID, "client_id": op.CLIENT_ID,
+              "azp": op.CLIENT_ID, "iat": now, "exp": now + 600, "scope": "openid groups"} | changes  # fmt: skip
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048) if alg != "none" else None
+    return jwt.encode(claims, key, algorithm=alg, headers={"kid": "forged"})
+
+
+@pytest.mark.parametrize("changes", [{"alg": "none"}, {"alg": "RS256"}, {"alg": "RS256", "iss": "https://evil.example"},
+                                     {"alg": "RS256", "exp": 1}])  # fmt: skip
+def test_forged_unsigned_wrong_issuer_and_expired_jwts_are_refused(client, sso, oidc_provider, changes):
+    from users.models import APIToken
+
+    token = _jwt(oidc_provider, **changes)
+    assert client.get("/api/v1/tenants/", **_bearer(token)).status_code == 401
+    minted = client.post("/api/v1/tokens/", {"name": "x"}, content_type="application/json", **_bearer(token))
+    assert minted.status_code == 401
+    assert not APIToken.objects.exists()
+
+
+def test_without_an_introspection_endpoint_no_provider_token_is_accepted(client, sso, oidc_provider, settings):
+    settings.OIDC_OP_INTROSPECTION_ENDPOINT = ""
+    tokens = op.tokens_for(oidc_provider, "olga")
+    assert client.get("/api/v1/tenants/", **_bearer(tokens["access_token"])).status_code == 401
