@@ -24,11 +24,13 @@ from mozilla_django_oidc.middleware import SessionRefresh
 from mozilla_django_oidc.views import OIDCAuthenticationCallbackView, OIDCAuthenticationRequestView
 from rest_framework import exceptions
 
+from audit.context import acting_as, system_actor
 from identity import introspection, mapping, services
 from identity.choices import Source
 from identity.ldap import NO_GROUP, notify
 from identity.models import DirectoryAccount
 from users.models import TOKEN_PREFIX
+from users.services import revoke_all_tokens
 from users.throttling import BearerFailures
 
 log = logging.getLogger(__name__)
@@ -117,16 +119,20 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
     def resync(self, account: DirectoryAccount) -> mapping.SyncResult | None:
         """Ask the provider again for an away user's groups (their refresh token); None: it cannot say.
 
-        A refresh token the provider refuses (the user disabled, the grant revoked or expired) means
-        the provider no longer vouches for the user: their directory memberships go."""
+        A refresh token the provider refuses (invalid_grant: the user disabled, the grant revoked or
+        expired) means the provider no longer vouches for the user: their directory memberships and
+        Enclave API tokens go. Any other error (Enclave's own client refused, say) stops the run."""
         if not account.refresh_token:
             return None
         response = requests.post(self.OIDC_OP_TOKEN_ENDPOINT, timeout=self.get_settings("OIDC_TIMEOUT", 10), data={
             "grant_type": "refresh_token", "refresh_token": account.refresh_token,
             "client_id": self.OIDC_RP_CLIENT_ID, "client_secret": self.OIDC_RP_CLIENT_SECRET})  # fmt: skip
-        if response.status_code in (400, 401):
+        if response.status_code == 400 and _oauth_error(response) == "invalid_grant":
             DirectoryAccount.objects.filter(pk=account.pk).update(refresh_token="")
-            return mapping.sync_user(account.user, [], source=Source.OIDC)
+            result = mapping.sync_user(account.user, [], source=Source.OIDC)
+            with acting_as(system_actor(f"directory ({Source.OIDC})")):
+                revoke_all_tokens(account.user, "the provider no longer vouches for the user (periodic re-sync)")
+            return result
         response.raise_for_status()
         tokens = response.json()
         self.refresh_token = tokens.get("refresh_token") or account.refresh_token
@@ -137,6 +143,14 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
         result = mapping.sync_user(account.user, groups, source=Source.OIDC, uid=claims.get(settings.OIDC_UID_CLAIM))
         DirectoryAccount.objects.filter(pk=account.pk).update(refresh_token=self.refresh_token)
         return result
+
+
+def _oauth_error(response) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return ""
+    return body.get("error", "") if isinstance(body, dict) else ""
 
 
 def resync_all() -> dict:

@@ -130,14 +130,35 @@ def test_the_periodic_resync_asks_the_provider_for_away_users_groups(client, sso
         oidc_provider.set_groups("oscar", ["hpc-astro"])
 
 
-def test_a_user_whose_refresh_token_the_provider_refuses_loses_directory_memberships(client, sso):
+def test_a_user_whose_refresh_token_the_provider_refuses_loses_directory_memberships_and_tokens(client, sso):
+    from audit.models import AuditEvent
     from identity import oidc
+    from users import services as tokens
 
     sign_in(client, "oscar")
+    token, _ = tokens.create_token(get_user_model().objects.get(username="oscar"), "ci")
     DirectoryAccount.objects.filter(user__username="oscar").update(refresh_token="revoked-or-expired")
     oidc.resync_all()
     assert roles("oscar") == {}
     assert DirectoryAccount.objects.get(user__username="oscar").refresh_token == ""
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+    event = AuditEvent.objects.get(action="token.revoke", object_id=str(token.pk))
+    assert event.actor_label == "directory (oidc)" and "no longer vouches" in event.message
+
+
+def test_a_resync_whose_own_client_the_provider_refuses_stops_and_strips_nothing(client, sso, settings):
+    from identity import oidc
+    from users import services as tokens
+
+    sign_in(client, "oscar")
+    token, _ = tokens.create_token(get_user_model().objects.get(username="oscar"), "ci")
+    settings.OIDC_RP_CLIENT_SECRET = "not-enclaves-secret"  # the provider answers 401 invalid_client
+    assert oidc.resync_all()["stopped_by_error"] is True
+    assert roles("oscar") == {"astro": (Role.MEMBER, MembershipSource.DIRECTORY)}
+    assert DirectoryAccount.objects.get(user__username="oscar").refresh_token
+    token.refresh_from_db()
+    assert token.revoked_at is None
 
 
 def test_another_provider_account_claiming_the_same_username_is_refused(client, sso):
