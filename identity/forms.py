@@ -3,6 +3,7 @@
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 
+from identity import mapping
 from identity.choices import RuleAction
 from identity.models import GroupRule
 from tenants.models import Tenant
@@ -23,12 +24,17 @@ class GroupRuleForm(forms.ModelForm):
         model = GroupRule
         fields = ["group", "action", "tenant_slug", "create_tenant", "description"]
         labels = {"tenant_slug": "Tenant (slug)", "create_tenant": "Create the tenant when the group first signs in"}
-        help_texts = {"group": "A group's cn (hpc-astro) or its full DN (cn=hpc-astro,ou=groups,dc=example,dc=org)"}
+        help_texts = {"group": "An LDAP group's full DN (cn=hpc-astro,ou=groups,dc=example,dc=org), matched exactly; "
+                      "or a plain name (hpc-astro): the provider's group of that name, and an LDAP group's cn "
+                      "only where the site set ENCLAVE_LDAP_MATCH_GROUP_CN=1"}  # fmt: skip
 
     def clean_group(self):
-        group = " ".join(self.cleaned_data["group"].split()).lower()
-        if not group or any(ch in group for ch in "\x00*()"):
+        raw = self.cleaned_data["group"]
+        if any(ch in raw for ch in "\x00*()"):
             raise forms.ValidationError("Name one group: no wildcards, parentheses or control characters.")
+        group = mapping.group_key(raw)
+        if group is None:
+            raise forms.ValidationError("Not a group name, nor a DN (RFC 4514: cn=...,ou=...,dc=...).")
         return group
 
     def clean(self):

@@ -12,9 +12,11 @@ from django.conf import settings
 from django.dispatch import receiver
 from django_auth_ldap.backend import LDAPBackend, ldap_error
 
-from identity import mapping
+from audit.context import acting_as, system_actor
+from identity import mapping, services
 from identity.choices import Source
 from identity.models import DirectoryAccount
+from users.services import revoke_all_tokens
 
 log = logging.getLogger(__name__)
 UNREACHABLE = ("The directory cannot be reached, or its certificate could not be verified, so no one can "
@@ -35,10 +37,14 @@ class DirectoryLDAPBackend(LDAPBackend):
 
     def get_or_build_user(self, username, ldap_user):
         user, built = super().get_or_build_user(username, ldap_user)
-        # A local account (a break-glass admin) is never taken over by a directory entry of the same name.
-        if not built and user.has_usable_password() and not DirectoryAccount.objects.filter(user=user).exists():
+        # Only an account the directory created is the directory's: a local one (a break-glass admin),
+        # or one the OpenID provider created, is never taken over by an entry of the same name.
+        if not built and not DirectoryAccount.objects.filter(user=user, source=Source.LDAP).exists():
+            why = f"directory sign-in of {username!r} refused: an existing {services.linked_kind(user)} has that name"
+            log.warning("%s", why)
+            services.refuse_sign_in(user, Source.LDAP, why)
             notify(ldap_user._request, LOCAL_CLASH)
-            raise ldap_user.AuthenticationFailed(f"{username} is a local account")
+            raise ldap_user.AuthenticationFailed(why)
         return user, built
 
     def authenticate_ldap_user(self, ldap_user, password):
@@ -60,11 +66,13 @@ def sync_from_ldap(user, ldap_user) -> mapping.SyncResult:
 
 
 def resync_all() -> dict:
-    """Re-read every LDAP user's groups with the service account; a user gone from the directory loses all.
+    """Re-read every LDAP user's groups with the service account; a user gone from the directory loses all
+    directory memberships and every Enclave API token (hand-granted memberships would keep them useful).
 
     django-auth-ldap answers None both for "not found" and for an LDAP error; an error stops the run
     (seen through its error signal), so an outage never strips anyone's memberships."""
-    backend, counts = DirectoryLDAPBackend(), {"users": 0, "changed": 0, "gone": 0, "stopped_by_error": False}
+    backend = DirectoryLDAPBackend()
+    counts = {"users": 0, "changed": 0, "gone": 0, "tokens_revoked": 0, "stopped_by_error": False}
     token = _errors.set([])
     try:
         for account in DirectoryAccount.objects.filter(source=Source.LDAP).select_related("user").order_by("pk"):
@@ -78,12 +86,18 @@ def resync_all() -> dict:
             if user is None:
                 result = mapping.sync_user(account.user, [], source=Source.LDAP)
                 counts["gone"] += 1
+                counts["tokens_revoked"] += _revoke_tokens(account.user)
             else:
                 result = sync_from_ldap(user, user.ldap_user)
             counts["changed"] += result.changed_anything
     finally:
         _errors.reset(token)
     return counts
+
+
+def _revoke_tokens(user) -> int:
+    with acting_as(system_actor(f"directory ({Source.LDAP})")):
+        return revoke_all_tokens(user, "no longer in the directory (periodic re-sync)")
 
 
 _errors: contextvars.ContextVar[list | None] = contextvars.ContextVar("identity_ldap_errors", default=None)

@@ -6,16 +6,17 @@ the same groups changes and audits nothing.
 """
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import ldap.dn
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.context import acting_as, system_actor
 from audit.services import record
-from identity.choices import TENANT_ACTIONS, RuleAction
+from identity.choices import TENANT_ACTIONS, RuleAction, Source
 from identity.models import DirectoryAccount, GroupRule
 from portal.errors import Conflict, InvalidRequest
 from tenants import services
@@ -27,7 +28,6 @@ log = logging.getLogger(__name__)
 MAX_GROUPS = 1000  # a directory answer above this is cut (and logged), never stored whole
 MAX_GROUP_LENGTH = 255
 UID_RANGE = range(1000, 2**31)
-RDN = re.compile(r"\A\s*[a-z][a-z0-9-]*\s*=\s*((?:[^,\\]|\\.)+)")  # the first RDN's value of a DN
 DIRECTORY = MembershipSource.DIRECTORY
 
 
@@ -52,16 +52,44 @@ class SyncResult:
         )
 
 
-def group_keys(groups: Sequence[str]) -> list[str]:
-    """Lower-case names a rule can match: each group as given, and a DN's first RDN value (its cn)."""
+def group_key(text: str) -> str | None:
+    """The one form groups and rules are compared in; None for something that is neither.
+
+    A DN (anything with "=") is parsed as RFC 4514 and written back canonically (types and values
+    lower-case, runs of spaces as one, multi-valued RDNs sorted), so only the same DN matches; any
+    other text is a plain name, lower-case."""
+    name = " ".join(str(text).split()).lower()
+    if not name or len(name) > MAX_GROUP_LENGTH:
+        return None
+    if "=" not in name:
+        return name
+    try:
+        rdns = ldap.dn.str2dn(name)
+    except ldap.DECODING_ERROR:
+        return None
+    values = [value for rdn in rdns for _, value, _ in rdn]
+    if not rdns or any(not v or not v.isprintable() for v in values):
+        return None
+    canonical = ldap.dn.dn2str([sorted((attr, value, 1) for attr, value, _ in rdn) for rdn in rdns])
+    return canonical if len(canonical) <= MAX_GROUP_LENGTH else None
+
+
+def _cn(dn_key: str) -> str | None:
+    """A canonical DN's cn when its first RDN is exactly one cn (a site may opt in to match those)."""
+    first = ldap.dn.str2dn(dn_key)[0]
+    return group_key(first[0][1]) if len(first) == 1 and first[0][0] == "cn" else None
+
+
+def group_keys(groups: Sequence[str], *, match_cn: bool = False) -> list[str]:
+    """The keys rules match: each group's canonical form and, with match_cn (LDAP, where the site
+    opted in), the cn of each group DN as a plain name. Never a part of a name otherwise."""
     keys: set[str] = set()
     for raw in list(groups)[:MAX_GROUPS]:
-        name = str(raw).strip().lower()
-        if not name or len(name) > MAX_GROUP_LENGTH:
+        if (key := group_key(raw)) is None:
             continue
-        keys.add(name)
-        if "=" in name and (first := RDN.match(name)):
-            keys.add(first.group(1).strip().replace("\\", ""))
+        keys.add(key)
+        if match_cn and "=" in key and (cn := _cn(key)) is not None and "=" not in cn:
+            keys.add(cn)
     if len(groups) > MAX_GROUPS:
         log.warning("directory gave %d groups; the first %d were used", len(groups), MAX_GROUPS)
     return sorted(keys)
@@ -69,7 +97,7 @@ def group_keys(groups: Sequence[str]) -> list[str]:
 
 def sync_user(user, groups: Sequence[str], *, source: str, uid: int | None = None) -> SyncResult:
     """Apply the site's group rules to one user's directory groups (source: "ldap" or "oidc")."""
-    keys = group_keys(groups)
+    keys = group_keys(groups, match_cn=source == Source.LDAP and getattr(settings, "LDAP_MATCH_GROUP_CN", False))
     rules = list(GroupRule.objects.filter(group__in=keys))
     result = SyncResult()
     with acting_as(system_actor(f"directory ({source})")), transaction.atomic():

@@ -10,7 +10,7 @@ from tenants.models import dns_label
 
 
 class GroupRule(models.Model):
-    """`group` (a cn or a full DN, lower-case) grants `action`: a role in tenant `tenant_slug`, or site admin.
+    """`group` (a canonical DN or a plain name: mapping.group_key) grants `action` (a tenant role or site admin).
 
     The tenant is named, not referenced: with create_tenant it need not exist until the group first
     signs someone in; without it, a rule whose tenant is gone grants nothing."""

@@ -7,6 +7,7 @@ one sentence (a message), never a 500.
 
 import hashlib
 import logging
+import time
 import urllib.parse
 
 import requests
@@ -23,17 +24,22 @@ from mozilla_django_oidc.middleware import SessionRefresh
 from mozilla_django_oidc.views import OIDCAuthenticationCallbackView, OIDCAuthenticationRequestView
 from rest_framework import exceptions
 
-from identity import mapping
+from audit.context import acting_as, system_actor
+from identity import introspection, mapping, services
 from identity.choices import Source
-from identity.ldap import LOCAL_CLASH, NO_GROUP, notify
+from identity.ldap import NO_GROUP, notify
 from identity.models import DirectoryAccount
 from users.models import TOKEN_PREFIX
+from users.services import revoke_all_tokens
 from users.throttling import BearerFailures
 
 log = logging.getLogger(__name__)
 PROVIDER_DOWN = ("The university sign-in service cannot be reached right now. Try again in a few minutes; "
                  "if it lasts, tell the site admins.")  # fmt: skip
 FAILED = "Signing in with the university account did not work; try again, or tell the site admins."
+USERNAME_TAKEN = ("An Enclave account of the same username exists and is not linked to your university sign-in, "
+                  "so it was not used; ask a site admin to link them.")  # fmt: skip
+UNCHECKABLE = "The sign-in service cannot check access tokens right now."
 TOKEN_CACHE_SECONDS = 60  # an access token's user, so the API asks the provider once a minute at most
 
 
@@ -71,26 +77,30 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
         return token_info
 
     def filter_users_by_claims(self, claims):
-        linked = self.UserModel.objects.filter(directory__source=Source.OIDC, directory__subject=claims["sub"])
-        return (
-            linked if linked.exists() else self.UserModel.objects.filter(username=claims[settings.OIDC_USERNAME_CLAIM])
-        )
+        """Only the user linked to this provider subject: a username alone never links an account."""
+        return self.UserModel.objects.filter(directory__source=Source.OIDC, directory__subject=claims["sub"])
 
     def create_user(self, claims):
-        user = self.UserModel(username=claims[settings.OIDC_USERNAME_CLAIM], email=claims.get("email", ""))
+        username = claims[settings.OIDC_USERNAME_CLAIM]
+        taken = self.UserModel.objects.filter(username=username).first()
+        if taken is not None:
+            return self._refuse_taken(taken, claims)
+        user = self.UserModel(username=username, email=claims.get("email", ""))
         user.set_unusable_password()
         user.save()
         return self._synced(user, claims)
 
     def update_user(self, user, claims):
-        account = DirectoryAccount.objects.filter(user=user).first()
-        local = account is None and user.has_usable_password()  # a break-glass account is never taken over
-        other = account is not None and account.subject not in ("", claims["sub"])  # another provider account
-        if local or other:
-            log.warning("OpenID sign-in of sub %s refused: username %s is taken", claims["sub"], user.username)
-            notify(getattr(self, "request", None), LOCAL_CLASH)
-            return None
         return self._synced(user, claims)
+
+    def _refuse_taken(self, user, claims) -> None:
+        """A provider account whose username an unlinked Enclave account has: refused, and audited."""
+        why = (f"OpenID sign-in of provider subject {claims['sub']!r} refused: the username {user.username!r} "
+               f"belongs to an {services.linked_kind(user)}, not to that subject")  # fmt: skip
+        log.warning("%s", why)
+        services.refuse_sign_in(user, Source.OIDC, why)
+        notify(getattr(self, "request", None), USERNAME_TAKEN)
+        return None
 
     def _synced(self, user, claims):
         groups = claims.get(settings.OIDC_GROUPS_CLAIM) or []
@@ -109,16 +119,20 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
     def resync(self, account: DirectoryAccount) -> mapping.SyncResult | None:
         """Ask the provider again for an away user's groups (their refresh token); None: it cannot say.
 
-        A refresh token the provider refuses (the user disabled, the grant revoked or expired) means
-        the provider no longer vouches for the user: their directory memberships go."""
+        A refresh token the provider refuses (invalid_grant: the user disabled, the grant revoked or
+        expired) means the provider no longer vouches for the user: their directory memberships and
+        Enclave API tokens go. Any other error (Enclave's own client refused, say) stops the run."""
         if not account.refresh_token:
             return None
         response = requests.post(self.OIDC_OP_TOKEN_ENDPOINT, timeout=self.get_settings("OIDC_TIMEOUT", 10), data={
             "grant_type": "refresh_token", "refresh_token": account.refresh_token,
             "client_id": self.OIDC_RP_CLIENT_ID, "client_secret": self.OIDC_RP_CLIENT_SECRET})  # fmt: skip
-        if response.status_code in (400, 401):
+        if response.status_code == 400 and _oauth_error(response) == "invalid_grant":
             DirectoryAccount.objects.filter(pk=account.pk).update(refresh_token="")
-            return mapping.sync_user(account.user, [], source=Source.OIDC)
+            result = mapping.sync_user(account.user, [], source=Source.OIDC)
+            with acting_as(system_actor(f"directory ({Source.OIDC})")):
+                revoke_all_tokens(account.user, "the provider no longer vouches for the user (periodic re-sync)")
+            return result
         response.raise_for_status()
         tokens = response.json()
         self.refresh_token = tokens.get("refresh_token") or account.refresh_token
@@ -129,6 +143,14 @@ class DirectoryOIDCBackend(OIDCAuthenticationBackend):
         result = mapping.sync_user(account.user, groups, source=Source.OIDC, uid=claims.get(settings.OIDC_UID_CLAIM))
         DirectoryAccount.objects.filter(pk=account.pk).update(refresh_token=self.refresh_token)
         return result
+
+
+def _oauth_error(response) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return ""
+    return body.get("error", "") if isinstance(body, dict) else ""
 
 
 def resync_all() -> dict:
@@ -205,8 +227,10 @@ def logout(request):
 
 
 class ProviderTokenAuthentication(OIDCAuthentication):
-    """The API also takes the provider's access tokens (Bearer): the provider's userinfo says whose,
-    remembered for a minute by the token's hash; the groups are mapped as at a sign-in."""
+    """The API also takes the provider's access tokens (Bearer) issued to Enclave's client: the provider's
+    introspection endpoint says whose, for which client, until when (identity.introspection); userinfo
+    gives the claims. Remembered for a minute (never past the token's expiry) by the token's hash; the
+    groups are mapped as at a sign-in. Such a token may not create Enclave tokens (users.services)."""
 
     def __init__(self, backend=None):
         self._backend = backend  # built on first use: without OIDC settings the backend cannot be built
@@ -224,11 +248,14 @@ class ProviderTokenAuthentication(OIDCAuthentication):
         failures = BearerFailures(request)
         failures.check()
         key = "oidc-token:" + hashlib.sha256(token.encode()).hexdigest()
-        user = self._cached(key) or self._ask_provider(token)
+        user, expires = self._cached(key), None
+        if user is None:
+            user, expires = self._ask_provider(token)
         if user is None or not user.is_active:
             failures.failed()
             raise exceptions.AuthenticationFailed("This access token does not belong to a member of this site.")
-        cache.set(key, user.pk, TOKEN_CACHE_SECONDS)
+        if expires is not None:
+            cache.set(key, user.pk, max(1, min(TOKEN_CACHE_SECONDS, int(expires - time.time()))))
         return user, token
 
     def _cached(self, key: str):
@@ -236,13 +263,21 @@ class ProviderTokenAuthentication(OIDCAuthentication):
         return self.backend.UserModel.objects.filter(pk=user_id, is_active=True).first() if user_id else None
 
     def _ask_provider(self, token: str):
+        """(user, expiry) for a token the provider issued to Enclave, or (None, None)."""
         try:
-            return self.backend.get_or_create_user(token, None, None)
+            seen = introspection.introspect(token)
+            user = self.backend.get_or_create_user(token, None, None)
+        except introspection.TokenRefused as exc:
+            log.info("provider token refused: %s", exc)
+            return None, None
         except requests.HTTPError as exc:
             if exc.response is not None and exc.response.status_code in (400, 401, 403):
-                return None  # the provider does not know this token (forged, expired, revoked)
-            raise exceptions.AuthenticationFailed("The sign-in service cannot check access tokens right now.") from None
-        except requests.RequestException:
-            raise exceptions.AuthenticationFailed("The sign-in service cannot check access tokens right now.") from None
+                return None, None  # the provider does not know this token (forged, expired, revoked)
+            raise exceptions.AuthenticationFailed(UNCHECKABLE) from None
+        except (requests.RequestException, introspection.ProviderUnavailable) as exc:
+            log.warning("provider token not checked: %s", exc)
+            raise exceptions.AuthenticationFailed(UNCHECKABLE) from None
         except SuspiciousOperation:  # claims missing
-            return None
+            return None, None
+        linked = user is not None and DirectoryAccount.objects.filter(user=user, subject=seen.subject).exists()
+        return (user, seen.expires) if linked else (None, None)

@@ -2,8 +2,9 @@
 
 from django.db import transaction
 
+from audit.context import acting_as, system_actor
 from audit.services import record, snapshot
-from identity.models import GroupRule
+from identity.models import DirectoryAccount, GroupRule
 from portal.errors import Forbidden
 from tenants.access import is_site_admin
 
@@ -25,3 +26,17 @@ def delete_rule(user, rule: GroupRule) -> None:
     with transaction.atomic():
         record("group_rule.delete", rule, before=snapshot(rule))
         rule.delete()
+
+
+def refuse_sign_in(user, source: str, why: str) -> None:
+    """Audit a directory sign-in refused because its username is an account not linked to it."""
+    with acting_as(system_actor(f"directory ({source})")), transaction.atomic():
+        record("user.sign_in_refused", user, message=why)
+
+
+def linked_kind(user) -> str:
+    """What an existing account is, for a refusal's message."""
+    account = DirectoryAccount.objects.filter(user=user).first()
+    if account is not None:
+        return f"account linked to {account.source}"
+    return "local account" if user.has_usable_password() else "account without password or directory link"

@@ -51,6 +51,8 @@ def ldap_settings(uri: str) -> dict:
         "AUTH_LDAP_GROUP_TYPE": GROUP_TYPES[group_type](),
         "AUTH_LDAP_USER_ATTR_MAP": {"first_name": "givenName", "last_name": "sn", "email": "mail"},
         "LDAP_UID_ATTR": env_str("ENCLAVE_LDAP_UID_ATTR", "uidNumber"),  # fills the user's POSIX account
+        # Plain rule names also match a group DN's cn, in any OU the group search finds: opt-in only.
+        "LDAP_MATCH_GROUP_CN": env_bool("ENCLAVE_LDAP_MATCH_GROUP_CN", False),
         "AUTH_LDAP_ALWAYS_UPDATE_USER": True,
         "AUTH_LDAP_CACHE_TIMEOUT": env_int("ENCLAVE_LDAP_CACHE_SECONDS", 0),
     }

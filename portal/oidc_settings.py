@@ -12,7 +12,8 @@ from django.core.exceptions import ImproperlyConfigured
 from portal.env import env_int, env_str
 
 ENDPOINTS = {"AUTHORIZATION": "authorization", "TOKEN": "token", "USER": "userinfo", "JWKS": "jwks",
-             "LOGOUT": "end-session"}  # fmt: skip
+             "LOGOUT": "end-session", "INTROSPECTION": "introspection"}  # fmt: skip
+OPTIONAL = ("LOGOUT", "INTROSPECTION")  # without introspection the API accepts no provider token
 
 
 def _checked(url: str, name: str) -> str:
@@ -27,12 +28,17 @@ def oidc_settings(client_id: str) -> dict:
     """The OIDC_* settings for this provider."""
     values = {f"OIDC_OP_{key}_ENDPOINT": env_str(f"ENCLAVE_OIDC_{key}_URL") for key in ENDPOINTS}
     missing = [
-        f"ENCLAVE_OIDC_{key}_URL" for key in ENDPOINTS if key != "LOGOUT" and not values[f"OIDC_OP_{key}_ENDPOINT"]
+        f"ENCLAVE_OIDC_{key}_URL" for key in ENDPOINTS if key not in OPTIONAL and not values[f"OIDC_OP_{key}_ENDPOINT"]
     ]
     if missing:
         raise ImproperlyConfigured(f"ENCLAVE_OIDC_CLIENT_ID is set but not {', '.join(missing)}")
     values = {key: _checked(url, key.split("_")[2]) if url else url for key, url in values.items()}
+    issuer = env_str("ENCLAVE_OIDC_ISSUER")
+    if values["OIDC_OP_INTROSPECTION_ENDPOINT"] and not issuer:
+        raise ImproperlyConfigured("ENCLAVE_OIDC_INTROSPECTION_URL is set but not ENCLAVE_OIDC_ISSUER")
     return values | {
+        "OIDC_OP_ISSUER": issuer,  # compared, never fetched: an introspected token must name it
+        "OIDC_AUDIENCE": env_str("ENCLAVE_OIDC_AUDIENCE"),  # besides the client id, where tokens name audiences
         "OIDC_ENABLED": True,
         "OIDC_PROVIDER_NAME": env_str("ENCLAVE_OIDC_PROVIDER_NAME", "your university account"),
         "OIDC_RP_CLIENT_ID": client_id,

@@ -28,7 +28,9 @@ class TokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         via = request.auth if isinstance(request.auth, APIToken) else None
-        token, raw = services.create_token(request.user, **serializer.validated_data, via=via)
+        # Any other credential in request.auth is a bearer token of the OpenID provider (session: None).
+        provider = request.auth is not None and via is None
+        token, raw = services.create_token(request.user, **serializer.validated_data, via=via, via_provider=provider)
         data = TokenSerializer(token).data | {"token": raw}
         return Response(data, status=status.HTTP_201_CREATED)
 

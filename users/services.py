@@ -28,11 +28,17 @@ def _expiry(requested, via: APIToken | None):
     return requested
 
 
-def create_token(user, name: str, expires_at=None, scope=TokenScope.READ, via: APIToken | None = None):
+def create_token(user, name: str, expires_at=None, scope=TokenScope.READ, via: APIToken | None = None,
+                 via_provider: bool = False):  # fmt: skip
     """Create a token for `user`; return it with its plaintext, which is never stored.
 
     `via` is the token the request authenticated with, if any: the new token is no broader than it.
+    `via_provider`: the request came with the OpenID provider's access token, which mints nothing (a
+    token stolen from, or leaked by, another path to the provider must not become a long-lived one).
     """
+    if via_provider:
+        raise Forbidden("The sign-in provider's access tokens cannot create Enclave tokens; sign in to the "
+                        "portal, or use an Enclave token, to create one.")  # fmt: skip
     if via is not None and SCOPE_RANK[scope] > SCOPE_RANK[via.scope]:
         raise Forbidden("A token cannot create a token with a broader scope than its own.")
     expires_at = _expiry(expires_at, via)

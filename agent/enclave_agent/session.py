@@ -52,9 +52,23 @@ def vrf_for_uid(uid: int, state_dir: Path) -> str:
     return tenant.vrf
 
 
+def exec_environment(raw: bytes | None = None) -> dict[str, str]:
+    """The environment we were started with, the LAST of duplicate names winning.
+
+    os.environ keeps the first, but pam_exec appends its own PAM_USER and PAM_TYPE after the PAM
+    environment, which users fill (pam_env user_readenv): the first would be theirs."""
+    if raw is None:
+        try:
+            raw = Path("/proc/self/environ").read_bytes()
+        except OSError:
+            return dict(os.environ)
+    pairs = (entry.split(b"=", 1) for entry in raw.split(b"\0") if b"=" in entry)
+    return {os.fsdecode(name): os.fsdecode(value) for name, value in pairs}
+
+
 def scrub_environment() -> dict[str, str]:
     """Replace our environment with a fixed one; return the one we were given."""
-    given = dict(os.environ)
+    given = exec_environment()
     os.environ.clear()
     os.environ["PATH"] = SAFE_PATH
     return given

@@ -6,7 +6,13 @@
  * root in any dynamically linked program or interpreter started by pam_exec. This launcher is
  * linked statically, so no dynamic loader ever reads those variables; it keeps only PAM_USER and
  * PAM_TYPE (checked), sets a fixed PATH (as the SPANK plugin does) and executes the absolute
- * command given on the PAM line:
+ * command given on the PAM line.
+ *
+ * The same users can also set PAM_USER and PAM_TYPE in that environment, and pam_exec puts the PAM
+ * environment first and appends its own values after it: getenv() would return the user's. So the
+ * launcher takes the LAST occurrence of each, the one pam_exec set (it always sets both).
+ *
+ *
  *
  *   session required pam_exec.so quiet type=open_session /usr/local/sbin/enclave-pam-exec /usr/local/bin/enclave-agent enter --pam
  */
@@ -42,10 +48,24 @@ static int valid_type(const char *s)
 	return 0;
 }
 
+extern char **environ;
+
+/* The value of the last NAME=value in the environment: pam_exec appends its own after the user's. */
+static const char *last_value(const char *name)
+{
+	size_t n = strlen(name);
+	const char *found = NULL;
+
+	for (char **e = environ; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			found = *e + n + 1;
+	return found;
+}
+
 int main(int argc, char **argv)
 {
 	static char user_env[MAX_VALUE + 16], type_env[MAX_VALUE + 16];
-	const char *user = getenv("PAM_USER"), *type = getenv("PAM_TYPE");
+	const char *user = last_value("PAM_USER"), *type = last_value("PAM_TYPE");
 	char *envp[4];
 	int n = 0;
 

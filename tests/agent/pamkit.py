@@ -3,7 +3,8 @@
 The test user's ~/.pam_environment sets what an attacker would (pam_env user_readenv=1):
 LD_PRELOAD of a library and PYTHONPATH with a sitecustomize.py that both log "uid=N" to a
 marker file when they run, and ENCLAVE_AGENT_DIR naming a forged state directory that would
-put the user into another tenant. Everything happens in a private mount namespace.
+put the user into another tenant, and PAM_USER (another tenant's user) and PAM_TYPE (close_session),
+which pam_exec also sets, after the PAM environment. Everything happens in a private mount namespace.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 AGENT = str(Path(sys.executable).with_name("enclave-agent"))
 IP = shutil.which("ip", path="/usr/sbin:/sbin:/usr/bin:/bin")
 USER, UID = "enclpam", 65533
+OTHER_TENANTS_USER = "nobody"  # UID 65534: tenant A's member on the guest nodes (nodekit.UIDS)
 
 EVIL_C = r"""
 #include <stdio.h>
@@ -91,6 +93,7 @@ def make_kit(base: Path, state_dir: Path, forged: dict | None = None) -> Kit:
     (home / ".pam_environment").write_text(
         f"LD_PRELOAD DEFAULT={home}/evil.so\nPYTHONPATH DEFAULT={home}/py\n"
         f"ENCLAVE_AGENT_DIR DEFAULT={home}/fake\nPATH DEFAULT={home}/py:/usr/bin:/bin\n"
+        f"PAM_TYPE DEFAULT=close_session\nPAM_USER DEFAULT={OTHER_TENANTS_USER}\n"  # pam_exec appends its own
     )
     subprocess.run(["chown", "-R", f"{UID}:{UID}", str(home)], check=True)
     home.chmod(0o755)
@@ -111,6 +114,15 @@ def session(kit: Kit, service: Path, command: str, prefix: list[str] = ()) -> su
     return subprocess.run(
         [*prefix, "unshare", "-m", "sh", "-c", script], capture_output=True, text=True, check=False, timeout=120
     )
+
+
+def exec_raw(argv: list[str], environ: list[str], prefix: list[str] = ()) -> subprocess.CompletedProcess:
+    """Run argv with exactly these environment entries, duplicates included (as pam_exec builds it)."""
+    code = ("import ctypes, sys; n = sys.argv.index('--'); a, e = sys.argv[1:n], sys.argv[n + 1:]; "
+            "arr = lambda x: (ctypes.c_char_p * (len(x) + 1))(*[v.encode() for v in x], None); "
+            "ctypes.CDLL(None).execve(a[0].encode(), arr(a), arr(e)); sys.exit(127)")  # fmt: skip
+    cmd = [*prefix, sys.executable, "-c", code, *argv, "--", *environ]
+    return subprocess.run(cmd, env={}, capture_output=True, text=True, check=False, timeout=60)
 
 
 def have_tools() -> bool:

@@ -58,6 +58,23 @@ def test_the_launcher_passes_on_only_pam_user_pam_type_and_a_fixed_path(kit):
     assert kit.root_runs() == ["preload uid=0"]
 
 
+def test_the_launcher_passes_on_the_last_pam_user_and_pam_type_which_pam_exec_appends(kit):
+    hostile = ["PAM_USER=nobody", "PAM_TYPE=close_session", f"LD_PRELOAD={kit.base}/home/evil.so"]
+    out = pamkit.exec_raw([str(kit.launcher), "/usr/bin/env"], [*hostile, "PAM_USER=alice", "PAM_TYPE=open_session"])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1:] == ["PAM_USER=alice", "PAM_TYPE=open_session"]
+
+
+def test_the_agent_called_by_pam_exec_directly_also_takes_the_last_pam_user_and_pam_type(kit):
+    pam_exec_env = ["PATH=/usr/bin:/bin", f"PAM_USER={pamkit.OTHER_TENANTS_USER}", "PAM_TYPE=close_session",
+                    f"PAM_USER={pamkit.USER}", "PAM_TYPE=open_session"]  # fmt: skip
+    passwd = ["unshare", "-m", "sh", "-c", f'mount --bind {kit.passwd} /etc/passwd && exec "$0" "$@"']
+    agent = [pamkit.AGENT, "--config", str(kit.config), "enter", "--pam"]
+    out = pamkit.exec_raw(agent, pam_exec_env, prefix=passwd)
+    assert out.returncode == 1  # the first pair would be a close_session of nobody: a silent 0
+    assert f"session refused: tenant {B} network is not ready" in out.stderr  # enclpam's tenant, not nobody's
+
+
 @pytest.mark.parametrize(("argv", "env"), [(["env"], {}), ([], {}), (["/usr/bin/env"], {"PAM_USER": "a b"}),
                                            (["/usr/bin/env"], {"PAM_USER": "-rf"}),
                                            (["/usr/bin/env"], {"PAM_TYPE": "sudo"})])  # fmt: skip

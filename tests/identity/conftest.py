@@ -33,10 +33,10 @@ def configure(settings, monkeypatch, server, **env) -> None:
 def directory(db, settings, monkeypatch, slapd):
     """The directory configured, and the site's rules: astro's PI and members, site admins."""
     configure(settings, monkeypatch, slapd)
-    astro = services.create_tenant("astro", "Astrophysics")
-    GroupRule.objects.create(group="hpc-astro-pi", action="owner", tenant_slug="astro")
-    GroupRule.objects.create(group="hpc-astro", action="member", tenant_slug="astro")
-    GroupRule.objects.create(group="hpc-admins", action="site_admin")
+    astro = services.create_tenant("astro", "Astrophysics")  # LDAP groups are named by their DN
+    GroupRule.objects.create(group=directory_server.group_dn("hpc-astro-pi"), action="owner", tenant_slug="astro")
+    GroupRule.objects.create(group=directory_server.group_dn("hpc-astro"), action="member", tenant_slug="astro")
+    GroupRule.objects.create(group=directory_server.group_dn("hpc-admins"), action="site_admin")
     return astro
 
 

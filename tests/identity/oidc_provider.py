@@ -1,7 +1,8 @@
 """The npm package `oidc-provider` (a certified OpenID provider) started for the identity tests.
 
-tools/oidc-provider/server.mjs with a JSON configuration written here: one client (Enclave), users
-with passwords, a `groups` claim and a `uid_number` claim, PKCE required, refresh tokens, logout.
+tools/oidc-provider/server.mjs with a JSON configuration written here: Enclave's client and another
+application's (`other-app`, whose tokens Enclave must refuse), users with passwords, a `groups` claim and
+a `uid_number` claim, PKCE required, refresh tokens, introspection (RFC 7662), logout.
 """
 
 import json
@@ -13,16 +14,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT_ID, CLIENT_SECRET, TEST_SECRET = "enclave", "enclave-test-client-secret", "test-only-groups-secret"
+OTHER_ID, OTHER_SECRET = "other-app", "other-app-test-client-secret"  # another application at the same provider
 USERS = {
     "olga": {"password": "olga-pass", "name": "Olga Example", "email": "olga@example.org",
              "groups": ["hpc-astro-pi"], "uid": 72001},
     "oscar": {"password": "oscar-pass", "name": "Oscar Example", "email": "oscar@example.org",
               "groups": ["hpc-astro"], "uid": 72002},
     "nomad": {"password": "nomad-pass", "name": "No Group", "email": "nomad@example.org", "groups": ["choir"]},
+    # Access tokens that expire after a second.
+    "brief": {"password": "brief-pass", "name": "Brief Example", "email": "brief@example.org",
+              "groups": ["hpc-astro"], "uid": 72003, "access_token_ttl": 1},
     # Another provider account that claims olga's username (where users may edit theirs).
     "impostor": {"password": "impostor-pass", "username": "olga", "name": "Not Olga", "email": "x@example.org",
                  "groups": ["hpc-astro-pi"]},
 }  # fmt: skip
+
+
+OTHER_REDIRECT = "http://other-app.example/callback"
 
 
 def _free_port() -> int:
@@ -46,6 +54,10 @@ class Provider:
                 "post_logout_redirect_uris": [f"{base}/login/" for base in redirect_bases],
                 "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
                 "token_endpoint_auth_method": "client_secret_post",
+            }, {
+                "client_id": OTHER_ID, "client_secret": OTHER_SECRET,
+                "redirect_uris": [OTHER_REDIRECT], "grant_types": ["authorization_code", "refresh_token"],
+                "response_types": ["code"], "token_endpoint_auth_method": "client_secret_post",
             }],
         }  # fmt: skip
         path = directory / "provider.json"
@@ -75,6 +87,8 @@ class Provider:
             "ENCLAVE_OIDC_TOKEN_URL": f"{self.issuer}/token",
             "ENCLAVE_OIDC_USER_URL": f"{self.issuer}/me",
             "ENCLAVE_OIDC_JWKS_URL": f"{self.issuer}/jwks",
+            "ENCLAVE_OIDC_INTROSPECTION_URL": f"{self.issuer}/token/introspection",
+            "ENCLAVE_OIDC_ISSUER": self.issuer,
             "ENCLAVE_OIDC_LOGOUT_URL": f"{self.issuer}/session/end",
             "ENCLAVE_OIDC_SCOPES": "openid email profile groups posix",
             "ENCLAVE_OIDC_PROVIDER_NAME": "Test University",
@@ -109,14 +123,15 @@ def sign_in_at_provider(authorize_url: str, user: str, password: str | None = No
                             allow_redirects=False, timeout=10)  # fmt: skip
     while response.is_redirect:
         location = response.headers["Location"]
-        if "/oidc/callback/" in location:
+        if "/oidc/callback/" in location or location.startswith(OTHER_REDIRECT):
             return location
         response = session.get(requests.compat.urljoin(response.url, location), allow_redirects=False, timeout=10)
     raise AssertionError(f"the provider did not redirect back: {response.status_code} {response.text[:300]}")
 
 
-def tokens_for(provider: "Provider", user: str) -> dict:
-    """An access and refresh token of `user` for Enclave's client (authorization code + PKCE), as a CLI would."""
+def tokens_for(provider: "Provider", user: str, client: tuple[str, str] = (CLIENT_ID, CLIENT_SECRET)) -> dict:
+    """An access and refresh token of `user` for a client (Enclave's unless told: authorization code + PKCE),
+    as a CLI would."""
     import base64
     import hashlib
     import secrets
@@ -126,16 +141,17 @@ def tokens_for(provider: "Provider", user: str) -> dict:
 
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    redirect_uri = "http://testserver/oidc/callback/"
+    client_id, secret = client
+    redirect_uri = "http://testserver/oidc/callback/" if client_id == CLIENT_ID else OTHER_REDIRECT
     scope = "openid email profile groups posix offline_access"
-    query = urllib.parse.urlencode({"client_id": CLIENT_ID, "response_type": "code", "redirect_uri": redirect_uri,
+    query = urllib.parse.urlencode({"client_id": client_id, "response_type": "code", "redirect_uri": redirect_uri,
                                     "scope": scope, "prompt": "consent", "state": "s", "code_challenge": challenge,
                                     "code_challenge_method": "S256"})  # fmt: skip
     back = sign_in_at_provider(f"{provider.issuer}/auth?{query}", user)
     code = urllib.parse.parse_qs(urllib.parse.urlsplit(back).query)["code"][0]
     response = requests.post(f"{provider.issuer}/token", timeout=10, data={
         "grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier,
-        "client_id": CLIENT_ID, "client_secret": CLIENT_SECRET})  # fmt: skip
+        "client_id": client_id, "client_secret": secret})  # fmt: skip
     response.raise_for_status()
     return response.json()
 

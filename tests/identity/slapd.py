@@ -5,6 +5,7 @@ groups loaded with slapadd, slapd on a free loopback port. `security tls=1` make
 operation that is not protected by TLS, so a client that skipped StartTLS fails visibly.
 """
 
+import contextlib
 import datetime
 import ipaddress
 import socket
@@ -28,6 +29,8 @@ USERS = {  # uid: (uidNumber, password)
     "dirk": (71004, "dirk-pass"),
 }
 GROUP_MEMBERS = {"hpc-astro-pi": ["ada"], "hpc-astro": ["ada", "bob"], "hpc-admins": ["dirk"], "choir": ["carl"]}
+CLUBS = f"ou=clubs,{GROUPS}"  # groups anyone may create: carl's club is also called hpc-admins
+CLUB_MEMBERS = {"hpc-admins": ["carl"]}
 CONFIG = """include /etc/ldap/schema/core.schema
 include /etc/ldap/schema/cosine.schema
 include /etc/ldap/schema/inetorgperson.schema
@@ -61,7 +64,8 @@ def group_dn(cn: str) -> str:
 def _ldif() -> str:
     entries = [f"dn: {BASE}\nobjectClass: dcObject\nobjectClass: organization\no: Example\ndc: example",
                f"dn: {PEOPLE}\nobjectClass: organizationalUnit\nou: people",
-               f"dn: {GROUPS}\nobjectClass: organizationalUnit\nou: groups"]  # fmt: skip
+               f"dn: {GROUPS}\nobjectClass: organizationalUnit\nou: groups",
+               f"dn: {CLUBS}\nobjectClass: organizationalUnit\nou: clubs"]  # fmt: skip
     for uid, (number, password) in USERS.items():
         entries.append(
             f"dn: {user_dn(uid)}\nobjectClass: inetOrgPerson\nobjectClass: posixAccount\nuid: {uid}\n"
@@ -71,6 +75,9 @@ def _ldif() -> str:
     for cn, members in GROUP_MEMBERS.items():
         lines = "\n".join(f"member: {user_dn(m)}" for m in members)
         entries.append(f"dn: {group_dn(cn)}\nobjectClass: groupOfNames\ncn: {cn}\n{lines}")
+    for cn, members in CLUB_MEMBERS.items():
+        lines = "\n".join(f"member: {user_dn(m)}" for m in members)
+        entries.append(f"dn: cn={cn},{CLUBS}\nobjectClass: groupOfNames\ncn: {cn}\n{lines}")
     return "\n\n".join(entries) + "\n"
 
 
@@ -151,6 +158,19 @@ class Slapd:
         try:
             conn.modify_s(group_dn(cn), [(ldap.MOD_REPLACE, "member", [user_dn(u).encode() for u in uids])])
         finally:
+            conn.unbind_s()
+
+    @contextlib.contextmanager
+    def without_user(self, uid: str):
+        """The person's entry deleted from the directory for the block (as when they leave), then restored."""
+        conn = self.admin()
+        try:
+            [(dn, attrs)] = conn.search_s(user_dn(uid), ldap.SCOPE_BASE)
+            conn.delete_s(dn)
+            yield
+        finally:
+            if conn.search_s(PEOPLE, ldap.SCOPE_ONELEVEL, f"(uid={uid})") == []:
+                conn.add_s(dn, list(attrs.items()))
             conn.unbind_s()
 
     def stop(self) -> None:

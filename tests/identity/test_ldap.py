@@ -5,13 +5,14 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.urls import reverse
 
+from audit.models import AuditEvent
 from identity.ldap import LOCAL_CLASH, NO_GROUP, UNREACHABLE, resync_all
-from identity.models import DirectoryAccount
+from identity.models import DirectoryAccount, GroupRule
 from portal.ldap_settings import ldap_settings
 from tenants.choices import MembershipSource, Role
 from tenants.models import Membership
 from tests.identity.conftest import configure
-from tests.identity.slapd import USERS
+from tests.identity.slapd import USERS, group_dn
 from users.models import PosixAccount
 
 pytestmark = pytest.mark.django_db
@@ -56,6 +57,22 @@ def test_a_site_admin_group_makes_a_site_admin(client, directory):
     assert client.get(reverse("identity:rule-list")).status_code == 200
 
 
+def test_a_group_of_the_same_cn_in_another_ou_grants_nothing(client, directory):
+    response = sign_in(client, "carl")  # member of cn=hpc-admins,ou=clubs,...: not the site-admin group
+    assert NO_GROUP in response.content.decode()
+    assert not get_user_model().objects.get(username="carl").is_staff
+
+
+def test_plain_rule_names_match_ldap_group_cns_only_where_the_site_opts_in(client, directory, settings, monkeypatch,
+                                                                           slapd):  # fmt: skip
+    GroupRule.objects.all().delete()
+    GroupRule.objects.create(group="hpc-astro", action="member", tenant_slug="astro")
+    assert sign_in(client, "bob").status_code == 200  # refused: a plain name matches no LDAP group by default
+    configure(settings, monkeypatch, slapd, ENCLAVE_LDAP_MATCH_GROUP_CN="1")
+    assert sign_in(client, "bob").status_code == 302
+    assert roles("bob") == {"astro": (Role.MEMBER, MembershipSource.DIRECTORY)}
+
+
 def test_a_user_whose_groups_change_is_resynchronised_at_the_next_sign_in(client, directory, slapd):
     sign_in(client, "bob")
     assert roles("bob") == {"astro": (Role.MEMBER, MembershipSource.DIRECTORY)}
@@ -77,6 +94,41 @@ def test_the_periodic_resync_removes_a_member_taken_out_of_the_group(client, dir
         assert roles("bob") == {}
     finally:
         slapd.set_members("hpc-astro", ["ada", "bob"])
+
+
+def test_the_resync_revokes_the_api_tokens_of_a_user_removed_from_the_directory(client, directory, slapd):
+    from audit.models import AuditEvent
+    from tenants import services as tenants
+    from users import services as tokens
+
+    sign_in(client, "bob")
+    bob = get_user_model().objects.get(username="bob")
+    tenants.set_membership(tenants.create_tenant("chem", "Chemistry"), bob, Role.MEMBER)  # by hand: stays
+    token, raw = tokens.create_token(bob, "ci")
+    client.logout()
+    with slapd.without_user("bob"):
+        counts = resync_all()
+    assert (counts["gone"], counts["tokens_revoked"], counts["stopped_by_error"]) == (1, 1, False)
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+    assert client.get("/api/v1/tenants/", HTTP_AUTHORIZATION=f"Bearer {raw}").status_code == 401
+    event = AuditEvent.objects.get(action="token.revoke", object_id=str(token.pk))
+    assert event.actor_label == "directory (ldap)" and "no longer in the directory" in event.message
+    assert resync_all()["tokens_revoked"] == 0  # the directory answers again: nothing more to revoke
+
+
+def test_a_resync_revokes_no_token_of_a_user_still_in_the_directory(client, directory, slapd):
+    from users import services as tokens
+
+    sign_in(client, "bob")
+    token, _ = tokens.create_token(get_user_model().objects.get(username="bob"), "ci")
+    slapd.set_members("hpc-astro", ["ada"])  # out of every mapped group, but still in the directory
+    try:
+        assert resync_all()["tokens_revoked"] == 0
+    finally:
+        slapd.set_members("hpc-astro", ["ada", "bob"])
+    token.refresh_from_db()
+    assert token.revoked_at is None
 
 
 def test_the_resync_changes_nothing_when_the_directory_is_down(client, directory, settings, monkeypatch, slapd):
@@ -107,6 +159,25 @@ def test_a_local_account_is_never_taken_over_by_a_directory_entry_of_the_same_na
     response = sign_in(client, "ada")
     assert LOCAL_CLASH in response.content.decode()
     assert not DirectoryAccount.objects.filter(user__username="ada").exists()
+    assert "an existing local account has that name" in AuditEvent.objects.get(action="user.sign_in_refused").message
+
+
+def test_an_account_the_openid_provider_created_is_not_taken_over_by_a_directory_entry(client, directory):
+    from identity import mapping
+    from identity.choices import Source
+
+    ada = get_user_model()(username="ada")  # as an OpenID sign-in creates it: no password
+    ada.set_unusable_password()
+    ada.save()
+    mapping.sync_user(ada, [group_dn("hpc-astro")], source=Source.OIDC)
+    DirectoryAccount.objects.filter(user=ada).update(subject="provider-sub-of-another-ada")
+    response = sign_in(client, "ada")
+    assert LOCAL_CLASH in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    assert DirectoryAccount.objects.get(user=ada).source == Source.OIDC
+    assert roles("ada") == {"astro": (Role.MEMBER, MembershipSource.DIRECTORY)}  # not the directory's owner role
+    refusal = AuditEvent.objects.get(action="user.sign_in_refused")
+    assert "an existing account linked to oidc has that name" in refusal.message
 
 
 def test_local_passwords_can_be_switched_off_except_for_break_glass_accounts(client, directory, settings, make_user):

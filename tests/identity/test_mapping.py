@@ -14,15 +14,17 @@ from users.models import PosixAccount
 pytestmark = pytest.mark.django_db
 ASTRO_PI = "cn=hpc-astro-pi,ou=groups,dc=example,dc=org"
 ASTRO = "cn=hpc-astro,ou=groups,dc=example,dc=org"
+ADMINS = "cn=hpc-admins,ou=groups,dc=example,dc=org"
 
 
 @pytest.fixture
 def rules(db):
     astro = services.create_tenant("astro", "Astrophysics")
-    GroupRule.objects.create(group="hpc-astro-pi", action="owner", tenant_slug="astro")
-    GroupRule.objects.create(group="hpc-astro", action="member", tenant_slug="astro")
-    GroupRule.objects.create(group="hpc-admins", action="site_admin")
-    GroupRule.objects.create(group="hpc-bio", action="member", tenant_slug="bio", create_tenant=True)
+    GroupRule.objects.create(group=ASTRO_PI, action="owner", tenant_slug="astro")  # LDAP groups: by DN
+    GroupRule.objects.create(group=ASTRO, action="member", tenant_slug="astro")
+    GroupRule.objects.create(group="hpc-admins", action="site_admin")  # a plain name (OIDC)
+    GroupRule.objects.create(group="cn=hpc-bio,ou=groups,dc=example,dc=org", action="member", tenant_slug="bio",
+                             create_tenant=True)  # fmt: skip
     return astro
 
 
@@ -38,9 +40,42 @@ def roles(user) -> dict:
     return {m.tenant.slug: (m.role, m.source) for m in Membership.objects.filter(user=user).select_related("tenant")}
 
 
-def test_a_groups_dn_and_its_cn_both_match_a_rule():
-    assert group_keys([ASTRO_PI]) == ["cn=hpc-astro-pi,ou=groups,dc=example,dc=org", "hpc-astro-pi"]
+def test_a_group_dn_is_one_key_in_canonical_form_and_a_plain_name_another():
+    # Changed deliberately (issue 31 item 9): a DN no longer also yields its cn, which matched any OU.
+    assert group_keys([ASTRO_PI]) == [ASTRO_PI]
+    assert group_keys(["CN=HPC-Astro-PI, OU=Groups,  dc=example,DC=org"]) == [ASTRO_PI]
     assert group_keys(["  HPC-Astro "]) == ["hpc-astro"]
+    assert group_keys(["cn=a\\,b,ou=x"]) == ["cn=a\\,b,ou=x"]  # an escaped comma stays part of the value
+    assert group_keys(["cn=", "cn=a,", "cn=#0402"]) == []  # not DNs, or values no rule could name
+
+
+def test_with_the_sites_opt_in_an_ldap_groups_cn_is_also_a_plain_name():
+    assert group_keys([ASTRO_PI], match_cn=True) == [ASTRO_PI, "hpc-astro-pi"]
+    assert group_keys(["uid=x+cn=hpc-admins,ou=groups", "ou=hpc-admins,dc=example"], match_cn=True) == [
+        "cn=hpc-admins+uid=x,ou=groups", "ou=hpc-admins,dc=example"]  # fmt: skip
+
+
+@pytest.mark.parametrize(("groups", "source"), [
+    (["cn=hpc-admins,ou=clubs,ou=groups,dc=example,dc=org"], "ldap"),  # the same cn in another OU
+    (["cn=hpc-admins"], "ldap"), (["x=hpc-admins"], "oidc"), (["cn=hpc\\-admins"], "oidc"),
+    (["cn=hpc-admins,ou=groups,dc=example,dc=org,dc=evil"], "ldap"),
+])  # fmt: skip
+def test_a_group_that_only_shares_a_cn_with_a_rules_group_matches_nothing(rules, dana, groups, source):
+    GroupRule.objects.create(group=ADMINS, action="site_admin")
+    result = sync_user(dana, groups, source=source)
+    assert result.staff is None and not result.member_of_any
+    dana.refresh_from_db()
+    assert not dana.is_staff
+
+
+def test_a_plain_rule_matches_an_oidc_group_of_that_name_and_an_ldap_cn_only_with_the_opt_in(rules, dana, settings):
+    sync_user(dana, ["hpc-admins"], source="oidc")
+    assert dana.is_staff
+    sync_user(dana, ["cn=hpc-admins,ou=clubs,dc=example,dc=org"], source="ldap")
+    dana.refresh_from_db()
+    assert not dana.is_staff
+    settings.LDAP_MATCH_GROUP_CN = True
+    assert sync_user(dana, ["cn=hpc-admins,ou=clubs,dc=example,dc=org"], source="ldap").staff is True
 
 
 def test_directory_groups_grant_tenant_roles_marked_as_from_the_directory(rules, dana):
@@ -131,3 +166,27 @@ def test_a_hand_made_role_change_makes_a_directory_membership_local(rules, dana)
     services.set_membership(rules, dana, Role.OWNER)
     sync_user(dana, [], source="ldap")
     assert roles(dana) == {"astro": (Role.OWNER, MembershipSource.LOCAL)}
+
+
+def test_the_rule_form_stores_a_dn_in_canonical_form_and_refuses_what_is_not_one(rules):
+    from identity.forms import GroupRuleForm
+
+    form = GroupRuleForm(data={"group": "CN=HPC-Astro, OU=Groups,dc=example,dc=org", "action": "site_admin"})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["group"] == ASTRO
+    for bad in ("cn=a,", "cn=", "=x", "cn=(x)"):
+        assert "group" in GroupRuleForm(data={"group": bad, "action": "site_admin"}).errors
+
+
+def test_the_migration_rewrites_existing_dn_rules_canonically_and_drops_a_rule_spelled_twice(rules):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("identity.migrations.0004_group_rule_dn_canonical")
+    GroupRule.objects.create(group="cn=hpc-astro, ou=groups, dc=example, dc=org", action="member", tenant_slug="astro")
+    GroupRule.objects.create(group="cn=hpc-chem,  OU=groups,dc=example,dc=org", action="member", tenant_slug="astro")
+    migration.canonical_dns(apps, None)
+    groups = sorted(GroupRule.objects.filter(group__contains="=").values_list("group", flat=True))
+    assert groups == [ASTRO, ASTRO_PI, "cn=hpc-bio,ou=groups,dc=example,dc=org",
+                      "cn=hpc-chem,ou=groups,dc=example,dc=org"]  # fmt: skip

@@ -1,7 +1,8 @@
 """The PAM entry end to end on a VRF kernel: a real pam_exec session with a hostile PAM environment.
 
-The user's ~/.pam_environment sets LD_PRELOAD, PYTHONPATH (a sitecustomize.py), PATH and
-ENCLAVE_AGENT_DIR (a forged state dir that would put them into tenant A). Through the static
+The user's ~/.pam_environment sets LD_PRELOAD, PYTHONPATH (a sitecustomize.py), PATH,
+ENCLAVE_AGENT_DIR (a forged state dir that would put them into tenant A), and PAM_TYPE=close_session
+and PAM_USER=nobody (tenant A's member), which pam_exec sets too, after them. Through the static
 launcher the session still lands in the user's own VRF (B) and nothing of theirs runs as root;
 the same line without the launcher runs their code as root (negative control).
 """
