@@ -67,12 +67,12 @@ def findings(tenant_ids, viewer: Viewer) -> Findings:
     site, found = built.site, []
     if None in set(tenant_ids):
         found += analysis.cover_findings(site, None) + vds.notes(site, None)
-    spaces = _spaces(site, tenant_pks) if viewer.admin else None
+    measure = _spaces(site, tenant_pks) if viewer.admin else _own_and_pools(site)  # each read once per call
     for tenant in site.tenants:
         if int(tenant.name[1:]) not in built.broken:
             found += analysis.cover_findings(site, tenant)
             for policy in tenant.policies:
-                found += _exposure(site, policy, spaces) + analysis.outside_findings(policy)
+                found += _exposure(site, policy, measure) + analysis.outside_findings(policy)
             found += vds.notes(site, tenant)  # how the vSphere switch filter enforces them, never silent
     return _rendered(found, built.broken, viewer)
 
@@ -97,21 +97,24 @@ def _rendered(found: list, broken: dict, viewer: Viewer) -> Findings:
     return result
 
 
-def _exposure(site: ir.Site, policy, spaces: list | None) -> list:
-    """Exposure findings: against other tenants' segments (site admins), else against the site's pools."""
-    if spaces is not None:
-        return analysis.exposure_findings(site, policy, spaces)
-    return pool_exposure(site, policy)
+def _exposure(site: ir.Site, policy, measure) -> list:
+    """Exposure findings: against other tenants' segments (site admins: a list), else against the site's pools."""
+    if isinstance(measure, list):
+        return analysis.exposure_findings(site, policy, measure)
+    return pool_exposure(policy, *measure)
 
 
-def pool_exposure(site: ir.Site, policy) -> list:
+def _own_and_pools(site: ir.Site) -> tuple[dict, dict]:
+    """Each built tenant's own address space by name, and the site's prefix pools' (one query)."""
+    return {t.name: analysis.cidr_space(t.cidrs) for t in site.tenants}, _pool_space()
+
+
+def pool_exposure(policy, own: dict, pools: dict) -> list:
     """Allow rules into a tenant from addresses of the site's prefix pools beyond the tenant's own networks.
 
     What tenants other than the site admins are told: it depends only on the site's pools and the
     tenant's own networks, never on which addresses other tenants hold.
     """
-    own = {t.name: analysis.cidr_space(t.cidrs) for t in site.tenants}
-    pools = _pool_space()
     out = []
     for rule in policy.rules:
         if rule.action is not ir.Action.ALLOW or not rule.enabled or not policy.tenant:

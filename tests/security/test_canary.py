@@ -62,7 +62,6 @@ def _plant(world) -> None:
 
     from netpolicy import segments, service_requests
     from netpolicy.models import FirewallPolicy, Group, Service
-    from netpolicy.policy import require_editor  # noqa: F401 - the services below check editors themselves
     from netpolicy.rules import save_rule
     from tenants import services
     from tests.conftest import service_data
