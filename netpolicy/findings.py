@@ -240,6 +240,8 @@ class Names:
             return viewer_text.tenant(pk, self.tenants[pk])
         if kind == "q" and pk in self.tenants:
             return viewer_text.owned(pk, f"{self.tenants[pk]}/quarantine", "another tenant's quarantine")
+        if kind in "tq":
+            return viewer_text.tenant(pk, token)  # a tenant gone meanwhile: its id is still its own
         return token
 
     def parts(self, message: str) -> list:

@@ -89,3 +89,15 @@ def test_findings_refuse_to_render_without_a_viewer(world, wide_rule):
     mine = findings.findings({world.tenant_a.pk}, Viewer(frozenset({world.tenant_a.pk})))
     admin = findings.findings({world.tenant_a.pk}, SITE_ADMIN)
     assert mine.by_rule.keys() == admin.by_rule.keys()
+
+
+def test_a_subnet_refused_for_overlapping_another_tenants_segment_does_not_say_which(world, api, wide_rule):
+    """The refusal itself is unavoidable (the subnet is taken); naming the segment's subnet is not."""
+    body = {"tenant": world.tenant_a.pk, "name": "probe", "kind": "vlan", "subnet": "10.64.1.0/25"}
+    refused = api(world.owner_a).post("/api/v1/segments/", body, format="json")
+    assert refused.status_code == 400 and "another tenant's network" in refused.content.decode()
+    assert "10.64.1.0/24" not in refused.content.decode()
+    own = api(world.owner_a).post("/api/v1/segments/", {**body, "subnet": "10.64.0.0/25"}, format="json")
+    assert "(10.64.0.0/24)" in own.content.decode()  # its own segment it may see
+    admin = api(world.admin).post("/api/v1/segments/", body, format="json")
+    assert "(10.64.1.0/24)" in admin.content.decode()
