@@ -255,6 +255,20 @@ def _channels(world, user) -> list[str]:
     return texts
 
 
+def _questions(client, world) -> list[str]:
+    """What-if both ways between the reader's tenant and the victim's (the asked addresses taken out)."""
+    import ipaddress
+
+    mine = str(next(ipaddress.ip_network(world.segment_a.subnet).hosts()))
+    theirs = f"{SUBNET}5"
+    texts = []
+    for source, destination in ((mine, theirs), (theirs, mine)):
+        body = {"source": source, "destination": destination, "protocol": "tcp", "port": 22}
+        answer = client.post("/api/v1/what-if/", body, content_type="application/json").content.decode()
+        texts.append(answer.replace(theirs, "").replace(mine, ""))
+    return texts
+
+
 def _reader(user) -> Client:
     client = Client()
     client.force_login(user)
@@ -267,7 +281,7 @@ def test_no_marker_of_another_tenant_reaches_any_channel_of_a_tenants_member(sit
     client = _reader(user)
     planted = _planted(site)
     api, pages = _read_api(client, site, planted), _crawl(client) + _read_pages_of(client, planted)
-    channels = _channels(site, user)
+    channels = _channels(site, user) + _questions(client, site)
     texts = api + pages + channels
     found = sorted({m.group(0) for text in texts for m in FORBIDDEN.finditer(text)})
     leaks = [text[max(0, m.start() - 160) : m.end() + 80] for text in texts for m in FORBIDDEN.finditer(text)][:3]
