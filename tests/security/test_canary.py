@@ -32,7 +32,8 @@ FORBIDDEN = re.compile(rf"zqv[-_]|Zqv Victim|{re.escape(SUBNET)}|{re.escape(ADDR
 # What the site admin must read somewhere (each planted channel once at least).
 SEEN_BY_ADMIN = ("zqv-victim", "Zqv Victim", SUBNET, ADDRESS, "zqv-seg", "zqv_rule", "zqv_group",
                  "zqv-cluster", "zqv-justification", "zqv-lease-justification", "zqv-service-justification",
-                 "zqv-hook.example.org", "zqv-node-tenant-error", "zqv-node-error")  # fmt: skip
+                 "zqv-hook.example.org", "zqv-node-tenant-error", "zqv-node-error", "zqv-description",
+                 "zqv-group-notes", "zqv-rule-description", "zqv-owner")  # fmt: skip
 PAGES_MAX, VARIANTS_PER_PATH, OWN_SAMPLES = 250, 2, 2
 SKIPPED_PAGES = ("/logout", "/oidc/", "/admin/", "/api/", "/static/", "/login")
 PAGED = {"tenants.Tenant", "tenants.VirtualCluster", "netpolicy.Segment", "netpolicy.Group", "netpolicy.FirewallRule",
@@ -72,8 +73,7 @@ def _plant(world) -> None:
     world.victim = v = services.create_tenant("zqv-victim", "Zqv Victim", "zqv-description", owner=world.owner_v)
     services.update_quota(v.quota, max_nodes=32, max_segments=8)
     world.segment_v = segments.create_segment(v, world.admin, {
-        "name": "zqv-seg", "kind": "overlay", "subnet": f"{SUBNET}0/24", "node_pool": world.node_pool,
-        "description": "zqv-seg-description"})  # fmt: skip
+        "name": "zqv-seg", "kind": "overlay", "subnet": f"{SUBNET}0/24", "node_pool": world.node_pool})  # fmt: skip
     group = Group.objects.create(tenant=v, name="zqv_group", cidrs=[f"{ADDRESS}/32"], description="zqv-group-notes")
     policy = FirewallPolicy.objects.get(tenant=v, name="isolation")
     save_rule(world.owner_v, {"policy": policy, "name": "zqv_rule", "sequence": 700, "sources": [group],
