@@ -12,11 +12,11 @@ from agents.choices import NodeStatus
 from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
 from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
-from tenants.models import Tenant
 
 SILENT_AFTER = datetime.timedelta(seconds=90)  # three missed long-polls
 TOUCH_EVERY = datetime.timedelta(seconds=15)  # a write per request would be one per poll and report
 NODE_EDITABLE = ("address", "interfaces")
+TENANT_ERRORS_KEPT = 20  # per tenant; the whole report stays in last_report
 
 
 def _checked(check, value, field: str, *args):
@@ -156,16 +156,18 @@ def revoke_credentials(node: Node) -> Node:
 
 
 def record_observed(node: Node, report: dict) -> Node:
-    """Store an agent's (validated) report; status changes and newly applied generations are audited."""
+    """Store an agent's (validated) report; status changes and newly applied generations are audited.
+
+    The node's own errors and each tenant's are stored apart, so each reader is shown only what is theirs.
+    """
     tenants = report.get("tenants") or {}
     ok = not report.get("node_errors") and all(t["status"] == "ready" for t in tenants.values())
-    errors = list(report.get("node_errors") or [])
-    errors += _tenant_errors(tenants)
     with transaction.atomic():
         current = Node.objects.select_for_update().get(pk=node.pk)
         before = snapshot(current)
         current.last_report, current.last_seen = report, timezone.now()
-        current.last_error = "\n".join(errors)[:4000]
+        current.last_error = "\n".join(report.get("node_errors") or [])[:4000]
+        current.tenant_errors = _tenant_errors(tenants)
         current.applied_generation = report["generation"]
         current.capabilities = report.get("capabilities") or current.capabilities
         current.status = NodeStatus.READY if ok else NodeStatus.NOT_READY
@@ -175,15 +177,9 @@ def record_observed(node: Node, report: dict) -> Node:
     return current
 
 
-def _tenant_errors(tenants: dict) -> list[str]:
-    """Each tenant's errors, named by slug (one query, only when a tenant reported errors)."""
-    failing = [tid for tid, t in tenants.items() if t.get("errors")]
-    if not failing:
-        return []
-    ids = [int(tid) for tid in failing if str(tid).isdigit()]
-    slugs = dict(Tenant.objects.filter(pk__in=ids).values_list("pk", "slug"))
-    return [f"tenant {slugs.get(int(tid), tid) if str(tid).isdigit() else tid}: {e}"
-            for tid in failing for e in tenants[tid]["errors"]]  # fmt: skip
+def _tenant_errors(tenants: dict) -> dict[str, list[str]]:
+    """Each failing tenant's errors under its id (no query: names are the reader's business)."""
+    return {str(tid): list(t["errors"])[:TENANT_ERRORS_KEPT] for tid, t in tenants.items() if t.get("errors")}
 
 
 def touch(node: Node) -> None:
@@ -209,7 +205,7 @@ def mark_silent_nodes() -> int:
 
 
 def _brief(snap: dict) -> dict:
-    return {k: snap[k] for k in ("status", "applied_generation", "desired_generation", "last_error")}
+    return {k: snap[k] for k in ("status", "applied_generation", "desired_generation", "last_error", "tenant_errors")}
 
 
 def update_node(node: Node, **fields) -> Node:

@@ -33,7 +33,7 @@ from netpolicy.serializers import (
 )
 from portal.api import TenantScopedViewSet
 from portal.errors import InvalidRequest, NotFound
-from tenants.access import is_site_admin, tenant_ids
+from tenants.access import is_site_admin, tenant_ids, viewer
 from tenants.models import Tenant
 
 CRUD = (
@@ -178,12 +178,12 @@ class FirewallRuleViewSet(SiteOrOwnTenantMixin, *CRUD, viewsets.GenericViewSet):
         rules = self.filter_queryset(self.get_queryset()).prefetch_related(None)  # ids instead, below
         page = attach_member_ids(self.paginate_queryset(rules))
         context = self.get_serializer_context()
-        context["findings"] = findings.findings({r.policy.tenant_id for r in page})
+        context["findings"] = findings.findings({r.policy.tenant_id for r in page}, viewer(request.user))
         return self.get_paginated_response(FirewallRuleSerializer(page, many=True, context=context).data)
 
     def _respond(self, rule, code=status.HTTP_200_OK):
         context = self.get_serializer_context()
-        context["findings"] = findings.findings({rule.policy.tenant_id})
+        context["findings"] = findings.findings({rule.policy.tenant_id}, viewer(self.request.user))
         return Response(FirewallRuleSerializer(rule, context=context).data, status=code)
 
     def retrieve(self, request, *args, **kwargs):

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from netpolicy.compiler import nft, nsx
 from netpolicy.compiler.model import PolicyError
-from netpolicy.findings import readable
+from netpolicy.findings import readable, scope_viewer
 from netpolicy.ir import Isolated, build_site, build_site_isolating
 from portal.errors import InvalidRequest, ServiceError
 from tenants.models import Tenant
@@ -57,7 +57,9 @@ def compiling(tenant_id: int | None):
     yield
     new = [message for key, message in problems(tenant_id).items() if key not in before]
     if new:
-        raise InvalidRequest(f"Refused: the policy would no longer compile: {readable(new[0])}")
+        raise InvalidRequest(
+            f"Refused: the policy would no longer compile: {readable(new[0], scope_viewer(tenant_id))}"
+        )
 
 
 def site_for_reading(tenants=None) -> Isolated:
@@ -72,7 +74,7 @@ def site_broken(exc: PolicyError) -> SitePolicyBroken:
     """The 409 for a site whose own part does not compile (callers that compile raise it too)."""
     return SitePolicyBroken(
         "The site policy does not compile, so nothing can be compiled until a site admin "
-        f"fixes it: {readable(str(exc))}"
+        f"fixes it: {readable(str(exc), scope_viewer(None))}"  # the site's part: site objects only
     )
 
 

@@ -1,7 +1,11 @@
 """Lint findings for the rules of a few tenants (a page of rules) in a bounded number of queries.
 
-Only the tenants on the page and the site policies are built; which other tenants a rule's sources
-reach is one query against the segments' GiST index, at most EXPOSED_SHOWN segments per address.
+Only the tenants on the page and the site policies are built. Findings are rendered for a viewer
+(portal.viewer_text): names of other tenants' objects never reach a tenant's members. Which other
+tenants a rule's sources reach is asked only for site admins (one query against the segments' GiST
+index, at most EXPOSED_SHOWN segments per address); for anyone else a rule is measured against the
+site's address pools and the tenant's own networks, which no other tenant's allocation moves, so
+narrowing a group's addresses and reading the finding again learns nothing about other tenants.
 """
 
 import re
@@ -18,6 +22,8 @@ from netpolicy.choices import SegmentState
 from netpolicy.compiler import analysis, vds
 from netpolicy.compiler import model as ir
 from netpolicy.models import FirewallPolicy, FirewallRule
+from portal import viewer_text
+from portal.viewer_text import Viewer
 from tenants.models import Tenant
 
 BROKEN = "does-not-compile"
@@ -49,39 +55,103 @@ class Findings:
         return self.by_rule.get(rule_id, [])
 
 
-def findings(tenant_ids) -> Findings:
-    """Findings for these tenants' rules (None in the set: the site policies' rules)."""
-    from netpolicy.checks import quarantine_note
+def findings(tenant_ids, viewer: Viewer) -> Findings:
+    """Findings for these tenants' rules (None in the set: the site policies' rules), as the viewer may read them."""
     from portal.errors import ServiceError
 
     tenant_pks = sorted(t for t in set(tenant_ids) if t is not None)
     try:
         built = _built(tenant_pks)
     except ServiceError as exc:
-        return Findings(broken={None: str(exc.detail)})
+        return Findings(broken={None: str(exc.detail)})  # the site part's own objects only (checks.site_broken)
     site, found = built.site, []
     if None in set(tenant_ids):
         found += analysis.cover_findings(site, None) + vds.notes(site, None)
-    spaces = _spaces(site, tenant_pks)
+    measure = _spaces(site, tenant_pks) if viewer.admin else _own_and_pools(site)  # each read once per call
     for tenant in site.tenants:
         if int(tenant.name[1:]) not in built.broken:
             found += analysis.cover_findings(site, tenant)
             for policy in tenant.policies:
-                found += analysis.exposure_findings(site, policy, spaces) + analysis.outside_findings(policy)
+                found += _exposure(site, policy, measure) + analysis.outside_findings(policy)
             found += vds.notes(site, tenant)  # how the vSphere switch filter enforces them, never silent
-    names = Names([f.message for f in found] + list(built.broken.values()), built.broken)
+    return _rendered(found, built.broken, viewer)
+
+
+def _rendered(found: list, broken: dict, viewer: Viewer) -> Findings:
+    """The findings' messages with names for ids, as the viewer may read them (three queries in all)."""
+    from netpolicy.checks import quarantine_note
+
+    names = Names([f.message for f in found] + list(broken.values()), broken)
     result = Findings()
     for f in found:
         entry = {
             "kind": f.kind.value,
             "rule": int(f.rule[1:]),
-            "message": names.readable(f.message),
+            "message": names.readable(f.message, viewer),
             "by_rule": int(f.by_rule[1:]) if getattr(f, "by_rule", None) else None,
         }
         result.by_rule.setdefault(entry["rule"], []).append(entry)
-    for pk, message in built.broken.items():
-        result.broken[pk] = quarantine_note(names.tenant(pk), names.readable(message))
+    for pk, message in broken.items():
+        slug = viewer_text.render_for(viewer, [names.tenant_ref(pk)])
+        result.broken[pk] = quarantine_note(slug, names.readable(message, viewer))
     return result
+
+
+def _exposure(site: ir.Site, policy, measure) -> list:
+    """Exposure findings: against other tenants' segments (site admins: a list), else against the site's pools."""
+    if isinstance(measure, list):
+        return analysis.exposure_findings(site, policy, measure)
+    return pool_exposure(policy, *measure)
+
+
+def _own_and_pools(site: ir.Site) -> tuple[dict, dict]:
+    """Each built tenant's own address space by name, and the site's prefix pools' (one query)."""
+    return {t.name: analysis.cidr_space(t.cidrs) for t in site.tenants}, _pool_space()
+
+
+def pool_exposure(policy, own: dict, pools: dict) -> list:
+    """Allow rules into a tenant from addresses of the site's prefix pools beyond the tenant's own networks.
+
+    What tenants other than the site admins are told: it depends only on the site's pools and the
+    tenant's own networks, never on which addresses other tenants hold.
+    """
+    out = []
+    for rule in policy.rules:
+        if rule.action is not ir.Action.ALLOW or not rule.enabled or not policy.tenant:
+            continue
+        src, dst = analysis.address_space(rule.sources), analysis.address_space(rule.destinations)
+        mine = own.get(policy.tenant, {})
+        if not analysis.space_overlaps(dst, mine):
+            continue
+        if src is None and analysis.service_space(rule) is None:
+            who = "every tenant on every port"
+        elif src is not None and _beyond(src, pools, mine):
+            who = "addresses the site assigns to other tenants (its sources reach beyond the tenant's own networks)"
+        else:
+            continue
+        message = f"rule {policy.id}/{rule.id} exposes tenant {policy.tenant} to {who}"
+        out.append(analysis.Finding(analysis.FindingKind.EXPOSES, policy.id, rule.id, message))
+    return out
+
+
+def _beyond(src: dict, pools: dict, own: dict) -> bool:
+    """Whether some address of src lies in a site pool but outside the tenant's own networks."""
+    for version, intervals in src.items():
+        inside = [
+            (max(lo, a), min(hi, b)) for lo, hi in intervals for a, b in pools.get(version, []) if lo <= b and a <= hi
+        ]
+        if inside and not analysis.contains(own.get(version, []), analysis.merge(inside)):
+            return True
+    return False
+
+
+def _pool_space() -> dict:
+    """The site's IPv4 and IPv6 prefix pools as address intervals (site configuration, not allocations)."""
+    from netpolicy.choices import PoolKind
+    from netpolicy.models import Pool
+
+    cidrs = Pool.objects.filter(kind__in=[PoolKind.IPV4, PoolKind.IPV6]).values_list("cidr", flat=True)
+    return analysis.cidr_space(ir.parse_network(c, "pool") for c in cidrs)
 
 
 def _built(tenant_pks: list[int]):
@@ -142,37 +212,55 @@ def _reached(sources: list[str], exclude: list[int]) -> list[tuple[int, str]]:
 
 
 class Names:
-    """IR ids (r12, p3, q5, t7) in messages replaced by names, fetched in three queries for all messages."""
+    """IR ids (r12, p3, q5, t7) in messages replaced by names owned by their tenants, in three queries for all."""
 
     def __init__(self, messages, tenants=()):
         ids = defaultdict(set, t=set(tenants))
         for message in messages:
             for kind, number in TOKEN.findall(message):
                 ids[kind].add(int(number))
-        self.rules = FirewallRule.objects.in_bulk(ids["r"]) if ids["r"] else {}
+        self.rules = FirewallRule.objects.select_related("policy").in_bulk(ids["r"]) if ids["r"] else {}
         self.policies = FirewallPolicy.objects.select_related("tenant").in_bulk(ids["p"]) if ids["p"] else {}
         wanted = ids["t"] | ids["q"]
         self.tenants = dict(Tenant.objects.filter(pk__in=wanted).values_list("pk", "slug")) if wanted else {}
 
-    def tenant(self, pk: int) -> str:
-        return self.tenants.get(pk) or f"t{pk}"
+    def tenant_ref(self, pk: int) -> viewer_text.Ref:
+        return viewer_text.tenant(pk, self.tenants.get(pk) or f"t{pk}")
 
-    def _name(self, match) -> str:
-        kind, pk = match[1], int(match[2])
+    def _part(self, kind: str, pk: int, token: str):
+        """The name an IR id stands for, owned by its tenant (an unknown id stays as it is)."""
         if kind == "r" and pk in self.rules:
-            return f"'{self.rules[pk].name}'"
+            return viewer_text.owned(
+                self.rules[pk].policy.tenant_id, f"'{self.rules[pk].name}'", "a rule of another tenant"
+            )
         if kind == "p" and pk in self.policies:
-            return str(self.policies[pk])
+            policy = self.policies[pk]
+            return viewer_text.owned(policy.tenant_id, str(policy), "a policy of another tenant")
         if kind == "t" and pk in self.tenants:
-            return self.tenants[pk]
+            return viewer_text.tenant(pk, self.tenants[pk])
         if kind == "q" and pk in self.tenants:
-            return f"{self.tenants[pk]}/quarantine"
-        return match[0]
+            return viewer_text.owned(pk, f"{self.tenants[pk]}/quarantine", "another tenant's quarantine")
+        if kind in "tq":
+            return viewer_text.tenant(pk, token)  # a tenant gone meanwhile: its id is still its own
+        return token
 
-    def readable(self, message: str) -> str:
-        return TOKEN.sub(self._name, message)
+    def parts(self, message: str) -> list:
+        """The message as parts: the compiler's words, and names owned by their tenants."""
+        out, at = [], 0
+        for match in TOKEN.finditer(message):
+            out += [message[at : match.start()], self._part(match[1], int(match[2]), match[0])]
+            at = match.end()
+        return [*out, message[at:]]
+
+    def readable(self, message: str, viewer: Viewer) -> str:
+        return viewer_text.render_for(viewer, self.parts(message))
 
 
-def readable(message: str) -> str:
-    """One message with its IR ids replaced by names."""
-    return Names([message]).readable(message)
+def readable(message: str, viewer: Viewer) -> str:
+    """One message with its IR ids replaced by names, as the viewer may read them."""
+    return Names([message]).readable(message, viewer)
+
+
+def scope_viewer(tenant_id: int | None) -> Viewer:
+    """Who reads a refusal about one scope's part (a tenant's, or None: the site's): that scope only."""
+    return Viewer(frozenset() if tenant_id is None else frozenset({tenant_id}))

@@ -10,7 +10,7 @@ from netpolicy.compiler.model import Category as IRCategory
 from netpolicy.models import FirewallPolicy, FirewallRule, Group
 from netpolicy.rule_members import attach_members
 from portal.paging import paginate
-from tenants.access import is_site_admin, tenant_ids
+from tenants.access import is_site_admin, tenant_ids, viewer
 from tenants.choices import Role
 from tenants.models import Tenant
 
@@ -77,7 +77,7 @@ def context(request) -> dict:
         .values("policy")
         .annotate(lo=Min("sequence"), hi=Max("sequence"))
     }
-    found = lint.findings({tenant_id, None}) if rules.rows else lint.Findings()
+    found = lint.findings({tenant_id, None}, viewer(request.user)) if rules.rows else lint.Findings()
     rows = [(r, editable(r.policy.tenant_id), found.for_rule(r.pk, r.policy.tenant_id), ends[r.policy_id])
             for r in rules.rows]  # fmt: skip
     policies = paginate(request, _policies(tenant_id), 20, param="policies")

@@ -7,7 +7,10 @@ from django.db.models.fields.json import KeyTransform
 from agents.choices import NodeStatus, TenantNetworkStatus
 from netpolicy.choices import SegmentKind
 from netpolicy.choices import SegmentState as S
+from portal.viewer_text import Viewer
 
+# A node's own errors are nft's and ip's words about the whole node, which may quote any tenant's objects.
+NODE_PROBLEM = "the node itself reports a problem (site admins see its errors)"
 NOT_REALIZED = {
     S.REQUESTED: "Waits for a site admin's approval; nothing is realized before that.",
     S.REJECTED: "Rejected: it is never realized.",
@@ -48,17 +51,20 @@ def summary(segment, clusters) -> str:
 def nodes_of(segment):
     """The nodes of the segment's pool, each with only its report's entry for the segment's tenant."""
     entry = KeyTransform(str(segment.tenant_id), KeyTransform("tenants", "last_report"))
-    nodes = segment.node_pool.nodes.defer("last_report", "desired_node").annotate(entry=entry)
+    nodes = segment.node_pool.nodes.defer("last_report", "desired_node", "tenant_errors").annotate(entry=entry)
     return nodes.order_by("name")
 
 
-def node_rows(segment, nodes) -> list[NodeRow]:
-    """Each node's realization of the segment, from its last report (the agent reports per tenant)."""
+def node_rows(segment, nodes, viewer: Viewer) -> list[NodeRow]:
+    """Each node's realization of the segment, from its last report (the agent reports per tenant).
+
+    The segment's tenant's own entry is read; the node's own errors only by site admins.
+    """
     compiled = segment.observed_generation >= segment.generation
-    return [_row(segment, node, compiled) for node in nodes]
+    return [_row(segment, node, compiled, node.last_error if viewer.admin else NODE_PROBLEM) for node in nodes]
 
 
-def _row(segment, node, compiled: bool) -> NodeRow:
+def _row(segment, node, compiled: bool, node_error: str) -> NodeRow:
     if not compiled:
         return NodeRow(node, "applying", "Waits for the worker to compile the pool's desired state.")
     if node.status == NodeStatus.PENDING:
@@ -72,13 +78,15 @@ def _row(segment, node, compiled: bool) -> NodeRow:
         )
     entry = node.entry if isinstance(node.entry, dict) else None
     if entry is None and node.status == NodeStatus.NOT_READY:
-        return NodeRow(node, "failed", node.last_error or "The node is not ready.")
+        return NodeRow(
+            node, "failed", f"The node is not ready: {node_error}" if node.last_error else "The node is not ready."
+        )
     if entry is None:
         return NodeRow(node, "applying", "Not in the node's last report yet.")
     errors = "; ".join(entry.get("errors") or [])
     if entry.get("status") == TenantNetworkStatus.READY:
         if node.status == NodeStatus.NOT_READY:
-            return NodeRow(node, "failed", f"Realized, but the node is not ready: {node.last_error}")
+            return NodeRow(node, "failed", f"Realized, but the node is not ready: {node_error or 'no reason given'}")
         return NodeRow(node, "ready", "Realized (VRF, VXLAN and firewall applied).")
     if entry.get("status") == TenantNetworkStatus.NOT_READY:
         return NodeRow(node, "applying", f"Blocked: {errors or 'not ready'}")

@@ -8,7 +8,7 @@ from netpolicy.checks import compiling
 from netpolicy.choices import TENANT_CATEGORIES, SegmentKind
 from netpolicy.compiler import vds
 from netpolicy.compiler.model import PolicyError
-from netpolicy.findings import readable
+from netpolicy.findings import readable, scope_viewer
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.models import FirewallPolicy, FirewallRule
 from netpolicy.policy import (
@@ -159,11 +159,13 @@ def _refuse_unenforceable(tenant_id) -> None:
     try:
         site = build_site(Tenant.objects.filter(pk=tenant_id) if tenant_id else Tenant.objects.none())
     except PolicyError as exc:
-        raise InvalidRequest(readable(str(exc))) from None
+        raise InvalidRequest(readable(str(exc), scope_viewer(tenant_id))) from None
     tenant = site.tenant(tenant_name(tenant_id)) if tenant_id else None
     refused = [n.message for n in vds.notes(site, tenant) if n.kind is vds.NoteKind.REFUSED]
     if refused:
-        raise InvalidRequest(readable("; ".join(refused)) + " (the tenant's VMs on vSphere enforce it)")
+        raise InvalidRequest(
+            readable("; ".join(refused), scope_viewer(tenant_id)) + " (the tenant's VMs on vSphere enforce it)"
+        )
 
 
 def _has_vm_clusters(tenant_id) -> bool:

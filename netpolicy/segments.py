@@ -20,8 +20,10 @@ from netpolicy.allocation import (
 from netpolicy.checks import compiling
 from netpolicy.choices import PoolKind, SegmentState
 from netpolicy.models import LIVE, Pool, Segment
+from portal import viewer_text
 from portal.addresses import AddressError, parse_address, parse_network
 from portal.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
+from portal.viewer_text import SITE_ADMIN, Viewer
 from tenants import notifications
 from tenants.access import is_site_admin, require_member, require_owner_or_admin
 from tenants.models import Tenant
@@ -153,7 +155,7 @@ def _choose_subnet(tenant: Tenant, data: dict, claims: _Claims, admin: bool) -> 
             if net.version == supernet.version and net.subnet_of(supernet):
                 _check_pool_use(pool, tenant, pool.kind)
                 _check_block(pool, net.prefixlen, admin)
-                _check_overlap(net, pool)
+                _check_overlap(net, pool, SITE_ADMIN if admin else Viewer(frozenset({tenant.pk})))
                 return pool, net
         raise InvalidRequest(f"Subnet {net} is outside every usable address pool.", "subnet")
     pool = data.get("prefix_pool") or next(iter(_candidate_pools(PoolKind.IPV4, tenant)), None)
@@ -170,10 +172,13 @@ def _choose_subnet(tenant: Tenant, data: dict, claims: _Claims, admin: bool) -> 
     return pool, net
 
 
-def _check_overlap(net, pool: Pool) -> None:
+def _check_overlap(net, pool: Pool, viewer: Viewer) -> None:
+    """A subnet overlapping a live segment is refused; the clash is named only to whom it may be shown."""
     clash = Segment.objects.filter(LIVE, routing_domain=pool.routing_domain, subnet__net_overlaps=str(net)).first()
     if clash is not None:
-        raise InvalidRequest(f"Subnet {net} overlaps an existing segment's subnet ({clash.subnet}).", "subnet")
+        held = viewer_text.owned(clash.tenant_id, clash.subnet, viewer_text.OTHER_NETWORK)
+        text = viewer_text.render_for(viewer, [f"Subnet {net} overlaps an existing segment's subnet (", held, ")."])
+        raise InvalidRequest(text, "subnet")
 
 
 def _gateway(net, wanted: str | None) -> str:

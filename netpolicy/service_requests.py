@@ -36,13 +36,15 @@ def request_service(user, tenant, data: dict, justification: str) -> str:
         raise InvalidRequest(str(exc), field="ports" if "ports" in str(exc) else "name") from None
     if Service.objects.filter(name=candidate.name).exists():
         raise InvalidRequest(f"A service {candidate.name} exists already: name it in a rule.", field="name")
+    # A service is the site's, read by every tenant: its suggested description names no tenant and quotes none.
     query = urlencode({"name": candidate.name, "protocol": candidate.protocol, "ports": ports,
-                       "description": f"Asked for by {tenant.slug}: {justification}"[:500]})  # fmt: skip
+                       "description": "Asked for by a tenant (audit log: service.request)."})  # fmt: skip
     link = reverse("netpolicy:service-create") + "?" + query
     what = f"{candidate.name} ({candidate.protocol}{' ' + ports if ports else ''})"
     with transaction.atomic():
         record("service.request", tenant, tenant=tenant.pk, message=f"{what}: {justification}"[:4000],
                after={"name": candidate.name, "protocol": candidate.protocol, "ports": ports})  # fmt: skip
         body = f"{user} (tenant {tenant.slug}) asks for a new service {what}.\nWhy: {justification}\n"
-        notify(site_admins(), NoticeKind.APPROVE, f"{tenant.slug} asks for a service {what}", body, link)
+        notify(site_admins(), NoticeKind.APPROVE, f"{tenant.slug} asks for a service {what}", body, link,
+               about=tenant.pk)  # fmt: skip
     return link

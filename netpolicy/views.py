@@ -32,7 +32,7 @@ from netpolicy.serializers import WhatIfSerializer
 from portal.errors import Forbidden, NotFound, ServiceError
 from portal.pages import attach, render_page
 from portal.paging import paginate
-from tenants.access import is_owner, is_site_admin, scope, staff_member_required, tenant_ids, visible_tenants
+from tenants.access import is_owner, is_site_admin, scope, staff_member_required, tenant_ids, viewer, visible_tenants
 from tenants.choices import Role
 
 S = SegmentState
@@ -178,7 +178,7 @@ def _realization_context(request, segment) -> dict:
     realized = segment.state not in realization.NOT_REALIZED
     on_nodes = realized and segment.node_pool_id
     nodes = paginate(request, realization.nodes_of(segment), param="nodes") if on_nodes else None
-    rows = realization.node_rows(segment, nodes.rows) if nodes else []
+    rows = realization.node_rows(segment, nodes.rows, viewer(request.user)) if nodes else []
     clusters = segment.clusters.filter(tenant_id=segment.tenant_id).exclude(state="retired").select_related("tenant")
     clusters = list(clusters.order_by("pk")[:50])
     live = segment.state == S.REQUESTED or any(row.status == "applying" for row in rows)
@@ -244,9 +244,9 @@ def pool_create(request):
 # ---------------------------------------------------------------- firewall
 
 
-def _findings(tenant_ids_) -> findings.Findings:
-    """Analysis findings for the given tenants' rules (None: site policies); never fails on a broken tenant."""
-    return findings.findings(set(tenant_ids_))
+def _findings(user, tenant_ids_) -> findings.Findings:
+    """Lint of these tenants' rules (None: site policies) as the user may read it; never fails on a broken tenant."""
+    return findings.findings(set(tenant_ids_), viewer(user))
 
 
 @login_required
@@ -284,7 +284,7 @@ def _what_if_answer(user, data) -> tuple[dict, int]:
 
 def _rule_saved(request, rule: FirewallRule):
     """Back to the firewall page at the rule, with its lint in the message as well."""
-    found = _findings([rule.policy.tenant_id]).for_rule(rule.pk, rule.policy.tenant_id)
+    found = _findings(request.user, [rule.policy.tenant_id]).for_rule(rule.pk, rule.policy.tenant_id)
     lint = "; ".join(f"{f['kind']}: {f['message']}" for f in found) or "no findings"
     (messages.warning if found else messages.success)(request, f"Saved rule '{rule.name}' — lint: {lint}")
     return redirect(_rule_url(request.user, rule))
@@ -311,7 +311,9 @@ def _rule_form_page(request, policy_obj: FirewallPolicy, instance: FirewallRule 
             attach(form, exc)
         else:
             return _rule_saved(request, rule)
-    found = _findings([policy_obj.tenant_id]).for_rule(instance.pk, policy_obj.tenant_id) if instance else []
+    found = (
+        _findings(request.user, [policy_obj.tenant_id]).for_rule(instance.pk, policy_obj.tenant_id) if instance else []
+    )
     context = {"form": form, "policy": policy_obj, "rule": instance, "findings": found}
     return render(request, "netpolicy/rule_form.html", context)
 

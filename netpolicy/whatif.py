@@ -17,7 +17,7 @@ from netpolicy.findings import Names
 from netpolicy.ir import QUARANTINE
 from netpolicy.models import LIVE, FirewallRule, Segment
 from portal.errors import Forbidden, InvalidRequest
-from tenants.access import is_site_admin, tenant_ids
+from tenants.access import is_site_admin, tenant_ids, viewer
 from tenants.models import Tenant
 
 OUTSIDE = ("Only your side is answered: the {side} is not in one of your tenants' segments, so what the site "
@@ -76,7 +76,7 @@ def _describe(user, decision, note: str) -> dict:
         rule_name = rule.name if visible else ("a rule of another tenant" if rule else "")
     return {
         "action": decision.action.value,
-        "where": names.readable(decision.where),
+        "where": names.readable(decision.where, viewer(user)),
         "rule": rule.pk if visible else None,
         "rule_name": rule_name,
         "policy": str(rule.policy) if visible else None,

@@ -12,9 +12,14 @@ from notices.choices import NoticeKind
 from notices.models import Notice, Preference, SentOnce
 
 
-def notify(users, kind: str, subject: str, body: str, url: str = "", email: bool = True) -> int:
-    """Tell each user (in-app always; e-mail unless they turned this kind off or `email` is False)."""
-    unique = {u.pk: u for u in users if u is not None and u.is_active}
+def notify(users, kind: str, subject: str, body: str, url: str = "", email: bool = True, *, about) -> int:
+    """Tell each user (in-app always; e-mail unless they turned this kind off or `email` is False).
+
+    `about` is the tenant whose objects the words are built from (None: the site's). Only that tenant's
+    members and the site admins are told: a notice's text is never rendered for anyone else, whatever a
+    caller passes (portal.viewer_text's rule for text that is stored before anyone reads it).
+    """
+    unique = _readers({u.pk: u for u in users if u is not None and u.is_active}, about)
     if not unique:
         return 0
     link = settings.PORTAL_URL.rstrip("/") + url if url else ""
@@ -31,6 +36,16 @@ def notify(users, kind: str, subject: str, body: str, url: str = "", email: bool
         if mails:
             transaction.on_commit(lambda: send_mass_mail(mails, fail_silently=True))
     return len(unique)
+
+
+def _readers(users: dict, about) -> dict:
+    """Of these users, the site admins and (for a tenant's notice) that tenant's members (one query)."""
+    from tenants.models import Membership
+
+    members = set()
+    if about is not None and any(not u.is_staff for u in users.values()):
+        members = set(Membership.objects.filter(tenant=about, user__in=list(users)).values_list("user_id", flat=True))
+    return {pk: u for pk, u in users.items() if u.is_staff or pk in members}
 
 
 def once(key: str) -> bool:

@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from portal.errors import Forbidden, NotFound
+from portal.viewer_text import SITE_ADMIN, Viewer
 from tenants.choices import Role
 from tenants.models import Membership, Tenant, VirtualCluster
 
@@ -54,6 +55,13 @@ def tenant_ids(user, role: str | None = None) -> set[int]:
     if remembered is not None:
         remembered[key] = frozenset(ids)
     return ids
+
+
+def viewer(user) -> Viewer:
+    """Who reads derived text (portal.viewer_text): a site admin, or a user with their tenants."""
+    if is_site_admin(user):
+        return SITE_ADMIN
+    return Viewer(frozenset(tenant_ids(user)))
 
 
 def visible_tenants(user):

@@ -74,7 +74,7 @@ def state_changed(cluster, action: str, since: int | None = None) -> None:
     resized = resize.applied(cluster, since, cluster.observed_generation) if action == "cluster.ready" and since else []
     if resized:
         notify([cluster.requested_by], K.CLUSTER, f"{cluster} resized: {', '.join(resized)}",
-               resized_text(cluster, resized), cluster_url(cluster))  # fmt: skip
+               resized_text(cluster, resized), cluster_url(cluster), about=cluster.tenant_id)  # fmt: skip
     elif what:
         body = f"Your cluster request {cluster} is now {cluster.get_state_display()}.\n"
         if cluster.rejection_reason and action == "cluster.reject":
@@ -83,15 +83,18 @@ def state_changed(cluster, action: str, since: int | None = None) -> None:
             body += f"\nWhat happened: {cluster.status_message}\n"
         if action == "cluster.ready":
             body += access_text(cluster)
-        notify([cluster.requested_by], K.CLUSTER, f"{cluster} {what}", body, cluster_url(cluster))
+        notify(
+            [cluster.requested_by], K.CLUSTER, f"{cluster} {what}", body, cluster_url(cluster), about=cluster.tenant_id
+        )
     if cluster.state == ClusterState.SUBMITTED:
         notify(owners(cluster.tenant_id), K.ENDORSE, f"{cluster} waits for your endorsement",
                f"{cluster.requested_by} asks for {cluster.worker_count} workers until {cluster.lease_end}.\n"
-               f"\nJustification: {cluster.justification}\n", cluster_url(cluster))  # fmt: skip
+               f"\nJustification: {cluster.justification}\n", cluster_url(cluster),
+               about=cluster.tenant_id)  # fmt: skip
     elif cluster.state == ClusterState.ENDORSED:
         notify(site_admins(), K.APPROVE, f"{cluster} waits for your approval",
                f"{cluster} was endorsed by {cluster.endorsed_by} and waits for a site admin.\n",
-               cluster_url(cluster), email=not digesting())  # fmt: skip
+               cluster_url(cluster), email=not digesting(), about=cluster.tenant_id)  # fmt: skip
 
 
 def resized_text(cluster, changes: list[str]) -> str:
@@ -109,7 +112,7 @@ def segment_requested(segment) -> None:
     url = reverse("netpolicy:segment-detail", args=[segment.pk])
     notify(site_admins(), K.APPROVE, f"Segment {segment.tenant.slug}/{segment.name} waits for your approval",
            f"{segment.requested_by} asks for a {segment.kind} segment {segment.subnet}.\n", url,
-           email=not digesting())  # fmt: skip
+           email=not digesting(), about=segment.tenant_id)  # fmt: skip
 
 
 def segment_decided(segment, reason: str = "") -> None:
@@ -123,6 +126,7 @@ def segment_decided(segment, reason: str = "") -> None:
         f"The segment {segment.subnet} of {segment.tenant.slug} is now {segment.get_state_display()}.\n"
         + (f"\nReason: {reason}\n" if reason else ""),
         url,
+        about=segment.tenant_id,
     )
 
 
@@ -133,7 +137,7 @@ def extension_requested(extension) -> None:
     notify(deciders, K.EXTENSION, f"{cluster}: lease extension to {extension.lease_end} waits for you",
            f"{extension.requested_by} asks to keep {cluster} until {extension.lease_end}, past the site's "
            f"maximum of {settings.LEASE_MAX_DAYS} days.\n\nJustification: {extension.justification}\n",
-           cluster_url(cluster))  # fmt: skip
+           cluster_url(cluster), about=cluster.tenant_id)  # fmt: skip
 
 
 def extension_decided(extension) -> None:
@@ -143,7 +147,8 @@ def extension_decided(extension) -> None:
     body = f"Your request to keep {cluster} until {extension.lease_end} was {verdict} by {extension.decided_by}.\n"
     if extension.decision_reason:
         body += f"\nReason: {extension.decision_reason}\n"
-    notify([extension.requested_by], K.LEASE, f"{cluster} lease extension {verdict}", body, cluster_url(cluster))
+    notify([extension.requested_by], K.LEASE, f"{cluster} lease extension {verdict}", body, cluster_url(cluster),
+           about=cluster.tenant_id)  # fmt: skip
 
 
 def lease_warning(cluster, people) -> None:
@@ -152,7 +157,8 @@ def lease_warning(cluster, people) -> None:
     body = (f"The lease of {cluster} ends on {cluster.lease_end}, in {days} days.\n\n{AT_EXPIRY}\n\n"
             f"To keep it, request an extension from the cluster page (one click: "
             f"{settings.PORTAL_URL.rstrip('/')}{cluster_url(cluster)}#lease).\n")  # fmt: skip
-    notify(people, K.LEASE, f"{cluster} lease ends in {days} days", body, cluster_url(cluster) + "#lease")
+    notify(people, K.LEASE, f"{cluster} lease ends in {days} days", body, cluster_url(cluster) + "#lease",
+           about=cluster.tenant_id)  # fmt: skip
 
 
 def pending_approvals() -> dict:
@@ -184,7 +190,8 @@ def admin_digest() -> int:
         return 0
     body = (f"{total} items wait for a site admin: {counts['clusters']} cluster requests, "
             f"{counts['segments']} segment requests, {counts['extensions']} lease extensions.\n")  # fmt: skip
-    return notify(site_admins(), K.DIGEST, f"{total} requests wait for approval", body, reverse("frontend:approvals"))
+    return notify(site_admins(), K.DIGEST, f"{total} requests wait for approval", body, reverse("frontend:approvals"),
+                  about=None)  # fmt: skip
 
 
 def waiting_for(user) -> dict:

@@ -151,7 +151,8 @@ def test_observed_state_sets_ready_or_not_ready_and_is_audited(pool):
     bad = {"generation": 3, "tenants": {"7": {"status": "failed", "errors": ["vxlan: File exists"]}}}
     agent(cred).post("/api/v1/agents/node-1/observed-state", bad, format="json")
     node.refresh_from_db()
-    assert node.status == NodeStatus.NOT_READY and "tenant 7: vxlan: File exists" in node.last_error
+    assert node.status == NodeStatus.NOT_READY and node.tenant_errors == {"7": ["vxlan: File exists"]}
+    assert node.last_error == ""  # the node's own errors only: each tenant's are kept apart
     assert AuditEvent.objects.filter(action="node.observed", object_id=str(node.pk)).count() == 2
 
 

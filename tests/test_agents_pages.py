@@ -17,11 +17,14 @@ def test_the_node_pages_show_state_errors_and_tenants(world, client):
         str(world.tenant_b.pk): {"status": "failed", "errors": ["vxlan add: File exists"]}}})  # fmt: skip
     client.force_login(world.admin)
     listing = client.get("/nodes/").content.decode()
-    assert "node-9" in listing and "NotReady" in listing and "no VRF" in listing
+    assert (
+        "node-9" in listing and "NotReady" in listing and "no VRF" in listing and "(1 tenant report errors)" in listing
+    )
     detail = client.get(f"/nodes/{node.pk}/").content.decode()
     assert "tenant-a" in detail and "tenant-b" in detail and "vxlan add: File exists" in detail
     # tenants by slug and name, never by id; capabilities as a table, never a Python dict
-    assert "tenant tenant-b: vxlan add: File exists" in detail and f"tenant {world.tenant_b.pk}:" not in detail
+    row_b = detail.split('id="node-tenants"')[1].split("tenant-b")[1].split("</tr>")[0]
+    assert "vxlan add: File exists" in row_b and f"tenant {world.tenant_b.pk}:" not in detail
     assert "Tenant B" in detail and "{&#x27;vrf&#x27;" not in detail and "{'vrf'" not in detail
     capabilities = detail.split('id="node-capabilities"')[1].split("</table>")[0]
     assert "VRF (a routing table per tenant)" in capabilities and ">no</span>" in capabilities

@@ -74,3 +74,39 @@ def test_a_requested_or_unplaced_segment_says_why_nothing_is_realized(world, cli
     assert b"Waits for a site admin&#x27;s approval" in client.get(f"/network/segments/{requested.pk}/").content
     page = client.get(f"/network/segments/{unplaced.pk}/").content.decode()
     assert "Not placed on a Linux node pool or a vSphere cluster yet" in page and 'id="segment-nodes"' not in page
+
+
+def test_a_member_reads_only_their_tenants_errors_and_not_the_nodes_own(world, client, rack):
+    """Issue 31, item 7: a node's report stored every tenant's errors in one text, shown on members' pages."""
+    segment = segments.create_segment(
+        world.tenant_a, world.admin, {"name": "uvn", "kind": "overlay", "node_pool": rack}
+    )
+    segments.create_segment(world.tenant_b, world.admin, {"name": "bvn", "kind": "overlay", "node_pool": rack})
+    refresh.refresh([world.tenant_a.pk, world.tenant_b.pk])
+    n0, n1 = Node.objects.order_by("name")
+    a, b = str(world.tenant_a.pk), str(world.tenant_b.pk)
+    for node in (n0, n1):
+        agents.record_observed(node, {
+            "generation": node.desired_generation, "node_errors": ["nft transaction failed: set vrf-b-secret-net"],
+            "tenants": {a: {"status": "ready", "errors": []},
+                        b: {"status": "failed", "errors": ["vxlan add: bvn-secret exists"]}},
+        })  # fmt: skip
+    n0.refresh_from_db()
+    assert n0.tenant_errors == {b: ["vxlan add: bvn-secret exists"]}
+    assert n0.last_error == "nft transaction failed: set vrf-b-secret-net"
+    client.force_login(world.member_a)
+    rows = client.get(f"/network/segments/{segment.pk}/", **HTMX).content.decode().split('id="segment-nodes"')[1]
+    assert "Realized, but the node is not ready: the node itself reports a problem" in rows
+    assert "secret" not in rows and "tenant-b" not in rows
+    client.force_login(world.admin)
+    rows = client.get(f"/network/segments/{segment.pk}/", **HTMX).content.decode().split('id="segment-nodes"')[1]
+    assert "nft transaction failed: set vrf-b-secret-net" in rows
+
+
+def test_a_report_names_no_tenant_and_costs_no_query_per_failing_tenant(world, rack, django_assert_max_num_queries):
+    node = Node.objects.order_by("name").first()
+    failing = {str(pk): {"status": "failed", "errors": [f"e{pk}"]} for pk in range(1000, 1200)}
+    with django_assert_max_num_queries(8):
+        agents.record_observed(node, {"generation": node.desired_generation, "node_errors": [], "tenants": failing})
+    node.refresh_from_db()
+    assert len(node.tenant_errors) == 200 and node.last_error == ""

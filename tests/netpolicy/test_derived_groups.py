@@ -6,6 +6,7 @@ from netpolicy import findings, ipam, propagation, site
 from netpolicy.compiler import nft
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.models import Group
+from portal.viewer_text import SITE_ADMIN
 from tenants import services
 from tests.conftest import service_data
 from tests.netpolicy.test_ipam import segment  # noqa: F401 (fixture: tenant A's /29 segment)
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def lint(tenant_id) -> list[dict]:
     """Every finding for one tenant's rules (None: the site policies')."""
-    return [entry for found in findings.findings([tenant_id]).by_rule.values() for entry in found]
+    return [entry for found in findings.findings([tenant_id], SITE_ADMIN).by_rule.values() for entry in found]
 
 
 def groups_of(tenant, name):

@@ -7,6 +7,7 @@ from netpolicy.compiler import analysis
 from netpolicy.findings import Names
 from netpolicy.ir import build_site_isolating
 from netpolicy.models import Segment
+from portal.viewer_text import SITE_ADMIN
 from tenants import services
 from tests.conftest import service_data
 from tests.netpolicy.test_netpolicy_db_segments import make_pools
@@ -103,7 +104,7 @@ def test_a_site_admins_answer_is_the_one_the_whole_site_gives(world, api, two_se
     body = ask(api(world.admin), source, destination, port).json()
     rule = int(whole.rule[1:]) if whole.rule else None
     assert (body["action"], body["rule"]) == (whole.action.value, rule)
-    assert body["where"] == Names([whole.where]).readable(whole.where)
+    assert body["where"] == Names([whole.where]).readable(whole.where, SITE_ADMIN)
 
 
 def test_a_site_admins_question_with_a_bad_address_is_refused_with_it_named(world, api, two_segments):

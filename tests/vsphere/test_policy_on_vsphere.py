@@ -5,6 +5,7 @@ import pytest
 from netpolicy import findings, policy, rules
 from netpolicy.models import FirewallPolicy, Group
 from portal.errors import InvalidRequest
+from portal.viewer_text import SITE_ADMIN
 from tenants import services
 from tests.vsphere.sites import capacity_site, cluster_of
 
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 def lint(tenant_id) -> list[dict]:
     """Every finding for one tenant's rules (None: the site policies')."""
-    return [entry for found in findings.findings([tenant_id]).by_rule.values() for entry in found]
+    return [entry for found in findings.findings([tenant_id], SITE_ADMIN).by_rule.values() for entry in found]
 
 
 def one_way_any(world):
