@@ -1,6 +1,5 @@
 """API serializers of the tenants app."""
 
-from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from tenants.choices import (
@@ -24,9 +23,9 @@ class TenantSerializer(serializers.ModelSerializer):
 
 
 class MembershipSerializer(serializers.ModelSerializer):
-    username = serializers.SlugRelatedField(
-        source="user", slug_field="username", queryset=get_user_model().objects.all()
-    )
+    # Plain text, resolved by tenants.services.addable_user after the permission check: the answer never tells
+    # a non-owner whether a name exists, nor an owner whether an unknown name and a refused one differ.
+    username = serializers.CharField(source="user.username", max_length=150)
     role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 
     class Meta:

@@ -3,6 +3,7 @@
 import datetime
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -79,6 +80,17 @@ def set_quota(tenant: Tenant, **limits) -> Quota:
     """Set a tenant's limits (recreating a missing quota row first)."""
     with transaction.atomic():
         return update_quota(quotas.locked_quota(tenant.pk), **limits)
+
+
+NOT_ADDABLE = "No user of that name can be added: they sign in to Enclave once first; site accounts cannot be added."
+
+
+def addable_user(username: str):
+    """The active, non-break-glass user of that name; an unknown and a refused name get the same error."""
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None or username in settings.BREAK_GLASS_USERS:
+        raise InvalidRequest(NOT_ADDABLE, field="username")
+    return user
 
 
 def set_membership(tenant: Tenant, user, role: str, source: str = MembershipSource.LOCAL) -> Membership:
