@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from portal.env import env_bool, env_int, env_list, env_str
-from portal.secrets import load_secret_key
+from portal.secrets import load_secret_key, refuse_placeholders
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("ENCLAVE_DATA_DIR", str(BASE_DIR / ".data")))
@@ -337,6 +337,11 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+if not DEBUG:
+    refuse_placeholders({"ENCLAVE_SECRET_KEY": SECRET_KEY, "ENCLAVE_FIELD_ENCRYPTION_KEYS": FIELD_ENCRYPTION_KEYS,
+                         "ENCLAVE_METRICS_TOKEN": METRICS_TOKEN,
+                         "ENCLAVE_DB_PASSWORD": DATABASES["default"]["PASSWORD"]})  # fmt: skip
 
 LOGGING = {
     "version": 1,
