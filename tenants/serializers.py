@@ -25,7 +25,11 @@ class TenantSerializer(serializers.ModelSerializer):
 class MembershipSerializer(serializers.ModelSerializer):
     # Plain text, resolved by tenants.services.addable_user after the permission check: the answer never tells
     # a non-owner whether a name exists, nor an owner whether an unknown name and a refused one differ.
-    username = serializers.CharField(source="user.username", max_length=150)
+    username = serializers.CharField(
+        source="user.username",
+        max_length=150,
+        help_text="The user's name; they sign in to Enclave once before they can be added",
+    )
     role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 
     class Meta:
