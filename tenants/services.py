@@ -282,6 +282,10 @@ def decide_extension(extension: LeaseExtension, user, approve: bool, reason: str
     reason = (reason or "").strip()
     if not approve and not reason:
         raise InvalidRequest("A rejection needs a reason.", field="reason")
+    if approve:  # an extension asked for before a bound applied still may not pass it
+        signals.cluster_pre_change.send(
+            sender=VirtualCluster, cluster=cluster, changes={"lease_end": extension.lease_end}
+        )
     action = "lease_extension.approve" if approve else "lease_extension.reject"
     allowed_from, to_state = EXTENSION_MOVES[action]
     with transaction.atomic():

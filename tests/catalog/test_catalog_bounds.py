@@ -79,6 +79,17 @@ def test_a_lease_extension_past_the_items_limit_is_refused_even_with_a_justifica
     assert within.status_code == 200 and within.json()["lease_end"] == _days(120)
 
 
+def test_an_extension_past_the_items_limit_asked_for_earlier_cannot_be_approved(world, api, catalog_cluster):
+    cluster = _live(catalog_cluster)
+    LeaseExtension.objects.create(
+        cluster=cluster, lease_end=_days(400), justification="old", requested_by=world.member_a
+    )
+    response = api(world.owner_a).post(f"/api/v1/clusters/{cluster.pk}/approve-extension/", {}, format="json")
+    assert response.status_code == 400 and "at most 120 days" in str(response.json())
+    cluster.refresh_from_db()
+    assert cluster.lease_end == datetime.date.fromisoformat(_days(30))
+
+
 def test_the_cluster_page_offers_only_the_items_lease_and_workers(world, client, catalog_cluster):
     cluster = _live(catalog_cluster)
     client.force_login(world.owner_a)
