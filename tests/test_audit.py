@@ -132,24 +132,31 @@ class _HeldTimer:
         pass
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_burst_of_audited_commits_wakes_the_outbox_readers_once_after_the_burst(world, redis_client, monkeypatch):
+@pytest.fixture
+def held_wakes(monkeypatch):
+    """Wake timers the test fires itself; afterwards no wake is pending (the next commit schedules a real one)."""
     if audit_services._wake_timer is not None:
         audit_services._wake_timer.cancel()  # an earlier test's real wake: not this test's to count
-    monkeypatch.setattr(audit_services, "_wake_timer", None)
-    redis_client.delete("celery")
+    audit_services._wake_timer = None
     monkeypatch.setattr(audit_services, "_new_timer", _HeldTimer)
     monkeypatch.setattr(_HeldTimer, "started", [])
+    yield _HeldTimer.started
+    audit_services._wake_timer = None  # never leave a held (or cancelled) timer that would swallow later wakes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_of_audited_commits_wakes_the_outbox_readers_once_after_the_burst(world, redis_client, held_wakes):
+    redis_client.delete("celery")
     for _ in range(50):  # a pool's nodes reporting after a change: one audited commit each
         with transaction.atomic():
             record("tenant.touch", world.tenant_a)
-    assert len(_HeldTimer.started) == 1 and _HeldTimer.started[0].interval == WAKE_AFTER
+    assert len(held_wakes) == 1 and held_wakes[0].interval == WAKE_AFTER
     assert _queued_tasks(redis_client) == []  # nothing sent before the wake's time comes
-    _HeldTimer.started[0].function()  # the wake's time has come
+    held_wakes[0].function()  # the wake's time has come
     assert _queued_tasks(redis_client) == ["webhooks.tasks.dispatch"]
     with transaction.atomic():
         record("tenant.touch", world.tenant_a)  # after the wake went out: a wake of its own
-    assert len(_HeldTimer.started) == 2
-    _HeldTimer.started[1].function()
+    assert len(held_wakes) == 2
+    held_wakes[1].function()
     assert _queued_tasks(redis_client) == ["webhooks.tasks.dispatch"] * 2
     redis_client.delete("celery")
