@@ -7,6 +7,7 @@ a client cannot make its requests look like someone else's in the audit log.
 import re
 
 from audit.context import Actor, ActorKind, acting_as, new_request_id
+from portal.proxies import client_address
 
 REQUEST_ID_HEADER = "X-Request-ID"
 CLIENT_ID_HEADER = "X-Client-Request-ID"
@@ -14,8 +15,8 @@ _VALID_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 
 
 def client_ip(request) -> str | None:
-    """Return the client address (REMOTE_ADDR; a proxy in front must set it correctly)."""
-    return request.META.get("REMOTE_ADDR") or None
+    """Return the client address (portal.proxies: X-Forwarded-For only from ENCLAVE_TRUSTED_PROXIES)."""
+    return client_address(request)
 
 
 class RequestContextMiddleware:

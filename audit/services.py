@@ -15,6 +15,7 @@ from audit.models import AuditEvent
 WAKE_AFTER = 0.5  # seconds: commits within it share one wake of the outbox readers
 _wake_lock = threading.Lock()
 _wake_timer: threading.Timer | None = None
+_new_timer = threading.Timer  # the wake's clock; tests put a timer they fire themselves in its place
 SECRET_FIELDS = {"password", "password_encrypted", "token_hash", "secret", "credential_hash", "stamp"}
 
 
@@ -87,7 +88,7 @@ def _publish_wake() -> None:
     with _wake_lock:
         if _wake_timer is not None:
             return  # a wake is due after this commit anyway
-        _wake_timer = threading.Timer(WAKE_AFTER, _send_wake)
+        _wake_timer = _new_timer(WAKE_AFTER, _send_wake)
         _wake_timer.daemon = True
         _wake_timer.start()
 

@@ -97,18 +97,24 @@ class CatalogItemVersionSerializer(serializers.ModelSerializer):
 class CatalogRequestSerializer(serializers.Serializer):
     """A cluster request from an item: the researcher's own fields plus values the item lets them change."""
 
-    tenant = serializers.PrimaryKeyRelatedField(queryset=Tenant.objects.all())
+    # Scoped to the user's tenants in get_fields: another tenant's id and a missing one get the same answer.
+    tenant = serializers.PrimaryKeyRelatedField(queryset=Tenant.objects.none(),
+                                                error_messages={"does_not_exist": "No such tenant."})  # fmt: skip
     name = serializers.CharField(max_length=63, validators=[dns_label])
     lease_end = serializers.DateField()
     justification = serializers.CharField(max_length=4000)
     values = ValuesField(required=False, help_text="Request fields the item lets you change")
     submit = serializers.BooleanField(default=False, help_text="Submit at once")
 
-    def validate_tenant(self, tenant):
-        user = self.context["request"].user
-        if not user.is_staff and tenant.pk not in tenant_ids(user):
-            raise serializers.ValidationError("No such tenant.")
-        return tenant
+    def get_fields(self):
+        """The tenants the user belongs to (site admins: every tenant); any other id is unknown."""
+        fields = super().get_fields()
+        request = self.context.get("request")
+        if request is not None:
+            user = request.user
+            fields["tenant"].queryset = Tenant.objects.all() if user.is_staff else \
+                Tenant.objects.filter(pk__in=tenant_ids(user))  # fmt: skip
+        return fields
 
     def validate_values(self, values):
         if not isinstance(values, dict):

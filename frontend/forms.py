@@ -87,16 +87,39 @@ class ExtendLeaseForm(forms.Form):
     lease_end = forms.DateField(widget=DateInput())
     justification = forms.CharField(max_length=4000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
+    def __init__(self, *args, latest=None, **kwargs):
+        """`latest`: a hard limit (a catalog item's): the date picker offers nothing past it, and no justification."""
+        super().__init__(*args, **kwargs)
+        if latest:
+            self.fields["lease_end"].widget.attrs["max"] = latest.isoformat()
+            del self.fields["justification"]
+
 
 class ResizeForm(forms.Form):
     worker_count = forms.IntegerField(min_value=1, max_value=1024, label="Workers")
     interconnect = forms.ChoiceField(choices=Interconnect.choices)
 
-    def __init__(self, *args, site_offers=(), **kwargs):
+    def __init__(self, *args, site_offers=(), rules=None, **kwargs):
         super().__init__(*args, **kwargs)
         offer_site_options(self, list(site_offers))  # interconnects the site cannot realize: disabled, with why
+        if rules is not None:
+            self._within_catalog_item(rules)
         # The cluster's own interconnect stays selectable: a resize of the workers alone must still submit it.
         self.fields["interconnect"].widget.unavailable.pop(str(self.initial.get("interconnect", "")), None)
+
+    def _within_catalog_item(self, rules: dict) -> None:
+        """A catalog cluster's form offers only what its item version allows (the service checks it again)."""
+        workers, interconnect = rules.get("worker_count") or {}, rules.get("interconnect") or {}
+        if workers.get("editable"):
+            low, high = workers["min"], workers["max"]
+        else:
+            low = high = workers.get("value", self.initial.get("worker_count"))
+        self.fields["worker_count"].widget.attrs.update(min=low, max=high)
+        self.fields["worker_count"].help_text = f"This cluster's catalog item allows {low} to {high}."
+        allowed = interconnect.get("choices") if interconnect.get("editable") else [interconnect.get("value")]
+        if interconnect:
+            field = self.fields["interconnect"]
+            field.choices = [(value, label) for value, label in field.choices if value in allowed]
 
 
 class TokenForm(forms.Form):

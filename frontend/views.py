@@ -149,6 +149,7 @@ def cluster_detail(request, pk):
         return render(request, "frontend/partials/cluster_status.html", _status_context(cluster))
     history = AuditEvent.objects.filter(object_type="tenants.virtualcluster", object_id=str(cluster.pk))
     can_resize = can_decide(request.user, cluster) and cluster.state in RESIZABLE_STATES
+    origin = catalog_origin(cluster)
     context = {
         **_status_context(cluster),
         "history": [_with_summary(e) for e in history.order_by("created", "id")],
@@ -159,10 +160,11 @@ def cluster_detail(request, pk):
         **_lease_context(cluster, request.user),
         "can_resize": can_resize,
         "resize_form": ResizeForm(initial={"worker_count": cluster.worker_count, "interconnect": cluster.interconnect},
-                                  site_offers=offers.site_offers() if can_resize else ()),
+                                  site_offers=offers.site_offers() if can_resize else (),
+                                  rules=origin.version.rules if origin else None),
         "notes": advice.notes(cluster.workload_class, cluster.interconnect, cluster.network_mode,
                               cluster.data_path, cluster.gpu_mode),
-        "origin": catalog_origin(cluster),
+        "origin": origin,
         **_access_context(cluster, request.user),
     }  # fmt: skip
     return render_page(request, "frontend/cluster_detail.html", context, "frontend/partials/cluster_status.html")
@@ -182,10 +184,16 @@ def _with_summary(event):
 
 def _lease_context(cluster, user) -> dict:
     """The lease card: when it ends, what happens then, a pending extension, the one-click extension form."""
-    latest = services.max_lease_end()
+    latest, bound = services.max_lease_end(), services.lease_limit(cluster)
+    if bound is not None and bound[0] <= latest:
+        latest = bound[0]  # a catalog item's limit: nothing past it, not even with a justification
+    else:
+        bound = None
     extension = services.pending_extension(cluster) if cluster.state in LEASE_STATES else None
     may_extend = cluster.requested_by_id == user.pk or can_decide(user, cluster)
+    may_extend = may_extend and (bound is None or latest > cluster.lease_end)
     return {
+        "lease_bound": bound[1] if bound else "",
         "lease_open": cluster.state in LEASE_STATES,
         "lease_days_left": (cluster.lease_end - timezone.localdate()).days,
         "at_expiry": notifications.AT_EXPIRY,
@@ -198,7 +206,7 @@ def _lease_context(cluster, user) -> dict:
         and (extension.requested_by_id != user.pk or is_site_admin(user)),
         "can_extend": may_extend,
         # One click: the furthest date allowed without review (the current end when that is later).
-        "lease_form": ExtendLeaseForm(initial={"lease_end": max(latest, cluster.lease_end)}),
+        "lease_form": ExtendLeaseForm(initial={"lease_end": max(latest, cluster.lease_end)}, latest=bound and latest),
     }
 
 

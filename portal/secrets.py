@@ -23,6 +23,23 @@ def load_secret_key(value: str, data_dir: Path, allow_generate: bool) -> str:
     return key
 
 
+# The values .env.example ships (tests/test_deployment.py keeps the two in step): a site that copied the file
+# and forgot one would run with a secret anyone can read on GitHub.
+PLACEHOLDERS = frozenset({"change-me", "change-me-to-a-long-random-string", "change-me-to-another-long-random-string"})
+
+
+def refuse_placeholders(values: dict[str, str | list[str]]) -> None:
+    """Raise ImproperlyConfigured naming every setting that still holds an example placeholder."""
+    found = sorted(name for name, value in values.items()
+                   if any(v in PLACEHOLDERS or v.startswith("change-me") for v in
+                          ([value] if isinstance(value, str) else value)))  # fmt: skip
+    if found:
+        raise ImproperlyConfigured(
+            f"{', '.join(found)} still hold the placeholder of .env.example: set real secrets (e.g. "
+            "python -c 'import secrets; print(secrets.token_urlsafe(32))'), or ENCLAVE_DEBUG=1 for development"
+        )
+
+
 class SecretPathError(PermissionError):
     """A secret file outside the secrets directory (an OSError: the worker reports it like an unreadable file)."""
 

@@ -5,7 +5,8 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from portal.env import env_bool, env_int, env_list, env_str
-from portal.secrets import load_secret_key
+from portal.proxies import parse_networks
+from portal.secrets import load_secret_key, refuse_placeholders
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("ENCLAVE_DATA_DIR", str(BASE_DIR / ".data")))
@@ -88,10 +89,19 @@ AUTHENTICATION_BACKENDS = [
     *(["identity.oidc.DirectoryOIDCBackend"] if OIDC_CLIENT_ID else []),
     "identity.local.LocalBackend",
 ]
+# Reverse proxies whose X-Forwarded-For is believed (CIDRs): the client is the right-most address they did not
+# write (portal.proxies). Empty: REMOTE_ADDR is the client.
+TRUSTED_PROXIES = parse_networks(env_list("ENCLAVE_TRUSTED_PROXIES"))
 AXES_FAILURE_LIMIT = env_int("ENCLAVE_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("ENCLAVE_LOGIN_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# A refused try (locked or paced) neither counts nor extends the lockout: the cool-off ends when it said.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Across every address: beyond this many failures of one username per cool-off window, that username gets
+# one try per LOGIN_USER_SLOWDOWN_SECONDS (portal.auth), except from addresses its user signed in from.
+LOGIN_USER_FAILURE_LIMIT = env_int("ENCLAVE_LOGIN_USER_FAILURE_LIMIT", 30)
+LOGIN_USER_SLOWDOWN_SECONDS = env_int("ENCLAVE_LOGIN_USER_SLOWDOWN_SECONDS", 10)
 AXES_CLIENT_IP_CALLABLE = "audit.middleware.client_ip"
 AXES_LOCKOUT_CALLABLE = "portal.auth.lockout_response"
 AXES_VERBOSE = False
@@ -337,6 +347,11 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+if not DEBUG:
+    refuse_placeholders({"ENCLAVE_SECRET_KEY": SECRET_KEY, "ENCLAVE_FIELD_ENCRYPTION_KEYS": FIELD_ENCRYPTION_KEYS,
+                         "ENCLAVE_METRICS_TOKEN": METRICS_TOKEN,
+                         "ENCLAVE_DB_PASSWORD": DATABASES["default"]["PASSWORD"]})  # fmt: skip
 
 LOGGING = {
     "version": 1,

@@ -65,7 +65,8 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         require_member(self.request.user, tenant)
         require_owner_or_admin(self.request.user, tenant)
         data = serializer.validated_data
-        serializer.instance = services.set_membership(tenant, data["user"], data["role"])
+        user = services.addable_user(data["user"]["username"])
+        serializer.instance = services.set_membership(tenant, user, data["role"])
 
     def perform_destroy(self, instance):
         require_owner_or_admin(self.request.user, instance.tenant_id)

@@ -1,6 +1,5 @@
 """API serializers of the tenants app."""
 
-from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from tenants.choices import (
@@ -24,8 +23,12 @@ class TenantSerializer(serializers.ModelSerializer):
 
 
 class MembershipSerializer(serializers.ModelSerializer):
-    username = serializers.SlugRelatedField(
-        source="user", slug_field="username", queryset=get_user_model().objects.all()
+    # Plain text, resolved by tenants.services.addable_user after the permission check: the answer never tells
+    # a non-owner whether a name exists, nor an owner whether an unknown name and a refused one differ.
+    username = serializers.CharField(
+        source="user.username",
+        max_length=150,
+        help_text="The user's name; they sign in to Enclave once before they can be added",
     )
     role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 

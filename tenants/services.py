@@ -3,6 +3,7 @@
 import datetime
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -81,6 +82,17 @@ def set_quota(tenant: Tenant, **limits) -> Quota:
         return update_quota(quotas.locked_quota(tenant.pk), **limits)
 
 
+NOT_ADDABLE = "No user of that name can be added: they sign in to Enclave once first; site accounts cannot be added."
+
+
+def addable_user(username: str):
+    """The active, non-break-glass user of that name; an unknown and a refused name get the same error."""
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None or username in settings.BREAK_GLASS_USERS:
+        raise InvalidRequest(NOT_ADDABLE, field="username")
+    return user
+
+
 def set_membership(tenant: Tenant, user, role: str, source: str = MembershipSource.LOCAL) -> Membership:
     """Add a user to a tenant or change their role (a change by hand makes a directory membership local)."""
     with transaction.atomic():
@@ -144,6 +156,7 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
         edited = VirtualCluster(**{**{f: getattr(cluster, f) for f in EDITABLE_FIELDS}, **changes})
         check_fields(edited, changes)
         check_request(edited)
+        signals.cluster_pre_change.send(sender=VirtualCluster, cluster=cluster, changes=changes)
         try:
             with transaction.atomic():
                 updated = VirtualCluster.objects.filter(pk=cluster.pk, state=S.DRAFT).update(
@@ -233,6 +246,7 @@ def extend_lease(cluster: VirtualCluster, user, lease_end: datetime.date) -> Vir
             "longer, give a justification: the extension then waits for a PI's or a site admin's approval.",
             field="lease_end",
         )
+    signals.cluster_pre_change.send(sender=VirtualCluster, cluster=cluster, changes={"lease_end": lease_end})
     return _transition(cluster, "cluster.extend_lease", None, lease_end=lease_end)
 
 
@@ -242,6 +256,7 @@ def request_extension(cluster: VirtualCluster, user, lease_end: datetime.date, j
     justification = (justification or "").strip()
     if not justification:
         raise InvalidRequest("An extension past the site's maximum needs a justification.", field="justification")
+    signals.cluster_pre_change.send(sender=VirtualCluster, cluster=cluster, changes={"lease_end": lease_end})
     with transaction.atomic():
         current = VirtualCluster.objects.select_for_update().select_related("tenant").get(pk=cluster.pk)
         if current.state not in LEASE_STATES:
@@ -267,6 +282,10 @@ def decide_extension(extension: LeaseExtension, user, approve: bool, reason: str
     reason = (reason or "").strip()
     if not approve and not reason:
         raise InvalidRequest("A rejection needs a reason.", field="reason")
+    if approve:  # an extension asked for before a bound applied still may not pass it
+        signals.cluster_pre_change.send(
+            sender=VirtualCluster, cluster=cluster, changes={"lease_end": extension.lease_end}
+        )
     action = "lease_extension.approve" if approve else "lease_extension.reject"
     allowed_from, to_state = EXTENSION_MOVES[action]
     with transaction.atomic():
@@ -294,6 +313,12 @@ def max_lease_end() -> datetime.date:
     return timezone.localdate() + datetime.timedelta(days=settings.LEASE_MAX_DAYS)
 
 
+def lease_limit(cluster: VirtualCluster) -> tuple[datetime.date, str] | None:
+    """The latest lease end the cluster may ever get (even approved) and why, where something bounds it."""
+    answers = [a for _, a in signals.cluster_lease_limit.send(sender=VirtualCluster, cluster=cluster) if a]
+    return min(answers, default=None)
+
+
 def _check_extender(cluster: VirtualCluster, user, lease_end: datetime.date) -> None:
     if cluster.requested_by_id != user.pk and not can_decide(user, cluster):
         raise Forbidden("Only the requester, a tenant owner or a site admin may extend the lease.")
@@ -318,6 +343,7 @@ def resize_cluster(cluster: VirtualCluster, user, **changes) -> VirtualCluster:
         if current.state not in MOVES["cluster.resize"][0]:
             raise Conflict(f"Only live clusters can be resized; this one is {_state_of(current)}.")
         before = snapshot(current)
+        signals.cluster_pre_change.send(sender=VirtualCluster, cluster=current, changes=changes)
         for field, value in changes.items():
             setattr(current, field, value)
         quotas.check_fits(current, include_pending=False)

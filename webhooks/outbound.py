@@ -33,9 +33,28 @@ class Answer:
     detail: str = ""
 
 
+NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052 well-known prefix: the last 32 bits are IPv4
+NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")  # RFC 8215 local-use: a site's own translator
+IPV4_COMPATIBLE = ipaddress.ip_network("::/96")  # deprecated ::a.b.c.d (and :: and ::1 themselves)
+
+
+def _embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries (mapped, compatible, NAT64, 6to4, Teredo server and client)."""
+    low32 = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    found = [address.ipv4_mapped, address.sixtofour, *(address.teredo or ())]
+    if address in NAT64 or address in IPV4_COMPATIBLE:
+        found.append(low32)
+    return [a for a in found if a is not None]
+
+
 def _forbidden(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    """Anything but a globally routable unicast address (loopback, private, link-local, CGNAT, reserved...)."""
-    address = getattr(address, "ipv4_mapped", None) or address
+    """Anything but a globally routable unicast address (loopback, private, link-local, CGNAT, reserved...),
+    also when an IPv6 address only wraps one (a translator or tunnel would carry the request there)."""
+    if address.version == 6:
+        if address in NAT64_LOCAL or address in IPV4_COMPATIBLE:
+            return True  # a local translator's prefix, or a form no public host has
+        if any(_forbidden(inner) for inner in _embedded_ipv4(address)):
+            return True
     return not address.is_global or address.is_multicast
 
 

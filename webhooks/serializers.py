@@ -66,11 +66,16 @@ class WebhookSerializer(serializers.ModelSerializer):
                                    min_length=1, max_length=len(SUBSCRIBABLE))  # fmt: skip
     conditions = WebhookConditionsSerializer(required=False)
     secrets = WebhookSecretSerializer(many=True, read_only=True)
-    url = serializers.CharField(max_length=2000)
+    url = serializers.CharField(max_length=2000, write_only=True)
+    url_redacted = serializers.CharField(read_only=True, help_text=(
+        "The URL as anyone sees it once set: scheme://host/… (its path and query may hold a secret)"))  # fmt: skip
+    url_fingerprint = serializers.CharField(read_only=True, help_text=(
+        "A short keyed digest of the whole URL: the same URL, the same fingerprint"))  # fmt: skip
 
     class Meta:
         model = Webhook
-        fields = ["id", "tenant", "name", "url", "events", "conditions", "enabled", "secrets", "created", "updated"]
+        fields = ["id", "tenant", "name", "url", "url_redacted", "url_fingerprint", "events", "conditions", "enabled",
+                  "secrets", "created", "updated"]  # fmt: skip
         read_only_fields = ["created", "updated"]
         extra_kwargs = {
             "tenant": {
@@ -84,7 +89,9 @@ class WebhookSerializer(serializers.ModelSerializer):
         """The tenant field knows only the tenants the user owns (another tenant is as unknown as a missing one)."""
         fields = super().get_fields()
         fields["url"] = serializers.RegexField(url_pattern(), max_length=2000, validators=[single_line], help_text=(
-            "The endpoint; loopback, private and link-local addresses are refused"))  # fmt: skip
+            "The endpoint; loopback, private and link-local addresses are refused. Write-only: it is a credential "
+            "(stored encrypted, shown as url_redacted and url_fingerprint); leave it out of an update to keep it"),
+            write_only=True, required=self.instance is None)  # fmt: skip
         request = self.context.get("request")
         if request is not None and not is_site_admin(request.user):
             fields["tenant"].queryset = Tenant.objects.filter(pk__in=tenant_ids(request.user, Role.OWNER))

@@ -2,7 +2,6 @@
 
 import datetime
 import re
-from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -13,7 +12,7 @@ from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest
 from tenants.access import is_owner, is_site_admin
 from tenants.models import Tenant
-from webhooks import catalog, dispatch, outbound, signing, tasks
+from webhooks import catalog, dispatch, outbound, secret_url, signing, tasks
 from webhooks.choices import FINAL, SITE_ONLY, SUBSCRIBABLE, EventType
 from webhooks.models import NAME, Delivery, Webhook, WebhookSecret
 
@@ -33,10 +32,10 @@ def _require(user, tenant_id) -> None:
 
 
 def audit_view(hook: Webhook) -> dict:
-    """The webhook as the audit log keeps it: the URL without its query (which may hold a token)."""
+    """The webhook as the audit log keeps it: the URL only as scheme://host/… and its fingerprint (the path
+    and query may hold the receiver's secret, and every member of the tenant reads the audit log)."""
     data = snapshot(hook)
-    parts = urlsplit(hook.url)
-    data["url"] = urlunsplit((parts.scheme, parts.netloc, parts.path, "…" if parts.query else "", ""))
+    data["url"] = secret_url.shown(data.pop("url_redacted"), data.pop("url_fingerprint"))
     return data
 
 
@@ -53,6 +52,7 @@ def _clean(hook: Webhook, data: dict) -> None:
         outbound.check_url(hook.url)
     except ValueError as exc:
         raise InvalidRequest(str(exc), field="url") from exc
+    hook.url_redacted, hook.url_fingerprint = secret_url.redacted(hook.url), secret_url.fingerprint(hook.url)
     hook.events = _events(hook)
     hook.conditions = _conditions(hook)
 

@@ -38,7 +38,9 @@ def webhook_list(request):
             attach(form, exc)
         else:
             return render(request, "webhooks/secret.html", {"hook": hook, "secret": secret, "created": True})
-    hooks = managed(Webhook.objects.select_related("tenant"), request.user).order_by("tenant__slug", "name")
+    hooks = (
+        managed(Webhook.objects.select_related("tenant"), request.user).defer("url").order_by("tenant__slug", "name")
+    )
     pager = paginate(request, hooks)
     context = {"hooks": pager.rows, "pager": pager, "form": form, "can_create": admin or bool(owned)}
     return render_page(request, "webhooks/webhook_list.html", context, "webhooks/partials/webhook_table.html")

@@ -47,6 +47,24 @@ def test_an_item_shown_to_tenant_a_is_a_404_for_tenant_b(world, api):
     assert api(world.member_b).get("/api/v1/catalog-items/").json()["results"] == []
 
 
+def test_a_request_for_another_tenant_and_for_a_missing_tenant_get_the_same_answer(world, api):
+    item = mpi_item(world.admin)
+    path = f"/api/v1/catalog-items/{item.pk}/request/"
+    other = api(world.member_a).post(path, request_body(world, tenant=world.tenant_b.pk), format="json")
+    missing = api(world.member_a).post(path, request_body(world, tenant=world.tenant_b.pk + 10_000), format="json")
+    assert other.status_code == missing.status_code == 400
+    assert other.json() == missing.json() == {**other.json(), "tenant": ["No such tenant."]}
+    assert not VirtualCluster.objects.filter(name="gromacs-1").exists()
+
+
+def test_a_hidden_item_and_a_missing_item_get_the_same_answer(world, api):
+    hidden = mpi_item(world.admin, visibility="tenants", tenants=[world.tenant_b])
+    body = request_body(world)
+    seen = api(world.member_a).post(f"/api/v1/catalog-items/{hidden.pk}/request/", body, format="json")
+    missing = api(world.member_a).post(f"/api/v1/catalog-items/{hidden.pk + 1000}/request/", body, format="json")
+    assert seen.status_code == missing.status_code == 404 and seen.json() == missing.json()
+
+
 def test_a_researcher_requests_within_the_items_bounds_and_the_request_records_the_version(world, api):
     item = mpi_item(world.admin)
     body = request_body(world, values={"worker_count": 8, "interconnect": "pvrdma"}, submit=False)

@@ -56,7 +56,7 @@ def test_an_owner_creates_a_webhook_by_tenant_name_whose_secret_is_shown_once_an
     listed = enclave("webhooks", "list", "-t", "tenant-a", token=tokens["owner"])
     lines = [line.split() for line in listed.out.splitlines()]
     assert lines[0][:4] == ["TENANT", "NAME", "URL", "EVENTS"]
-    assert lines[1][:4] == ["tenant-a", "ops", URL, "approval.needed,cluster.state_changed"]
+    assert lines[1][:4] == ["tenant-a", "ops", "https://hooks.example.org/…", "approval.needed,cluster.state_changed"]
     assert secret not in listed.out and f"...{secret[-4:]}" in listed.out
     data = json.loads(enclave("webhooks", "list", "-o", "json", token=tokens["owner"]).out)
     assert [(d["name"], d["tenant"], d["enabled"]) for d in data] == [("ops", world.tenant_a.pk, True)]

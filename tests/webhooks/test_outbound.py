@@ -1,5 +1,7 @@
 """The outbound rules: which URLs a webhook may have, and which resolved addresses a delivery may reach."""
 
+import ipaddress
+
 import pytest
 
 from webhooks import delivery, outbound, services
@@ -20,6 +22,37 @@ REFUSED_URLS = [
     "ftp://hooks.example.org/x",
     "https:///x",
 ]
+
+# Every IPv6 spelling that carries a private, loopback or link-local IPv4 address.
+REFUSED_EMBEDDED = [
+    "::ffff:127.0.0.1",  # IPv4-mapped
+    "::ffff:10.0.0.1",
+    "::127.0.0.1",  # IPv4-compatible (deprecated)
+    "::169.254.169.254",
+    "::8.8.8.8",  # IPv4-compatible at all: no public host has such an address
+    "64:ff9b::127.0.0.1",  # NAT64 well-known prefix
+    "64:ff9b::a9fe:a9fe",  # NAT64 to 169.254.169.254
+    "64:ff9b::192.168.1.1",
+    "64:ff9b:1::a00:1",  # NAT64 local-use prefix
+    "64:ff9b:1:ffff::8.8.8.8",
+    "2002:7f00:1::1",  # 6to4 of 127.0.0.1
+    "2002:a00:1::1",  # 6to4 of 10.0.0.1
+    "2002:a9fe:a9fe::1",  # 6to4 of 169.254.169.254
+    "2001:0:4136:e378:8000:63bf:f5ff:fffe",  # Teredo, client 10.0.0.1
+    "2001:0:a00:1:8000:63bf:3fff:fdd2",  # Teredo, server 10.0.0.1
+]
+
+
+@pytest.mark.parametrize("address", REFUSED_EMBEDDED)
+def test_an_ipv6_form_embedding_a_private_ipv4_address_is_refused(address):
+    with pytest.raises(ValueError, match="not allowed"):
+        outbound.check_url(f"https://[{address}]/x")
+    assert outbound._forbidden(ipaddress.ip_address(address))
+
+
+@pytest.mark.parametrize("address", ["64:ff9b::808:808", "2002:808:808::1", "2606:4700::1111", "8.8.8.8"])
+def test_a_public_address_is_allowed_also_through_nat64_or_6to4(address):
+    assert not outbound._forbidden(ipaddress.ip_address(address))
 
 
 @pytest.mark.parametrize("url", REFUSED_URLS)

@@ -21,10 +21,10 @@ def columns(slugs: dict[int, str]) -> list:
     """One line per webhook; its tenant by name, `(site)` for a site webhook."""
     return [
         ("TENANT", lambda w: "(site)" if wh.is_site(w) else slugs.get(w.tenant, w.tenant)), ("NAME", "name"),
-        ("URL", "url"), ("EVENTS", "events"), ("CONDITIONS", _conditions), ("ENABLED", "enabled"),
+        ("URL", "url_redacted"), ("EVENTS", "events"), ("CONDITIONS", _conditions), ("ENABLED", "enabled"),
         ("SECRETS", lambda w: [f"...{s.hint}" + (f" until {cell(s.expires_at)}" if s.expires_at else "")
                                for s in w.secrets]),
-        ("ID", "id"),
+        ("FINGERPRINT", "url_fingerprint"), ("ID", "id"),  # the URL is a credential: never shown back in full
     ]  # fmt: skip
 
 

@@ -20,7 +20,7 @@ class Membership:
     Attributes:
         id (int):
         tenant (int):
-        username (str): Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.
+        username (str): The user's name; they sign in to Enclave once before they can be added
         source (MembershipSourceEnum): * `local` - Granted in Enclave
             * `directory` - From the directory
         created (datetime.datetime):

@@ -17,7 +17,7 @@ class MembershipRequest:
     """
     Attributes:
         tenant (int):
-        username (str): Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.
+        username (str): The user's name; they sign in to Enclave once before they can be added
         role (MembershipRoleEnum | Unset): * `owner` - Owner (PI)
             * `member` - Member Default: MembershipRoleEnum.MEMBER.
     """

@@ -23,7 +23,8 @@ class PatchedWebhookRequest:
     Attributes:
         tenant (int | None | Unset): The tenant (its owners manage it); null: a site webhook (admins)
         name (str | Unset): Lowercase letters, digits and '-'
-        url (str | Unset): The endpoint; loopback, private and link-local addresses are refused
+        url (str | Unset): The endpoint; loopback, private and link-local addresses are refused. Write-only: it is a
+            credential (stored encrypted, shown as url_redacted and url_fingerprint); leave it out of an update to keep it
         events (list[EventsEnum] | Unset):
         conditions (WebhookConditionsRequest | Unset): Optional filters on an event: every key given must match.
         enabled (bool | Unset):

@@ -25,7 +25,8 @@ class Webhook:
     Attributes:
         id (int):
         name (str): Lowercase letters, digits and '-'
-        url (str): The endpoint; loopback, private and link-local addresses are refused
+        url_redacted (str): The URL as anyone sees it once set: scheme://host/… (its path and query may hold a secret)
+        url_fingerprint (str): A short keyed digest of the whole URL: the same URL, the same fingerprint
         events (list[EventsEnum]):
         secrets (list[WebhookSecret]):
         created (datetime.datetime):
@@ -37,7 +38,8 @@ class Webhook:
 
     id: int
     name: str
-    url: str
+    url_redacted: str
+    url_fingerprint: str
     events: list[EventsEnum]
     secrets: list[WebhookSecret]
     created: datetime.datetime
@@ -52,7 +54,9 @@ class Webhook:
 
         name = self.name
 
-        url = self.url
+        url_redacted = self.url_redacted
+
+        url_fingerprint = self.url_fingerprint
 
         events = []
         for events_item_data in self.events:
@@ -86,7 +90,8 @@ class Webhook:
             {
                 "id": id,
                 "name": name,
-                "url": url,
+                "url_redacted": url_redacted,
+                "url_fingerprint": url_fingerprint,
                 "events": events,
                 "secrets": secrets,
                 "created": created,
@@ -112,7 +117,9 @@ class Webhook:
 
         name = d.pop("name")
 
-        url = d.pop("url")
+        url_redacted = d.pop("url_redacted")
+
+        url_fingerprint = d.pop("url_fingerprint")
 
         events = []
         _events = d.pop("events")
@@ -153,7 +160,8 @@ class Webhook:
         webhook = cls(
             id=id,
             name=name,
-            url=url,
+            url_redacted=url_redacted,
+            url_fingerprint=url_fingerprint,
             events=events,
             secrets=secrets,
             created=created,

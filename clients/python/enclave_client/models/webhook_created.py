@@ -25,7 +25,8 @@ class WebhookCreated:
     Attributes:
         id (int):
         name (str): Lowercase letters, digits and '-'
-        url (str): The endpoint; loopback, private and link-local addresses are refused
+        url_redacted (str): The URL as anyone sees it once set: scheme://host/… (its path and query may hold a secret)
+        url_fingerprint (str): A short keyed digest of the whole URL: the same URL, the same fingerprint
         events (list[EventsEnum]):
         secrets (list[WebhookSecret]):
         created (datetime.datetime):
@@ -38,7 +39,8 @@ class WebhookCreated:
 
     id: int
     name: str
-    url: str
+    url_redacted: str
+    url_fingerprint: str
     events: list[EventsEnum]
     secrets: list[WebhookSecret]
     created: datetime.datetime
@@ -54,7 +56,9 @@ class WebhookCreated:
 
         name = self.name
 
-        url = self.url
+        url_redacted = self.url_redacted
+
+        url_fingerprint = self.url_fingerprint
 
         events = []
         for events_item_data in self.events:
@@ -90,7 +94,8 @@ class WebhookCreated:
             {
                 "id": id,
                 "name": name,
-                "url": url,
+                "url_redacted": url_redacted,
+                "url_fingerprint": url_fingerprint,
                 "events": events,
                 "secrets": secrets,
                 "created": created,
@@ -117,7 +122,9 @@ class WebhookCreated:
 
         name = d.pop("name")
 
-        url = d.pop("url")
+        url_redacted = d.pop("url_redacted")
+
+        url_fingerprint = d.pop("url_fingerprint")
 
         events = []
         _events = d.pop("events")
@@ -160,7 +167,8 @@ class WebhookCreated:
         webhook_created = cls(
             id=id,
             name=name,
-            url=url,
+            url_redacted=url_redacted,
+            url_fingerprint=url_fingerprint,
             events=events,
             secrets=secrets,
             created=created,

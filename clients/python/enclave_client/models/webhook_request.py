@@ -22,7 +22,8 @@ class WebhookRequest:
 
     Attributes:
         name (str): Lowercase letters, digits and '-'
-        url (str): The endpoint; loopback, private and link-local addresses are refused
+        url (str): The endpoint; loopback, private and link-local addresses are refused. Write-only: it is a credential
+            (stored encrypted, shown as url_redacted and url_fingerprint); leave it out of an update to keep it
         events (list[EventsEnum]):
         tenant (int | None | Unset): The tenant (its owners manage it); null: a site webhook (admins)
         conditions (WebhookConditionsRequest | Unset): Optional filters on an event: every key given must match.

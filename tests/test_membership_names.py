@@ -1,0 +1,39 @@
+"""Adding a member by name tells no one more than needed about which users exist on the site."""
+
+import pytest
+
+from tenants.models import Membership
+
+pytestmark = pytest.mark.django_db
+
+
+def _add(api, by, tenant, username):
+    return api(by).post("/api/v1/memberships/", {"tenant": tenant.pk, "username": username}, format="json")
+
+
+def test_an_owner_gets_the_same_answer_for_an_unknown_name_a_disabled_user_and_a_site_account(world, api, make_user):
+    make_user("gone").__class__.objects.filter(username="gone").update(is_active=False)
+    make_user("admin")  # a break-glass account (ENCLAVE_BREAK_GLASS_USERS)
+    answers = [_add(api, world.owner_a, world.tenant_a, name) for name in ("nobody-here", "gone", "admin")]
+    assert {a.status_code for a in answers} == {400}
+    assert answers[0].json() == answers[1].json() == answers[2].json()
+    assert "username" in answers[0].json()
+    assert not Membership.objects.filter(tenant=world.tenant_a, user__username__in=["gone", "admin"]).exists()
+
+
+def test_a_member_who_is_not_an_owner_learns_nothing_about_names(world, api, make_user):
+    make_user("someone")
+    known, unknown = (_add(api, world.member_a, world.tenant_a, name) for name in ("someone", "nobody-here"))
+    assert known.status_code == unknown.status_code == 403 and known.json() == unknown.json()
+
+
+def test_someone_outside_the_tenant_learns_nothing_about_names(world, api, make_user):
+    make_user("someone")
+    known, unknown = (_add(api, world.owner_b, world.tenant_a, name) for name in ("someone", "nobody-here"))
+    assert known.status_code == unknown.status_code and known.json() == unknown.json()
+
+
+def test_an_owner_adds_an_active_user_by_name(world, api, make_user):
+    make_user("newcomer")
+    response = _add(api, world.owner_a, world.tenant_a, "newcomer")
+    assert response.status_code == 201 and response.json()["username"] == "newcomer"
