@@ -1,0 +1,77 @@
+"""What a subnet manager realizer does, and the isolation check every realizer's readback goes through.
+
+A realizer turns a checked desired document (fabric_wire.parse_desired) into the SM's configuration
+and reads back what the fabric programmed. OpenSM (opensm.py) is the first; NVIDIA UFM's REST API
+fits the same three methods (its pkey API takes the same partitions and GUID lists, its port
+records carry the tables).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from .. import fabric_wire as fw
+
+
+class RealizerError(RuntimeError):
+    """The subnet manager could not be configured or read."""
+
+
+@dataclass
+class Applied:
+    """What apply did: whether the SM was told to re-program, and notices for the report (drift)."""
+
+    changed: bool = False
+    notices: list[str] = field(default_factory=list)
+
+
+class SubnetManager(ABC):
+    """One fabric's subnet manager as the fabric agent drives it."""
+
+    kind: str
+
+    @abstractmethod
+    def apply(self, desired: dict) -> Applied:
+        """Make the SM program `desired` (a no-op when it already does); raises RealizerError."""
+
+    @abstractmethod
+    def observe(self) -> dict[str, list[int]]:
+        """Every CA port's P_Key table as the fabric holds it, by port GUID (zero entries left out)."""
+
+    @abstractmethod
+    def hardening(self) -> dict:
+        """The report's `sm` facts: kind, version, m_key, m_key_protect, sm_key, foreign_sms."""
+
+    def self_guids(self) -> set[str]:
+        """The SM's own ports (full members of the default partition by configuration)."""
+        return set()
+
+
+def expected_tables(desired: dict, self_guids: set[str] = frozenset()) -> dict[str, set[int]]:
+    """Each named port's table as desired: its tenant key full, the default key full or limited."""
+    full_default = set(desired[fw.SHARED][fw.FULL]) | set(self_guids)
+    expected: dict[str, set[int]] = {}
+    for part in desired[fw.PARTITIONS]:
+        number = int(part[fw.PKEY], 16)
+        for port in part[fw.FULL]:
+            expected.setdefault(port, set()).add(number | fw.FULL_BIT)
+    for port in full_default:
+        expected.setdefault(port, set())
+    for port, entries in expected.items():
+        entries.add(fw.DEFAULT_PKEY | fw.FULL_BIT if port in full_default else fw.DEFAULT_PKEY)
+    return expected
+
+
+def isolation_errors(desired: dict, tables: dict[str, list[int]], self_guids: set[str] = frozenset()) -> list[str]:
+    """Where the fabric's tables differ from `desired` (empty when every port is as it should be)."""
+    expected = expected_tables(desired, self_guids)
+    errors = [f"port {port} is not on the fabric" for port in sorted(set(expected) - set(tables))]
+    for port, table in sorted(tables.items()):
+        want = expected.get(port, {fw.DEFAULT_PKEY})
+        have = set(table)
+        if have != want:
+            extra = ", ".join(f"0x{e:04x}" for e in sorted(have - want)) or "none"
+            missing = ", ".join(f"0x{e:04x}" for e in sorted(want - have)) or "none"
+            errors.append(f"port {port}: P_Key table has extra {extra}, lacks {missing}")
+    return errors

@@ -1,0 +1,217 @@
+"""A real simulated InfiniBand fabric for tests and benchmarks: ibsim, OpenSM, infiniband-diags.
+
+ibsim simulates switches and HCAs from a topology file; libumad2sim.so, preloaded, connects OpenSM and
+the diagnostic tools to it instead of /dev/infiniband. Every instance has its own socket name
+(IBSIM_SOCKNAME), work directory, OpenSM cache and log, so test processes run side by side. An SR-IOV
+VF is modelled as a one-port HCA whose port GUID is the VF's. Processes are started in their own
+session and killed by pid in `stop()` (context manager and fixtures call it even on failure).
+
+    with SimFabric(tmp, {"node1": None, "vm1-vf0": "0x0002c90300abcd01"}) as fab:
+        fab.guids["node1"]; fab.tables(); fab.agent_pass(url, "ib0", secret)
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "agent"))  # the checkout's agent, not an installed copy
+
+from enclave_agent.fabric.agent import FabricAgent, FabricClient, one_pass  # noqa: E402
+from enclave_agent.fabric.diags import Diags  # noqa: E402
+from enclave_agent.fabric.opensm import OpenSM  # noqa: E402
+
+UMAD2SIM = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"
+NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,40}")
+GUID_BASE = 0x0002C90300000000
+PER_LEAF = 24  # HCAs per leaf switch (36-port leaves, like the real thing, minus uplinks)
+_counter = itertools.count()
+
+
+class SimFabricError(RuntimeError):
+    """The simulated fabric did not come up."""
+
+
+def available() -> str | None:
+    """None when ibsim, OpenSM and the diags are installed; else why not (for a skip reason)."""
+    for tool in ("ibsim", "opensm", "ibnetdiscover", "smpquery"):
+        if not any((Path(d) / tool).exists() for d in ("/usr/bin", "/usr/sbin")):
+            return f"{tool} is not installed (deps/apt.txt: opensm, ibsim-utils, infiniband-diags)"
+    return None if Path(UMAD2SIM).exists() else f"{UMAD2SIM} is missing (libumad2sim0)"
+
+
+def topology(ports: dict[str, str], sm_host: str = "smhost") -> str:
+    """ibsim's topology text: a root switch, leaf switches, one single-port HCA per named port."""
+    names = [sm_host, *ports]
+    leaves = [names[i : i + PER_LEAF] for i in range(0, len(names), PER_LEAF)]
+    out = [f"switchguid=0x{GUID_BASE + 0xF0000000:016x}\n", f'Switch {max(len(leaves), 2)} "root"\n']
+    out += [f'[{n + 1}] "leaf{n}"[{PER_LEAF + 1}]\n' for n in range(len(leaves))]
+    for n, members in enumerate(leaves):
+        out.append(f'\nswitchguid=0x{GUID_BASE + 0xF0000000 + n + 1:016x}\nSwitch {PER_LEAF + 1} "leaf{n}"\n')
+        out += [f'[{i + 1}] "{name}"[1]\n' for i, name in enumerate(members)]
+        out.append(f'[{PER_LEAF + 1}] "root"[{n + 1}]\n')
+    guids = {sm_host: f"0x{GUID_BASE + 1:016x}", **ports}
+    for n, members in enumerate(leaves):
+        for i, name in enumerate(members):
+            # ibsim gives an HCA's port 1 the node GUID + 1.
+            out.append(f'\ncaguid=0x{int(guids[name], 16) - 1:016x}\nHca 1 "{name}"\n[1] "leaf{n}"[{i + 1}]\n')
+    return "".join(out)
+
+
+class SimFabric:
+    """ibsim + OpenSM in a work directory; `tables()` reads every CA port's P_Key table."""
+
+    def __init__(self, workdir: Path, ports: dict[str, str | None], options: str = "", sweep: int = 10):
+        self.dir = Path(workdir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.guids: dict[str, str] = {}
+        for n, (name, guid) in enumerate(ports.items()):
+            if not NAME_RE.fullmatch(name) or name == "smhost":
+                raise ValueError(f"bad port name {name!r}")
+            self.guids[name] = guid or f"0x{GUID_BASE + 0x100 * (n + 1) + 1:016x}"
+        self.sm_guid = f"0x{GUID_BASE + 1:016x}"
+        self.partitions, self.options, self.log = (
+            self.dir / "partitions.conf",
+            self.dir / "opensm.conf",
+            self.dir / "opensm.log",
+        )
+        self.pidfile, self.extra_options, self.sweep = self.dir / "opensm.pid", options, sweep
+        self.env = {
+            "LD_PRELOAD": UMAD2SIM,
+            "IBSIM_SOCKNAME": f"enclave{os.getpid()}x{next(_counter)}x{secrets.token_hex(3)}",
+        }
+        self.ibsim: subprocess.Popen | None = None
+        self.opensm: subprocess.Popen | None = None
+
+    def __enter__(self) -> SimFabric:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        """Start ibsim, then OpenSM; return once OpenSM's first sweep has brought the subnet up."""
+        try:
+            self.start_ibsim()
+            self.start_opensm()
+        except BaseException:
+            self.stop()
+            raise
+
+    def start_ibsim(self) -> None:
+        """ibsim on this instance's socket, sized for the topology."""
+        (self.dir / "net").write_text(topology(self.guids))
+        size = len(self.guids) + 16
+        argv = ["ibsim", "-s", "-n", "-N", str(size + 64), "-S", str(size // PER_LEAF + 8), "-P", str(size * 30)]
+        self.ibsim = self._spawn([*argv, str(self.dir / "net")], self.dir / "ibsim.out", preload=False)
+        self._wait(lambda: "simulator ready" in (self.dir / "ibsim.out").read_text(), 30, "ibsim")
+
+    def start_opensm(self) -> None:
+        """OpenSM on the SM host's port, with this instance's options file, partitions.conf and log."""
+        cache = self.dir / "cache"
+        cache.mkdir(exist_ok=True)
+        self.options.write_text(
+            f"partition_config_file {self.partitions}\nlog_file {self.log}\nsweep_interval {self.sweep}\n"
+            f"daemon FALSE\nlog_flags 0x03\nforce_log_flush TRUE\n{self.extra_options}"
+        )
+        before = self.log.read_text(errors="replace").count("SUBNET UP") if self.log.exists() else 0
+        env = {"SIM_HOST": "smhost", "OSM_CACHE_DIR": str(cache), "OSM_TMP_DIR": str(self.dir)}
+        self.opensm = self._spawn(["opensm", "-F", str(self.options)], self.dir / "opensm.out", env=env)
+        self.pidfile.write_text(f"{self.opensm.pid}\n")
+        up = lambda: self.log.exists() and self.log.read_text(errors="replace").count("SUBNET UP") > before  # noqa: E731
+        self._wait(up, 120, "OpenSM's first sweep")
+
+    def _spawn(self, argv: list[str], out: Path, env: dict | None = None, preload: bool = True) -> subprocess.Popen:
+        full = {
+            **os.environ,
+            **(self.env if preload else {"IBSIM_SOCKNAME": self.env["IBSIM_SOCKNAME"]}),
+            **(env or {}),
+        }
+        with open(out, "w") as fh:
+            return subprocess.Popen(  # noqa: S603 - fixed argv
+                argv, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=full, cwd=self.dir,
+                start_new_session=True,
+            )  # fmt: skip
+
+    def _wait(self, ready, timeout: float, what: str) -> None:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            for proc in (self.ibsim, self.opensm):
+                if proc is not None and proc.poll() is not None:
+                    raise SimFabricError(f"{what}: {proc.args[0]} exited {proc.returncode}")
+            if time.monotonic() > deadline:
+                raise SimFabricError(f"{what} not ready after {timeout:.0f}s")
+            time.sleep(0.1)
+
+    def stop_opensm(self) -> None:
+        """Stop OpenSM (the fabric keeps what it programmed)."""
+        _kill(self.opensm)
+        self.opensm = None
+
+    def restart_opensm(self) -> None:
+        """Stop OpenSM and start it again with the same files."""
+        self.stop_opensm()
+        self.start_opensm()
+
+    def power_cycle(self) -> None:
+        """Restart ibsim (every port's table back to the default 0xffff) and OpenSM."""
+        self.stop()
+        self.start()
+
+    def stop(self) -> None:
+        """Kill OpenSM and ibsim (idempotent)."""
+        _kill(self.opensm)
+        _kill(self.ibsim)
+        self.opensm = self.ibsim = None
+
+    def diags(self) -> Diags:
+        """infiniband-diags connected to this fabric."""
+        return Diags(env=self.env)
+
+    def tables(self) -> dict[str, list[int]]:
+        """Every CA port's P_Key table (non-zero entries), by port GUID."""
+        diags = self.diags()
+        return diags.tables(diags.ca_ports())
+
+    def table(self, name: str) -> set[int]:
+        """One named port's table entries."""
+        diags = self.diags()
+        port = next(p for p in diags.ca_ports() if p.guid == self.guids[name])
+        return set(diags.pkeys(port.lid, port.port))
+
+    def sm(self, state_dir: Path) -> OpenSM:
+        """The fabric agent's OpenSM realizer for this instance."""
+        return OpenSM(self.partitions, self.options, Path(state_dir), pidfile=self.pidfile, diags=self.diags())
+
+    def agent(self, state_dir: Path, settle: float = 30.0) -> FabricAgent:
+        """A fabric agent driving this instance's OpenSM."""
+        return FabricAgent(self.sm(state_dir), Path(state_dir), settle=settle)
+
+    def agent_pass(self, url: str, fabric: str, credential: str, state_dir: Path | None = None) -> dict:
+        """One agent pass against a portal (GET desired, apply, POST report); returns the report."""
+        agent = self.agent(state_dir or self.dir / "agent")
+        client = FabricClient(url, fabric, credential)
+        try:
+            return one_pass(agent, client, None)[0]
+        finally:
+            client.close()
+
+
+def _kill(proc: subprocess.Popen | None) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)

@@ -1,0 +1,166 @@
+"""Partitions on a real subnet manager: OpenSM programming a simulated fabric (ibsim) from the agent.
+
+Every assertion reads the ports' P_Key tables from the fabric itself (SMPs via infiniband-diags).
+"""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from enclave_agent.fabric.realizer import isolation_errors
+
+from tests.fabric.portal_double import CREDENTIAL
+from tests.fabric.simfabric import ROOT
+
+DEFAULT_FULL, DEFAULT_LIMITED = 0xFFFF, 0x7FFF
+A, B = 0x0012, 0x0013
+
+
+def document(fabric, generation, partitions, shared=("storage",)):
+    """A desired document naming ports by their test names."""
+    return {
+        "schema": 1,
+        "generation": generation,
+        "fabric": "ib0",
+        "kind": "opensm",
+        "shared": {"full": [fabric.guids[n] for n in shared]},
+        "partitions": [
+            {"pkey": f"0x{key:04x}", "ipoib": True, "mtu": 4, "full": [fabric.guids[n] for n in names]}
+            for key, names in partitions.items()
+        ],
+    }
+
+
+def two_tenants(fabric, generation=1):
+    """Tenant A (node + VF) in 0x0012, tenant B (node + VF) in 0x0013."""
+    return document(fabric, generation, {A: ["a-node", "a-vf"], B: ["b-node", "b-vf"]})
+
+
+def agent_pass(fabric, portal, desired, tmp_path):
+    """Serve desired and run one fabric agent pass against the portal double; the posted report."""
+    portal.desired = desired
+    report = fabric.agent_pass(portal.url, "ib0", CREDENTIAL, tmp_path / "agent")
+    assert portal.reports[-1] == report
+    return report
+
+
+def test_without_the_agent_both_tenants_ports_are_full_members_of_the_default_partition(fabric):
+    """Negative control: OpenSM's own default lets tenant A's and B's ports talk (both full in 0x7fff)."""
+    fabric.partitions.unlink(missing_ok=True)
+    fabric.power_cycle()
+    tables = fabric.tables()
+    for name in ("a-node", "a-vf", "b-node", "b-vf"):
+        assert DEFAULT_FULL in tables[fabric.guids[name]]
+    assert isolation_errors(two_tenants(fabric), tables)
+
+
+def test_each_tenants_ports_hold_their_own_key_as_full_member_and_never_the_others(fabric, portal, tmp_path):
+    """Two tenants' partitions: every port full in its tenant's key only."""
+    report = agent_pass(fabric, portal, two_tenants(fabric), tmp_path)
+    assert report["errors"] == []
+    assert report["applied_generation"] == 1
+    tables = fabric.tables()
+    for name, own, other in (("a-node", A, B), ("a-vf", A, B), ("b-node", B, A), ("b-vf", B, A)):
+        table = set(tables[fabric.guids[name]])
+        assert own | 0x8000 in table
+        assert not {other, other | 0x8000} & table
+    assert isolation_errors(two_tenants(fabric), tables, {fabric.sm_guid}) == []
+    assert report["ports"][fabric.guids["a-vf"]] == ["0x7fff", "0x8012"]
+
+
+def test_tenant_ports_are_limited_in_the_default_partition_and_shared_ports_full(fabric, portal, tmp_path):
+    """IPoIB broadcast and SA queries keep working (limited 0x7fff); storage is full in 0x7fff only."""
+    agent_pass(fabric, portal, two_tenants(fabric), tmp_path)
+    tables = fabric.tables()
+    for name in ("a-node", "a-vf", "b-node", "b-vf", "idle"):
+        assert DEFAULT_LIMITED in tables[fabric.guids[name]]
+        assert DEFAULT_FULL not in tables[fabric.guids[name]]
+    assert set(tables[fabric.guids["storage"]]) == {DEFAULT_FULL}
+
+
+def test_a_removed_partition_and_a_removed_port_are_gone_from_the_tables(fabric, portal, tmp_path):
+    """Decommission: B's partition leaves the desired document, A's VF leaves A's partition."""
+    agent_pass(fabric, portal, two_tenants(fabric), tmp_path)
+    report = agent_pass(fabric, portal, document(fabric, 2, {A: ["a-node"]}), tmp_path)
+    assert report["errors"] == []
+    for name in ("a-vf", "b-node", "b-vf"):
+        assert fabric.table(name) == {DEFAULT_LIMITED}
+    assert fabric.table("a-node") == {DEFAULT_LIMITED, A | 0x8000}
+
+
+def test_an_out_of_band_edit_shows_in_the_report_and_the_next_pass_restores_it(fabric, portal, tmp_path):
+    """Someone puts B's node into A's partition by hand: the fabric shows it, the agent reverts it."""
+    agent_pass(fabric, portal, two_tenants(fabric, 3), tmp_path)
+    edited = fabric.partitions.read_text().replace(
+        "0x0012, ipoib, mtu=4 :", f"0x0012, ipoib, mtu=4 :\n  {fabric.guids['b-node']}=full,"
+    )
+    fabric.partitions.write_text(edited)
+    fabric.sm(tmp_path / "agent").reload()  # whoever edited it made OpenSM apply it
+    degraded = isolation_errors(two_tenants(fabric, 3), fabric.tables(), {fabric.sm_guid})  # as a report says
+    assert degraded == [f"port {fabric.guids['b-node']}: P_Key table has extra 0x8012, lacks none"]
+    restored = agent_pass(fabric, portal, two_tenants(fabric, 3), tmp_path)
+    assert any(e.startswith("drift:") for e in restored["errors"])
+    assert fabric.table("b-node") == {DEFAULT_LIMITED, B | 0x8000}
+    assert agent_pass(fabric, portal, two_tenants(fabric, 3), tmp_path)["errors"] == []
+
+
+def test_opensm_restarted_keeps_every_table(fabric, portal, tmp_path):
+    """OpenSM restarts from its partitions.conf: the same tables, also on a power-cycled fabric."""
+    agent_pass(fabric, portal, two_tenants(fabric, 4), tmp_path)
+    before = fabric.tables()
+    fabric.restart_opensm()
+    assert fabric.tables() == before
+    fabric.power_cycle()  # every port back to ibsim's 0xffff, then OpenSM alone reprograms it
+    assert fabric.tables() == before
+
+
+def test_the_agent_refuses_a_bad_document_whole_and_keeps_the_applied_partitions(fabric, portal, tmp_path):
+    """A GUID outside the grammar (an injection attempt) or a port in two partitions: nothing applied."""
+    agent_pass(fabric, portal, two_tenants(fabric, 5), tmp_path)
+    conf, tables = fabric.partitions.read_text(), fabric.tables()
+    injected = two_tenants(fabric, 6)
+    injected["partitions"][0]["full"].append("0x0002c903a0000a01=full ; Default=0x7fff : ALL=full")
+    shared_port = document(fabric, 7, {A: ["a-node"], B: ["a-node"]})
+    for bad in (injected, shared_port, {"schema": 99}):
+        report = agent_pass(fabric, portal, bad, tmp_path)
+        assert report["errors"] and report["errors"][0].startswith("desired state refused")
+        assert report["applied_generation"] == 5
+        assert fabric.partitions.read_text() == conf
+    assert fabric.tables() == tables
+
+
+def test_the_report_states_the_subnet_managers_hardening(fabric, portal, tmp_path):
+    """A default OpenSM (no M_Key, the shipped SM_Key) is reported unprotected; no foreign SM."""
+    sm = agent_pass(fabric, portal, two_tenants(fabric, 8), tmp_path)["sm"]
+    assert sm == {"kind": "opensm", "version": "3.3.23", "m_key": False, "m_key_protect": 0, "sm_key": False,
+                  "foreign_sms": []}  # fmt: skip
+    options = tmp_path / "hardened.conf"
+    options.write_text("m_key 0x00000000deadbeef\nm_key_protection_level 2\nsm_key 0x000000000c0ffee5\n")
+    realizer = fabric.sm(tmp_path / "agent")
+    realizer.options = options
+    hardened = {"m_key": True, "m_key_protect": 2, "sm_key": True, "foreign_sms": []}
+    assert realizer.hardening() | {"version": None} == {"kind": "opensm", "version": None, **hardened}
+
+
+def test_the_command_line_applies_a_document_from_a_file(fabric, tmp_path):
+    """`enclave-fabric-agent apply --file` (break-glass, no portal) programs the fabric."""
+    path = tmp_path / "desired.json"
+    path.write_text(json.dumps(document(fabric, 9, {A: ["a-node", "b-vf"]})))
+    files = ["--partitions", fabric.partitions, "--options", fabric.options, "--pidfile", fabric.pidfile]
+    argv = [sys.executable, "-m", "enclave_agent.fabric.cli", "--config", tmp_path / "none.conf"]
+    argv += ["--state-dir", tmp_path / "cli", *files, "apply", "--file", path]
+    env = {**fabric.env, "PYTHONPATH": str(ROOT / "agent"), "PATH": "/usr/bin:/usr/sbin:/bin"}
+    done = subprocess.run([str(a) for a in argv], env=env, capture_output=True, text=True, timeout=120)  # noqa: S603
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["errors"] == []
+    assert fabric.table("b-vf") == {DEFAULT_LIMITED, A | 0x8000}
+
+
+@pytest.mark.parametrize("name", ["a-node", "b-vf"])
+def test_a_port_missing_from_the_fabric_is_an_error_in_the_report(fabric, portal, tmp_path, name):
+    """A desired port the fabric lacks (VM off, cable out) is named, so the portal does not say Ready."""
+    desired = two_tenants(fabric, 10)
+    desired["partitions"][0]["full"].append("0x0002c903deadbe01")
+    report = fabric.agent(tmp_path / "agent", settle=0).run_pass(desired)
+    assert "port 0x0002c903deadbe01 is not on the fabric" in report["errors"]
