@@ -18,7 +18,7 @@ from .. import credential
 from .. import fabric_wire as fw
 from ..agent import Reporter, write_atomic
 from ..client import PortalClient, PortalError, _header, _json_object, check_secret
-from .realizer import RealizerError, SubnetManager, isolation_errors
+from .realizer import RealizerError, SubnetManager, changed_ports, isolation_errors
 
 log = logging.getLogger("enclave_fabric_agent")
 MAX_ERRORS = 200  # a report names this many problems, then counts the rest
@@ -100,30 +100,36 @@ class FabricAgent:
     def run_pass(self, desired: dict | None, refused: str | None = None) -> dict:
         """Apply desired (or keep the last applied), read the fabric back, return the report."""
         errors = [refused] if refused else []
-        changed, target = False, desired or self.applied  # unchanged: re-apply, which restores drift
+        changed, target, before = set(), desired or self.applied, self.applied  # unchanged: re-apply (drift)
+        own = self.sm.self_guids()
         if target is not None:
             try:
                 done = self.sm.apply(target)
-                errors, changed = errors + done.notices, done.changed
+                errors += done.notices
+                if done.changed:  # drift restored: any port may be off, so wait for all of them
+                    changed = changed_ports(before, target, own) if not done.notices else None
                 if target is not self.applied:
                     self.applied = target
                     write_atomic(self.state_dir / "desired.json", json.dumps(target), 0o600)
             except RealizerError as exc:
                 errors.append(f"applying generation {target[fw.GENERATION]}: {exc}")
-        tables, problems = self._settled(changed)
+        if changed != set():
+            self._wait_programmed(changed, own)
+        tables, problems = self._read(None, own)
         return self._report(desired, errors + problems, tables)
 
-    def _settled(self, changed: bool) -> tuple[dict[str, list[int]], list[str]]:
-        """Read the tables; after a change, again until they match or `settle` seconds passed."""
-        deadline = time.monotonic() + (self.settle if changed else 0.0)
-        while True:
-            try:
-                tables = self.sm.observe()
-                problems = isolation_errors(self.applied, tables, self.sm.self_guids()) if self.applied else []
-            except RealizerError as exc:
-                tables, problems = {}, [str(exc)]
-            if not problems or time.monotonic() >= deadline:
-                return tables, problems
+    def _read(self, only: set[str] | None, own: set[str]) -> tuple[dict[str, list[int]], list[str]]:
+        """Tables (all, or of `only`) and where they differ from the applied document."""
+        try:
+            tables = self.sm.observe(only)
+        except RealizerError as exc:
+            return {}, [str(exc)]
+        return tables, isolation_errors(self.applied, tables, own, only) if self.applied else []
+
+    def _wait_programmed(self, ports: set[str] | None, own: set[str]) -> None:
+        """Until the changed ports (None: all) hold their desired tables, or `settle` seconds passed."""
+        deadline = time.monotonic() + self.settle
+        while self._read(ports, own)[1] and time.monotonic() < deadline:
             time.sleep(self.poll)
 
     def _report(self, desired: dict | None, errors: list[str], tables: dict[str, list[int]]) -> dict:

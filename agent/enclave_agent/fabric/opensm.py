@@ -79,6 +79,7 @@ class OpenSM(SubnetManager):
         self.partitions, self.options, self.pidfile = Path(partitions), Path(options), pidfile
         self.written = Path(state_dir) / "partitions.written"  # what this agent last wrote
         self.diags: Diags = diags or Diags()
+        self._ports: dict = {}  # port GUID -> CaPort, from the last walk of the fabric
 
     def apply(self, desired: dict) -> Applied:
         """Write partitions.conf when it differs from the rendering and make OpenSM re-read it."""
@@ -122,10 +123,14 @@ class OpenSM(SubnetManager):
         except ProcessLookupError:
             raise RealizerError("OpenSM exited before it could be told to re-read partitions.conf") from None
 
-    def observe(self) -> dict[str, list[int]]:
-        """Every CA port's table, read from the ports themselves (SMPs), not from OpenSM's view."""
+    def observe(self, guids: set[str] | None = None) -> dict[str, list[int]]:
+        """CA ports' tables, read from the ports themselves (SMPs), not from OpenSM's view. A full
+        read walks the fabric for LIDs; a read of some ports reuses the last walk's LIDs."""
         try:
-            return self.diags.tables(self.diags.ca_ports())
+            if guids is None or not set(guids) <= set(self._ports):
+                self._ports = {p.guid: p for p in self.diags.ca_ports()}
+            wanted = self._ports.values() if guids is None else [self._ports[g] for g in guids if g in self._ports]
+            return self.diags.tables(list(wanted))
         except DiagError as exc:
             raise RealizerError(f"reading the fabric: {exc}") from None
 

@@ -36,8 +36,9 @@ class SubnetManager(ABC):
         """Make the SM program `desired` (a no-op when it already does); raises RealizerError."""
 
     @abstractmethod
-    def observe(self) -> dict[str, list[int]]:
-        """Every CA port's P_Key table as the fabric holds it, by port GUID (zero entries left out)."""
+    def observe(self, guids: set[str] | None = None) -> dict[str, list[int]]:
+        """CA ports' P_Key tables as the fabric holds them, by port GUID (zero entries left out): every
+        port's, or only those of `guids` that are on the fabric."""
 
     @abstractmethod
     def hardening(self) -> dict:
@@ -63,9 +64,23 @@ def expected_tables(desired: dict, self_guids: set[str] = frozenset()) -> dict[s
     return expected
 
 
-def isolation_errors(desired: dict, tables: dict[str, list[int]], self_guids: set[str] = frozenset()) -> list[str]:
-    """Where the fabric's tables differ from `desired` (empty when every port is as it should be)."""
+def changed_ports(before: dict | None, after: dict, self_guids: set[str] = frozenset()) -> set[str]:
+    """Ports whose desired table differs between two documents (what a change must reprogram)."""
+    old = expected_tables(before, self_guids) if before else {}
+    new = expected_tables(after, self_guids)
+    default = {fw.DEFAULT_PKEY}
+    return {port for port in set(old) | set(new) if old.get(port, default) != new.get(port, default)}
+
+
+def isolation_errors(
+    desired: dict, tables: dict[str, list[int]], self_guids: set[str] = frozenset(), only: set[str] | None = None
+) -> list[str]:
+    """Where the fabric's tables differ from `desired` (empty when every port is as it should be);
+    with `only`, just for those ports."""
     expected = expected_tables(desired, self_guids)
+    if only is not None:
+        expected = {port: entries for port, entries in expected.items() if port in only}
+        tables = {port: table for port, table in tables.items() if port in only}
     errors = [f"port {port} is not on the fabric" for port in sorted(set(expected) - set(tables))]
     for port, table in sorted(tables.items()):
         want = expected.get(port, {fw.DEFAULT_PKEY})
