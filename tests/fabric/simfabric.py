@@ -34,6 +34,19 @@ NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,40}")
 GUID_BASE = 0x0002C90300000000
 PER_LEAF = 24  # HCAs per leaf switch (36-port leaves, like the real thing, minus uplinks)
 _counter = itertools.count()
+ROGUE_WRITE = """
+import ctypes, sys
+lib = ctypes.CDLL("libibmad.so.5")
+lib.mad_rpc_open_port.restype = ctypes.c_void_p
+lib.smp_set_via.restype = ctypes.c_void_p
+lib.smp_set_via.argtypes = [ctypes.c_void_p] * 2 + [ctypes.c_uint] * 3 + [ctypes.c_void_p]
+port = lib.mad_rpc_open_port(None, 0, (ctypes.c_int * 3)(0x01, 0x81, 0x03), 3)
+portid = ctypes.create_string_buffer(256)
+ctypes.c_int.from_buffer(portid).value = int(sys.argv[1])
+block = b"".join(int(e, 16).to_bytes(2, "big") for e in sys.argv[2:]).ljust(64, b"\\0")
+data = ctypes.create_string_buffer(block, 64)
+sys.exit(0 if lib.smp_set_via(data, portid, 0x16, 1 << 16, 0, ctypes.c_void_p(port)) else 1)
+"""
 
 
 class SimFabricError(RuntimeError):
@@ -199,13 +212,21 @@ class SimFabric:
         port = next(p for p in diags.ca_ports() if p.guid == self.guids[name])
         return set(diags.pkeys(port.lid, port.port))
 
-    def sm(self, state_dir: Path) -> OpenSM:
-        """The fabric agent's OpenSM realizer for this instance."""
-        return OpenSM(self.partitions, self.options, Path(state_dir), pidfile=self.pidfile, diags=self.diags())
+    def sm(self, state_dir: Path, restart: bool = False) -> OpenSM:
+        """The fabric agent's OpenSM realizer for this instance (allowed to restart OpenSM if `restart`)."""
+        hook = self.restart_opensm if restart else None
+        return OpenSM(self.partitions, self.options, Path(state_dir), self.pidfile, self.diags(), hook)
 
-    def agent(self, state_dir: Path, settle: float = 30.0) -> FabricAgent:
+    def agent(self, state_dir: Path, settle: float = 30.0, restart: bool = False, **kw) -> FabricAgent:
         """A fabric agent driving this instance's OpenSM."""
-        return FabricAgent(self.sm(state_dir), Path(state_dir), settle=settle)
+        return FabricAgent(self.sm(state_dir, restart), Path(state_dir), settle=settle, **kw)
+
+    def rogue_write(self, name: str, entries: list[int]) -> None:
+        """Write a port's P_Key table block 0 with an SMP Set from a plain fabric client, not the SM:
+        what root on a node can do where the SM set no M_Key (ibsim does not check M_Key at all)."""
+        lid = next(p.lid for p in self.diags().ca_ports() if p.guid == self.guids[name])
+        argv = [sys.executable, "-I", "-c", ROGUE_WRITE, str(lid), *(f"0x{e:04x}" for e in entries)]
+        subprocess.run(argv, env={**os.environ, **self.env}, check=True, capture_output=True, timeout=60)  # noqa: S603
 
     def agent_pass(self, url: str, fabric: str, credential: str, state_dir: Path | None = None) -> dict:
         """One agent pass against a portal (GET desired, apply, POST report); returns the report."""

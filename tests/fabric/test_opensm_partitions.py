@@ -164,3 +164,26 @@ def test_a_port_missing_from_the_fabric_is_an_error_in_the_report(fabric, portal
     desired["partitions"][0]["full"].append("0x0002c903deadbe01")
     report = fabric.agent(tmp_path / "agent", settle=0).run_pass(desired)
     assert "port 0x0002c903deadbe01 is not on the fabric" in report["errors"]
+
+
+def test_a_table_written_past_the_sm_is_degraded_then_reprogrammed_by_restarting_opensm(fabric, portal, tmp_path):
+    """Root on B's node writes its port into A's partition with an SMP (no M_Key): OpenSM's sweeps keep
+    it, the agent reports it, and on the second pass that sees it restarts OpenSM, which rewrites it."""
+    agent_pass(fabric, portal, two_tenants(fabric, 11), tmp_path)
+    fabric.rogue_write("b-node", [DEFAULT_FULL, A | 0x8000])
+    assert fabric.table("b-node") == {DEFAULT_FULL, A | 0x8000}
+    fabric.sm(tmp_path / "agent").reload()  # a heavy sweep does not undo it
+    assert fabric.table("b-node") == {DEFAULT_FULL, A | 0x8000}
+    watcher = fabric.agent(tmp_path / "agent")  # no restart command: report only
+    for _ in range(2):
+        assert (
+            f"port {fabric.guids['b-node']}: P_Key table has extra 0x8012, 0xffff, lacks 0x7fff, 0x8013"
+            in (watcher.run_pass(None)["errors"])
+        )
+    agent = fabric.agent(tmp_path / "agent", restart=True, reprogram_every=0)
+    assert len(agent.run_pass(None)["errors"]) == 1  # the first pass only suspects it
+    report = agent.run_pass(None)
+    assert report["errors"] == [
+        "drift: P_Key tables were changed on the fabric, not through the SM; it reprogrammed them"
+    ]
+    assert fabric.table("b-node") == {DEFAULT_LIMITED, B | 0x8000}

@@ -18,7 +18,7 @@ from .. import credential
 from .. import fabric_wire as fw
 from ..agent import Reporter, write_atomic
 from ..client import PortalClient, PortalError, _header, _json_object, check_secret
-from .realizer import RealizerError, SubnetManager, changed_ports, isolation_errors
+from .realizer import RealizerError, SubnetManager, changed_ports, port_problems
 
 log = logging.getLogger("enclave_fabric_agent")
 MAX_ERRORS = 200  # a report names this many problems, then counts the rest
@@ -84,6 +84,9 @@ class FabricAgent:
     poll: float = 0.2
     reporter: Reporter = field(default_factory=Reporter)
     applied: dict | None = None
+    reprogram_every: float = 600.0  # an SM restart is not free: at most this often
+    reprogrammed: float = float("-inf")
+    suspects: set = field(default_factory=set)  # ports whose tables were wrong on the last pass
 
     def __post_init__(self):
         self.state_dir = Path(self.state_dir)
@@ -116,15 +119,40 @@ class FabricAgent:
         if changed != set():
             self._wait_programmed(changed, own)
         tables, problems = self._read(None, own)
-        return self._report(desired, errors + problems, tables)
+        if changed == set() and self._tampered(tables, problems) and self._reprogram(errors):
+            self._wait_programmed(None, own)
+            tables, problems = self._read(None, own)
+        return self._report(desired, errors + list(problems.values()), tables)
 
-    def _read(self, only: set[str] | None, own: set[str]) -> tuple[dict[str, list[int]], list[str]]:
-        """Tables (all, or of `only`) and where they differ from the applied document."""
+    def _tampered(self, tables: dict, problems: dict[str, str]) -> bool:
+        """Ports on the fabric whose tables differ, on two passes running, although the SM's configuration
+        did not change: written past the SM (an SMP from a node's root without M_Key), which OpenSM does
+        not notice. (One pass is not enough: a port that just came up waits for the SM's next sweep.)"""
+        wrong = {port for port in problems if port in tables}
+        suspects, self.suspects = self.suspects, wrong
+        return bool(wrong & suspects)
+
+    def _reprogram(self, errors: list[str]) -> bool:
+        """Ask the SM to write every table again, at most once per `reprogram_every` seconds."""
+        if time.monotonic() - self.reprogrammed < self.reprogram_every:
+            return False
+        self.reprogrammed = time.monotonic()
+        try:
+            done = self.sm.reprogram()
+        except RealizerError as exc:
+            errors.append(f"reprogramming the fabric: {exc}")
+            return False
+        if done:
+            errors.append("drift: P_Key tables were changed on the fabric, not through the SM; it reprogrammed them")
+        return done
+
+    def _read(self, only: set[str] | None, own: set[str]) -> tuple[dict[str, list[int]], dict[str, str]]:
+        """Tables (all, or of `only`) and, by port, where they differ from the applied document."""
         try:
             tables = self.sm.observe(only)
         except RealizerError as exc:
-            return {}, [str(exc)]
-        return tables, isolation_errors(self.applied, tables, own, only) if self.applied else []
+            return {}, {"": str(exc)}
+        return tables, port_problems(self.applied, tables, own, only) if self.applied else {}
 
     def _wait_programmed(self, ports: set[str] | None, own: set[str]) -> None:
         """Until the changed ports (None: all) hold their desired tables, or `settle` seconds passed."""

@@ -6,9 +6,12 @@ import argparse
 import configparser
 import json
 import logging
+import shlex
 import socket
+import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 from .. import config, credential
@@ -17,6 +20,7 @@ from ..client import PortalError
 from .agent import FabricAgent, FabricClient, join, loop, one_pass
 from .diags import Diags
 from .opensm import OpenSM
+from .realizer import RealizerError
 
 DEFAULT_CONFIG = Path("/etc/enclave-fabric-agent/agent.conf")
 DEFAULTS = {
@@ -26,6 +30,7 @@ DEFAULTS = {
     "pidfile": "",
     "ca": "",
     "port": "",
+    "restart_command": "",  # e.g. "systemctl restart opensm": lets the agent undo tables written past the SM
 }
 
 
@@ -47,7 +52,16 @@ def build_sm(args) -> OpenSM:
     port = int(args.port) if args.port else None
     diags = Diags(ca=args.ca or None, port=port)
     pidfile = Path(args.pidfile) if args.pidfile else None
-    return OpenSM(Path(args.partitions), Path(args.options), Path(args.state_dir), pidfile=pidfile, diags=diags)
+    restart = partial(run_command, shlex.split(args.restart_command)) if args.restart_command else None
+    return OpenSM(Path(args.partitions), Path(args.options), Path(args.state_dir), pidfile, diags, restart)
+
+
+def run_command(argv: list[str]) -> None:
+    """The configured restart command (no shell, bounded); RealizerError when it fails."""
+    try:
+        subprocess.run(argv, check=True, capture_output=True, timeout=120)  # noqa: S603 - root's own config
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise RealizerError(f"{argv[0]}: {exc}") from None
 
 
 def cmd_join(args) -> int:

@@ -75,8 +75,11 @@ class OpenSM(SubnetManager):
 
     kind = "opensm"
 
-    def __init__(self, partitions: Path, options: Path, state_dir: Path, pidfile: Path | None = None, diags=None):
+    def __init__(
+        self, partitions: Path, options: Path, state_dir: Path, pidfile: Path | None = None, diags=None, restart=None
+    ):
         self.partitions, self.options, self.pidfile = Path(partitions), Path(options), pidfile
+        self.restart = restart  # a callable restarting OpenSM (`restart_command`), or None: report only
         self.written = Path(state_dir) / "partitions.written"  # what this agent last wrote
         self.diags: Diags = diags or Diags()
         self._ports: dict = {}  # port GUID -> CaPort, from the last walk of the fabric
@@ -122,6 +125,14 @@ class OpenSM(SubnetManager):
             os.kill(self.pid(), signal.SIGHUP)
         except ProcessLookupError:
             raise RealizerError("OpenSM exited before it could be told to re-read partitions.conf") from None
+
+    def reprogram(self) -> bool:
+        """Restart OpenSM: a heavy sweep trusts the tables it last wrote, a new master reads and writes
+        them all. Only where the site configured a restart command."""
+        if self.restart is None:
+            return False
+        self.restart()
+        return True
 
     def observe(self, guids: set[str] | None = None) -> dict[str, list[int]]:
         """CA ports' tables, read from the ports themselves (SMPs), not from OpenSM's view. A full

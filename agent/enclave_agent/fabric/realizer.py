@@ -44,6 +44,10 @@ class SubnetManager(ABC):
     def hardening(self) -> dict:
         """The report's `sm` facts: kind, version, m_key, m_key_protect, sm_key, foreign_sms."""
 
+    def reprogram(self) -> bool:
+        """Make the SM write every port's table again, whatever it believes they hold; False if it cannot."""
+        return False
+
     def self_guids(self) -> set[str]:
         """The SM's own ports (full members of the default partition by configuration)."""
         return set()
@@ -72,21 +76,28 @@ def changed_ports(before: dict | None, after: dict, self_guids: set[str] = froze
     return {port for port in set(old) | set(new) if old.get(port, default) != new.get(port, default)}
 
 
-def isolation_errors(
+def port_problems(
     desired: dict, tables: dict[str, list[int]], self_guids: set[str] = frozenset(), only: set[str] | None = None
-) -> list[str]:
-    """Where the fabric's tables differ from `desired` (empty when every port is as it should be);
-    with `only`, just for those ports."""
+) -> dict[str, str]:
+    """Port GUID -> what is wrong with it (absent, or its table differs from `desired`); with `only`,
+    just for those ports."""
     expected = expected_tables(desired, self_guids)
     if only is not None:
         expected = {port: entries for port, entries in expected.items() if port in only}
         tables = {port: table for port, table in tables.items() if port in only}
-    errors = [f"port {port} is not on the fabric" for port in sorted(set(expected) - set(tables))]
+    problems = {port: f"port {port} is not on the fabric" for port in sorted(set(expected) - set(tables))}
     for port, table in sorted(tables.items()):
         want = expected.get(port, {fw.DEFAULT_PKEY})
         have = set(table)
         if have != want:
             extra = ", ".join(f"0x{e:04x}" for e in sorted(have - want)) or "none"
             missing = ", ".join(f"0x{e:04x}" for e in sorted(want - have)) or "none"
-            errors.append(f"port {port}: P_Key table has extra {extra}, lacks {missing}")
-    return errors
+            problems[port] = f"port {port}: P_Key table has extra {extra}, lacks {missing}"
+    return problems
+
+
+def isolation_errors(
+    desired: dict, tables: dict[str, list[int]], self_guids: set[str] = frozenset(), only: set[str] | None = None
+) -> list[str]:
+    """Where the fabric's tables differ from `desired` (empty when every port is as it should be)."""
+    return list(port_problems(desired, tables, self_guids, only).values())
