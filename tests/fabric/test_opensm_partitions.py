@@ -8,9 +8,10 @@ import subprocess
 import sys
 
 import pytest
+from enclave_agent.fabric.agent import FabricClient, one_pass
 from enclave_agent.fabric.realizer import isolation_errors
 
-from tests.fabric.portal_double import CREDENTIAL
+from tests.fabric.portal_double import CREDENTIAL, TOKEN
 from tests.fabric.simfabric import ROOT
 
 DEFAULT_FULL, DEFAULT_LIMITED = 0xFFFF, 0x7FFF
@@ -187,3 +188,37 @@ def test_a_table_written_past_the_sm_is_degraded_then_reprogrammed_by_restarting
         "drift: P_Key tables were changed on the fabric, not through the SM; it reprogrammed them"
     ]
     assert fabric.table("b-node") == {DEFAULT_LIMITED, B | 0x8000}
+
+
+def _cli(fabric, tmp_path, *args):
+    """Run `enclave-fabric-agent` as a separate process on this fabric's OpenSM."""
+    files = ["--partitions", fabric.partitions, "--options", fabric.options, "--pidfile", fabric.pidfile]
+    argv = [sys.executable, "-m", "enclave_agent.fabric.cli", "--config", tmp_path / "none.conf"]
+    argv += ["--state-dir", tmp_path / "joined", *files, *args]
+    env = {**fabric.env, "PYTHONPATH": str(ROOT / "agent"), "PATH": "/usr/bin:/usr/sbin:/bin"}
+    return subprocess.run([str(a) for a in argv], env=env, capture_output=True, text=True, timeout=120)  # noqa: S603
+
+
+def test_join_stores_the_credential_and_a_pass_reports_to_the_portal(fabric, portal, tmp_path):
+    """`join` with the one-time token, then `once`: the credential file is 0600 and the report arrives."""
+    portal.desired, portal.joined = two_tenants(fabric, 12), False
+    joined = _cli(fabric, tmp_path, "join", "--server", portal.url, "--token", TOKEN)
+    assert joined.returncode == 0, joined.stderr
+    assert (tmp_path / "joined" / "credential.json").stat().st_mode & 0o777 == 0o600
+    assert _cli(fabric, tmp_path, "join", "--server", portal.url, "--token", TOKEN).returncode != 0  # once only
+    once = _cli(fabric, tmp_path, "once")
+    assert once.returncode == 0, once.stderr
+    assert portal.reports[-1]["applied_generation"] == 12 and portal.reports[-1]["errors"] == []
+
+
+def test_an_unchanged_document_is_not_sent_again_and_the_pass_still_checks_the_fabric(fabric, portal, tmp_path):
+    """The second GET carries If-None-Match and gets 304; the pass re-applies the last document."""
+    portal.desired = two_tenants(fabric, 13)
+    agent = fabric.agent(tmp_path / "agent")
+    client = FabricClient(portal.url, "ib0", CREDENTIAL)
+    first, etag = one_pass(agent, client, None)
+    assert etag == '"13"'
+    assert client.desired(etag) == (None, etag)
+    agent.reporter.forget()
+    second, _ = one_pass(agent, client, etag)
+    assert second["applied_generation"] == 13 and second["errors"] == [] and second["ports"] == first["ports"]
