@@ -14,8 +14,8 @@ import signal
 from pathlib import Path
 
 from .. import fabric_wire as fw
-from .diags import DiagError, Diags
-from .realizer import Applied, RealizerError, SubnetManager
+from .diags import Diags
+from .realizer import Applied, ReadsFabric, RealizerError, SubnetManager
 
 HEADER = "# Written by enclave-fabric-agent from the portal's desired state; edits are overwritten.\n"
 VERSION = re.compile(r"OpenSM (\d+(?:\.\d+){1,3})")
@@ -70,7 +70,7 @@ def _number(text: str | None) -> int:
         return 0
 
 
-class OpenSM(SubnetManager):
+class OpenSM(ReadsFabric, SubnetManager):
     """OpenSM on this host: its partitions.conf, its options file, its process, the fabric through diags."""
 
     kind = "opensm"
@@ -134,35 +134,13 @@ class OpenSM(SubnetManager):
         self.restart()
         return True
 
-    def observe(self, guids: set[str] | None = None) -> dict[str, list[int]]:
-        """CA ports' tables, read from the ports themselves (SMPs), not from OpenSM's view. A full
-        read walks the fabric for LIDs; a read of some ports reuses the last walk's LIDs."""
-        try:
-            if guids is None or not set(guids) <= set(self._ports):
-                self._ports = {p.guid: p for p in self.diags.ca_ports()}
-            wanted = self._ports.values() if guids is None else [self._ports[g] for g in guids if g in self._ports]
-            return self.diags.tables(list(wanted))
-        except DiagError as exc:
-            raise RealizerError(f"reading the fabric: {exc}") from None
-
-    def self_guids(self) -> set[str]:
-        """The master SM's port (SELF=full in the default partition)."""
-        try:
-            return {self.diags.master_sm()}
-        except DiagError:
-            return set()
-
     def hardening(self) -> dict:
         """M_Key, its protection level and SM_Key from the options file; SMs other than this one."""
         try:
             options = read_options(self.options)
         except OSError as exc:
             raise RealizerError(f"cannot read {self.options}: {exc}") from None
-        try:
-            own = self.self_guids()
-            foreign = [g for g in self.diags.sm_guids() if g not in own]
-        except DiagError as exc:
-            raise RealizerError(f"listing the fabric's SMs: {exc}") from None
+        foreign = self.foreign_sms()
         return {
             "kind": self.kind,
             "version": self._version(options.get("log_file")),

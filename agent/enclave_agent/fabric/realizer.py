@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from .. import fabric_wire as fw
+from .diags import DiagError, Diags
 
 
 class RealizerError(RuntimeError):
@@ -51,6 +52,39 @@ class SubnetManager(ABC):
     def self_guids(self) -> set[str]:
         """The SM's own ports (full members of the default partition by configuration)."""
         return set()
+
+
+class ReadsFabric:
+    """The readback both realizers share: the ports' own tables and the SMs, through infiniband-diags."""
+
+    diags: Diags
+    _ports: dict
+
+    def observe(self, guids: set[str] | None = None) -> dict[str, list[int]]:
+        """CA ports' tables, read from the ports themselves (SMPs), not from the SM's view. A full read
+        walks the fabric for LIDs; a read of some ports reuses the last walk's LIDs."""
+        try:
+            if guids is None or not set(guids) <= set(self._ports):
+                self._ports = {p.guid: p for p in self.diags.ca_ports()}
+            wanted = self._ports.values() if guids is None else [self._ports[g] for g in guids if g in self._ports]
+            return self.diags.tables(list(wanted))
+        except DiagError as exc:
+            raise RealizerError(f"reading the fabric: {exc}") from None
+
+    def self_guids(self) -> set[str]:
+        """The master SM's port (SELF=full in the default partition)."""
+        try:
+            return {self.diags.master_sm()}
+        except DiagError:
+            return set()
+
+    def foreign_sms(self) -> list[str]:
+        """Every SM the SA knows besides the master."""
+        try:
+            own = self.self_guids()
+            return [g for g in self.diags.sm_guids() if g not in own]
+        except DiagError as exc:
+            raise RealizerError(f"listing the fabric's SMs: {exc}") from None
 
 
 def expected_tables(desired: dict, self_guids: set[str] = frozenset()) -> dict[str, set[int]]:
