@@ -20,7 +20,8 @@ from ..client import PortalError
 from .agent import FabricAgent, FabricClient, join, loop, one_pass
 from .diags import Diags
 from .opensm import OpenSM
-from .realizer import RealizerError
+from .realizer import RealizerError, SubnetManager
+from .ufm import Ufm, UfmClient
 
 DEFAULT_CONFIG = Path("/etc/enclave-fabric-agent/agent.conf")
 DEFAULTS = {
@@ -31,6 +32,11 @@ DEFAULTS = {
     "ca": "",
     "port": "",
     "restart_command": "",  # e.g. "systemctl restart opensm": lets the agent undo tables written past the SM
+    "kind": "opensm",  # or "ufm"
+    "ufm_url": "",
+    "ufm_user": "",
+    "ufm_password_file": "",  # root-only file holding UFM's password
+    "ufm_cafile": "",
 }
 
 
@@ -47,10 +53,16 @@ def settings(path: Path) -> dict[str, str]:
     return values
 
 
-def build_sm(args) -> OpenSM:
-    """The OpenSM realizer from the settings (command-line flags win)."""
+def build_sm(args) -> SubnetManager:
+    """The realizer the settings name (command-line flags win)."""
     port = int(args.port) if args.port else None
     diags = Diags(ca=args.ca or None, port=port)
+    if args.kind == "ufm":
+        password = Path(args.ufm_password_file).read_text().strip()
+        client = UfmClient(args.ufm_url, args.ufm_user, password, cafile=args.ufm_cafile or None)
+        return Ufm(client, Path(args.state_dir), diags)
+    if args.kind != "opensm":
+        raise config.ConfigError(f"kind: expected opensm or ufm, not {args.kind!r}")
     pidfile = Path(args.pidfile) if args.pidfile else None
     restart = partial(run_command, shlex.split(args.restart_command)) if args.restart_command else None
     return OpenSM(Path(args.partitions), Path(args.options), Path(args.state_dir), pidfile, diags, restart)
@@ -155,7 +167,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
     )
-    return args.func(args)
+    try:
+        return args.func(args)
+    except (OSError, config.ConfigError) as exc:  # a missing password file, a bad kind, an unreadable state
+        print(f"enclave-fabric-agent: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -15,10 +15,12 @@ import http.client
 import json
 import ssl
 import urllib.parse
+from pathlib import Path
 
 from .. import fabric_wire as fw
 from ..client import check_server
 from .diags import Diags
+from .opensm import write_durable
 from .realizer import Applied, ReadsFabric, RealizerError, SubnetManager
 
 PKEYS = "/ufmRest/resources/pkeys"
@@ -80,9 +82,17 @@ class Ufm(ReadsFabric, SubnetManager):
 
     kind = "ufm"
 
-    def __init__(self, client: UfmClient, diags: Diags | None = None):
+    def __init__(self, client: UfmClient, state_dir: Path, diags: Diags | None = None):
         self.client, self.diags = client, diags or Diags()
+        self.written = Path(state_dir) / "ufm.written.json"  # each pkey's members as this agent last set them
         self._ports: dict = {}
+
+    def _last(self) -> dict[str, list[str]]:
+        try:
+            data = json.loads(self.written.read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
 
     def current(self) -> dict[str, dict]:
         """UFM's pkeys as {canonical key: {"name", "guids" (full members), "other" (any other membership)}}."""
@@ -103,7 +113,7 @@ class Ufm(ReadsFabric, SubnetManager):
 
     def apply(self, desired: dict) -> Applied:
         """PUT every Enclave pkey whose full members differ, DELETE Enclave pkeys no longer desired."""
-        have, done = self.current(), Applied()
+        have, done, last = self.current(), Applied(), self._last()
         wanted = {p[fw.PKEY]: p for p in desired[fw.PARTITIONS]}
         for key, part in sorted(wanted.items()):
             name = fw.partition_name(int(key, 16))
@@ -112,7 +122,7 @@ class Ufm(ReadsFabric, SubnetManager):
                 raise RealizerError(f"UFM holds pkey {key} as {found['name']!r}, not Enclave's {name}")
             if found and found["guids"] == set(part[fw.FULL]) and found["all"] == len(part[fw.FULL]):
                 continue
-            if found:
+            if found and key in last and (found["guids"] != set(last[key]) or found["all"] != len(last[key])):
                 done.notices.append(f"drift: UFM pkey {key} was changed outside Enclave; set again")
             guids = [ufm_guid(g) for g in part[fw.FULL]]
             body = {"pkey": key, "partition_name": name, "guids": guids, "membership": "full", "index0": False}
@@ -122,6 +132,8 @@ class Ufm(ReadsFabric, SubnetManager):
             if key not in wanted and found["name"] == fw.partition_name(int(key, 16)):
                 self.client.request("DELETE", f"{PKEYS}/{key}")
                 done.changed = True
+        if done.changed or set(last) != set(wanted):
+            write_durable(self.written, json.dumps({k: p[fw.FULL] for k, p in wanted.items()}))
         return done
 
     def hardening(self) -> dict:
