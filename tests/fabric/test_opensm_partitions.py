@@ -117,13 +117,15 @@ def test_opensm_restarted_keeps_every_table(fabric, portal, tmp_path):
 
 
 def test_the_agent_refuses_a_bad_document_whole_and_keeps_the_applied_partitions(fabric, portal, tmp_path):
-    """A GUID outside the grammar (an injection attempt) or a port in two partitions: nothing applied."""
+    """A GUID outside the grammar (an injection attempt), a port in two partitions, a shared port in a tenant's
+    partition, an unknown schema: nothing applied."""
     agent_pass(fabric, portal, two_tenants(fabric, 5), tmp_path)
     conf, tables = fabric.partitions.read_text(), fabric.tables()
     injected = two_tenants(fabric, 6)
     injected["partitions"][0]["full"].append("0x0002c903a0000a01=full ; Default=0x7fff : ALL=full")
-    shared_port = document(fabric, 7, {A: ["a-node"], B: ["a-node"]})
-    for bad in (injected, shared_port, {"schema": 99}):
+    two_partitions = document(fabric, 7, {A: ["a-node"], B: ["a-node"]})
+    storage_in_a = document(fabric, 7, {A: ["a-node", "storage"]})  # full in 0x7fff: a bridge to every tenant
+    for bad in (injected, two_partitions, storage_in_a, {"schema": 99}):
         report = agent_pass(fabric, portal, bad, tmp_path)
         assert report["errors"] and report["errors"][0].startswith("desired state refused")
         assert report["applied_generation"] == 5
