@@ -50,8 +50,9 @@ def _netdevs(root: Path) -> dict[tuple[str, int], str]:
     return found
 
 
-def read(root: Path = SYSFS) -> list[dict]:
+def read(root: Path | None = None) -> list[dict]:
     """Every InfiniBand (not RoCE) port with a valid GUID: [{"device", "port", "guid", "netdev"}]."""
+    root = root or SYSFS
     ports, netdevs = [], _netdevs(root)
     for dev in sorted((root / "infiniband").glob("*")):
         if not DEVICE_RE.fullmatch(dev.name):

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from enclave_agent import ibports, nftables
+from enclave_agent.agent import Agent
+from enclave_agent.kernel import ApplyResult
 from enclave_agent.plan import SYSCTLS, Capabilities, KernelState, OpKind, plan
 from enclave_agent.state import StateError, parse
 from enclave_agent.wire import ipoib_name
@@ -157,3 +159,13 @@ def test_the_kernel_creates_the_ipoib_child_where_the_node_has_infiniband():
         assert info[0]["linkinfo"]["info_kind"] == "ipoib"
     finally:
         subprocess.run(["ip", "link", "del", child], check=False)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the agent probes the kernel as root")
+def test_the_node_agents_report_carries_its_ib_ports(tmp_path, monkeypatch):
+    monkeypatch.setattr(ibports, "SYSFS", fake_sysfs(tmp_path / "sys", {("mlx5_0", 1): ("InfiniBand", GID)}, {}))
+    agent = Agent(tmp_path / "state")
+    assert agent.ib_ports == [{"device": "mlx5_0", "port": 1, "guid": "0x0002c90300a1b2c1", "netdev": None}]
+    state = parse(desired("n1", 1, []))
+    report = agent._report(state, plan(KernelState(), state, VRF, ("d", "")), ApplyResult(), False, 0.1)
+    assert report.to_dict()["ib_ports"] == agent.ib_ports
