@@ -12,6 +12,7 @@ session and killed by pid in `stop()` (context manager and fixtures call it even
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import re
@@ -247,3 +248,27 @@ def _kill(proc: subprocess.Popen | None) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(5)
+
+
+def main() -> int:
+    """Run a simulated fabric in the foreground (scripts/ibsim.sh, `make run` demos) until SIGTERM/SIGINT."""
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(prog="ibsim.sh start")
+    ap.add_argument("--workdir", type=Path, required=True)
+    ap.add_argument("--ports", type=int, default=8, help="HCA ports besides the SM's host")
+    args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    with SimFabric(args.workdir, {f"hca{n}": None for n in range(args.ports)}) as fab:
+        ready = {"env": fab.env, "partitions": str(fab.partitions), "options": str(fab.options),
+                 "pidfile": str(fab.pidfile), "guids": fab.guids}  # fmt: skip
+        (args.workdir / "ready.json").write_text(json.dumps(ready, indent=1))
+        print(f"fabric up: {args.workdir}/ready.json", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            signal.pause()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
