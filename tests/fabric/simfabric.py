@@ -4,7 +4,9 @@ ibsim simulates switches and HCAs from a topology file; libumad2sim.so, preloade
 the diagnostic tools to it instead of /dev/infiniband. Every instance has its own socket name
 (IBSIM_SOCKNAME), work directory, OpenSM cache and log, so test processes run side by side. An SR-IOV
 VF is modelled as a one-port HCA whose port GUID is the VF's. Processes are started in their own
-session and killed by pid in `stop()` (context manager and fixtures call it even on failure).
+session and killed by pid in `stop()` (context manager and fixtures call it even on failure), and die
+with the test process if it is killed first (PR_SET_PDEATHSIG). OpenSM whose ibsim is gone ignores
+SIGTERM (it keeps retrying the socket), hence SIGKILL after 5 s.
 
     with SimFabric(tmp, {"node1": None, "vm1-vf0": "0x0002c90300abcd01"}) as fab:
         fab.guids["node1"]; fab.tables(); fab.agent_pass(url, "ib0", secret)
@@ -13,6 +15,7 @@ session and killed by pid in `stop()` (context manager and fixtures call it even
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import itertools
 import os
 import re
@@ -35,6 +38,7 @@ NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,40}")
 GUID_BASE = 0x0002C90300000000
 PER_LEAF = 24  # HCAs per leaf switch (36-port leaves, like the real thing, minus uplinks)
 _counter = itertools.count()
+PR_SET_PDEATHSIG = 1
 ROGUE_WRITE = """
 import ctypes, sys
 lib = ctypes.CDLL("libibmad.so.5")
@@ -163,7 +167,7 @@ class SimFabric:
         with open(out, "w") as fh:
             return subprocess.Popen(  # noqa: S603 - fixed argv
                 argv, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=full, cwd=self.dir,
-                start_new_session=True,
+                start_new_session=True, preexec_fn=_die_with_parent,
             )  # fmt: skip
 
     def _wait(self, ready, timeout: float, what: str) -> None:
@@ -237,6 +241,11 @@ class SimFabric:
             return one_pass(agent, client, None)[0]
         finally:
             client.close()
+
+
+def _die_with_parent() -> None:
+    """In the child: SIGKILL when the test process dies, even killed (a timeout) before its teardown ran."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _kill(proc: subprocess.Popen | None) -> None:
