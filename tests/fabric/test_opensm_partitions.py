@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from enclave_agent.fabric.agent import FabricClient, one_pass
+from enclave_agent.fabric.agent import FabricClient, loop, one_pass
 from enclave_agent.fabric.realizer import isolation_errors
 
 from tests.fabric.portal_double import CREDENTIAL, TOKEN
@@ -224,3 +224,14 @@ def test_an_unchanged_document_is_not_sent_again_and_the_pass_still_checks_the_f
     agent.reporter.forget()
     second, _ = one_pass(agent, client, etag)
     assert second["applied_generation"] == 13 and second["errors"] == [] and second["ports"] == first["ports"]
+
+
+def test_the_loop_passes_again_and_posts_only_news(fabric, portal, tmp_path):
+    """Two passes of `run`'s loop on an unchanged document: the fabric checked twice, one report posted."""
+    portal.desired, sent = two_tenants(fabric, 14), len(portal.reports)
+    agent, passes = fabric.agent(tmp_path / "agent"), []
+    original = agent.run_pass
+    agent.run_pass = lambda *a: passes.append(1) or original(*a)
+    loop(agent, FabricClient(portal.url, "ib0", CREDENTIAL), interval=0, stop=lambda: len(passes) >= 2)
+    assert len(passes) == 2
+    assert len(portal.reports) == sent + 1 and portal.reports[-1]["applied_generation"] == 14
