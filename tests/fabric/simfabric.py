@@ -102,12 +102,14 @@ class SimFabric:
             self.dir / "opensm.log",
         )
         self.pidfile, self.extra_options, self.sweep = self.dir / "opensm.pid", options, sweep
-        self.env = {
+        self.env = {  # the tools run on the SM's host, as the fabric agent does
             "LD_PRELOAD": UMAD2SIM,
             "IBSIM_SOCKNAME": f"enclave{os.getpid()}x{next(_counter)}x{secrets.token_hex(3)}",
+            "SIM_HOST": "smhost",
         }
         self.ibsim: subprocess.Popen | None = None
         self.opensm: subprocess.Popen | None = None
+        self.others: list[subprocess.Popen] = []  # SMs started by start_other_sm
 
     def __enter__(self) -> SimFabric:
         self.start()
@@ -180,6 +182,24 @@ class SimFabric:
                 raise SimFabricError(f"{what} not ready after {timeout:.0f}s")
             time.sleep(0.1)
 
+    def start_other_sm(self, name: str, priority: int) -> None:
+        """A second OpenSM on a named port (someone running an SM on their node), stopped with the fabric."""
+        work = self.dir / f"sm-{name}"
+        work.mkdir(exist_ok=True)
+        options = work / "opensm.conf"
+        options.write_text(f"log_file {work}/opensm.log\nsm_priority {priority}\nforce_log_flush TRUE\n")
+        env = {"SIM_HOST": name, "OSM_CACHE_DIR": str(work), "OSM_TMP_DIR": str(work)}
+        self.others.append(self._spawn(["opensm", "-F", str(options)], work / "opensm.out", env=env))
+        self._wait(lambda: self.sm_state(work / "opensm.log") == "STANDBY", 60, f"the SM on {name}")
+
+    def sm_state(self, log: Path | None = None) -> str | None:
+        """The last state an OpenSM logged entering (MASTER, STANDBY...): this instance's by default."""
+        try:
+            found = re.findall(r"Entering (\w+) state", (log or self.log).read_text(errors="replace"))
+        except OSError:
+            return None
+        return found[-1] if found else None
+
     def stop_opensm(self) -> None:
         """Stop OpenSM (the fabric keeps what it programmed)."""
         _kill(self.opensm)
@@ -197,6 +217,9 @@ class SimFabric:
 
     def stop(self) -> None:
         """Kill OpenSM and ibsim (idempotent)."""
+        for other in self.others:
+            _kill(other)
+        self.others = []
         _kill(self.opensm)
         _kill(self.ibsim)
         self.opensm = self.ibsim = None

@@ -8,11 +8,14 @@ import subprocess
 import sys
 
 import pytest
-from enclave_agent.fabric.agent import FabricClient, loop, one_pass
+from enclave_agent.fabric.agent import FabricAgent, FabricClient, loop, one_pass
+from enclave_agent.fabric.diags import Diags
+from enclave_agent.fabric.opensm import OpenSM
 from enclave_agent.fabric.realizer import isolation_errors
+from enclave_agent.fabric_wire import parse_desired
 
 from tests.fabric.portal_double import CREDENTIAL, TOKEN
-from tests.fabric.simfabric import ROOT
+from tests.fabric.simfabric import ROOT, SimFabric
 
 DEFAULT_FULL, DEFAULT_LIMITED = 0xFFFF, 0x7FFF
 A, B = 0x0012, 0x0013
@@ -235,3 +238,24 @@ def test_the_loop_passes_again_and_posts_only_news(fabric, portal, tmp_path):
     loop(agent, FabricClient(portal.url, "ib0", CREDENTIAL), interval=0, stop=lambda: len(passes) >= 2)
     assert len(passes) == 2
     assert len(portal.reports) == sent + 1 and portal.reports[-1]["applied_generation"] == 14
+
+
+def test_another_sm_on_the_fabric_is_reported(tmp_path):
+    """Someone runs an SM on their node (standby, whatever its priority, while this one is master): the
+    report lists it, from the SA's SMInfoRecords and the port's IsSM capability."""
+    with SimFabric(tmp_path / "fabric", {"a": None, "rogue": None}) as fab:
+        agent = fab.agent(tmp_path / "agent")
+        desired = parse_desired({"schema": 1, "generation": 1, "fabric": "ib0", "kind": "opensm",
+                                 "partitions": [{"pkey": "0x0012", "full": [fab.guids["a"]]}]})  # fmt: skip
+        assert agent.run_pass(desired)["sm"]["foreign_sms"] == []
+        fab.start_other_sm("rogue", priority=15)
+        report = agent.run_pass(None)
+        assert report["sm"]["foreign_sms"] == [fab.guids["rogue"]] and report["errors"] == []
+
+
+def test_an_agent_whose_host_is_not_the_master_sm_says_so(fabric, tmp_path):
+    """The agent beside an OpenSM that is not the fabric's master (another SM won): every report says so."""
+    elsewhere = Diags(env={**fabric.env, "SIM_HOST": "idle"})  # the tools on another host's port
+    realizer = OpenSM(fabric.partitions, fabric.options, tmp_path, fabric.pidfile, elsewhere)
+    report = FabricAgent(realizer, tmp_path, settle=0).run_pass(None)
+    assert f"the fabric's master SM is {fabric.sm_guid}, not this host's ({fabric.guids['idle']})" in report["errors"]

@@ -165,6 +165,7 @@ class FabricAgent:
             sm = self.sm.hardening()
         except RealizerError as exc:
             sm, errors = {"kind": self.sm.kind}, [*errors, str(exc)]
+        errors = [*errors, *self.sm.problems()]
         if len(errors) > MAX_ERRORS:
             errors = [*errors[:MAX_ERRORS], f"... and {len(errors) - MAX_ERRORS} more"]
         latest = desired or self.applied

@@ -48,6 +48,7 @@ class Diags:
 
     def __init__(self, env: dict | None = None, ca: str | None = None, port: int | None = None):
         self.env = {**os.environ, **(env or {})}
+        self.ca, self.port = ca, port
         self.local = [*(["-C", ca] if ca else []), *(["-P", str(port)] if port else [])]
 
     def run(self, *argv: str) -> str:
@@ -83,10 +84,11 @@ class Diags:
             raise DiagError(f"smpquery pkeys {lid} {port}: no table in the answer")
         return [entry for entry in entries if entry & 0x7FFF]
 
-    def tables(self, ports: list[CaPort]) -> dict[str, list[int]]:
-        """P_Key tables of `ports` by port GUID, from one process (smp.py) rather than one per port."""
+    def read(self, ports: list[CaPort]) -> tuple[dict[str, list[int]], set[str]]:
+        """P_Key tables of `ports` by port GUID, and the ports that say an SM runs behind them: from one
+        process (smp.py) rather than one per port."""
         if not ports:
-            return {}
+            return {}, set()
         argv = [sys.executable, "-I", str(SMP), *self.local]  # -I: no user site, no PYTHON* variables
         text = "".join(f"{p.lid} {p.port}\n" for p in ports)
         try:
@@ -98,16 +100,35 @@ class Diags:
             raise DiagError(f"reading P_Key tables: {exc}") from None
         if not isinstance(answer, dict):
             raise DiagError(f"reading P_Key tables: exit {done.returncode}: {done.stderr.strip()[-300:]}")
-        tables, unread = {}, []
+        tables, sms, unread = {}, set(), []
         for p in ports:
-            table = answer.get(f"{p.lid}:{p.port}")
+            item = answer.get(f"{p.lid}:{p.port}")
+            table = item.get("pkeys") if isinstance(item, dict) else None
             if not isinstance(table, list) or not all(isinstance(e, int) and 0 <= e <= 0xFFFF for e in table):
                 unread.append(p.guid)
                 continue
             tables[p.guid] = [entry for entry in table if entry & 0x7FFF]
+            if item.get("sm") is True:
+                sms.add(p.guid)
         if unread:
             raise DiagError(f"{len(unread)} ports did not answer for their P_Key tables (first {unread[0]})")
-        return tables
+        return tables, sms
+
+    def tables(self, ports: list[CaPort]) -> dict[str, list[int]]:
+        """P_Key tables of `ports` by port GUID."""
+        return self.read(ports)[0]
+
+    def local_guid(self) -> str:
+        """This host's port GUID (the configured CA and port, else the first): where its SM runs."""
+        argv = ["ibstat", "-p", *([self.ca] if self.ca else []), *([str(self.port)] if self.ca and self.port else [])]
+        try:
+            done = subprocess.run(argv, env=self.env, capture_output=True, text=True, timeout=TOOL_TIMEOUT)  # noqa: S603
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise DiagError(f"ibstat: {exc}") from None
+        guids = re.findall(r"^0x[0-9a-fA-F]{1,16}$", done.stdout, re.MULTILINE)
+        if done.returncode != 0 or not guids:
+            raise DiagError(f"ibstat -p: no local port GUID ({done.stderr.strip()[-200:]})")
+        return canonical_guid(guids[0])
 
     def master_sm(self) -> str:
         """The master SM's port GUID, from `sminfo`."""

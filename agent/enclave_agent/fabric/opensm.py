@@ -83,6 +83,7 @@ class OpenSM(ReadsFabric, SubnetManager):
         self.written = Path(state_dir) / "partitions.written"  # what this agent last wrote
         self.diags: Diags = diags or Diags()
         self._ports: dict = {}  # port GUID -> CaPort, from the last walk of the fabric
+        self._sm_ports: set = set()
 
     def apply(self, desired: dict) -> Applied:
         """Write partitions.conf when it differs from the rendering and make OpenSM re-read it."""

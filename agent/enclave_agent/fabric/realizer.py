@@ -45,6 +45,10 @@ class SubnetManager(ABC):
     def hardening(self) -> dict:
         """The report's `sm` facts: kind, version, m_key, m_key_protect, sm_key, foreign_sms."""
 
+    def problems(self) -> list[str]:
+        """What is wrong with the SM itself (another master, none answering); empty when nothing is."""
+        return []
+
     def reprogram(self) -> bool:
         """Make the SM write every port's table again, whatever it believes they hold; False if it cannot."""
         return False
@@ -59,32 +63,49 @@ class ReadsFabric:
 
     diags: Diags
     _ports: dict
+    _sm_ports: set
+    _own: set | None = None
 
     def observe(self, guids: set[str] | None = None) -> dict[str, list[int]]:
         """CA ports' tables, read from the ports themselves (SMPs), not from the SM's view. A full read
-        walks the fabric for LIDs; a read of some ports reuses the last walk's LIDs."""
+        walks the fabric for LIDs (and notes the ports an SM runs behind); a read of some ports reuses
+        the last walk's LIDs."""
         try:
             if guids is None or not set(guids) <= set(self._ports):
                 self._ports = {p.guid: p for p in self.diags.ca_ports()}
             wanted = self._ports.values() if guids is None else [self._ports[g] for g in guids if g in self._ports]
-            return self.diags.tables(list(wanted))
+            tables, sms = self.diags.read(list(wanted))
         except DiagError as exc:
             raise RealizerError(f"reading the fabric: {exc}") from None
+        if guids is None:
+            self._sm_ports = sms
+        return tables
 
     def self_guids(self) -> set[str]:
-        """The master SM's port (SELF=full in the default partition)."""
-        try:
-            return {self.diags.master_sm()}
-        except DiagError:
-            return set()
+        """This host's port, where its SM runs (SELF=full in the default partition)."""
+        if self._own is None:
+            try:
+                self._own = {self.diags.local_guid()}
+            except DiagError:
+                return set()
+        return self._own
 
     def foreign_sms(self) -> list[str]:
-        """Every SM the SA knows besides the master."""
+        """Every other SM: the SA's SMInfoRecords and the ports whose PortInfo says IsSM."""
         try:
-            own = self.self_guids()
-            return [g for g in self.diags.sm_guids() if g not in own]
+            known = set(self.diags.sm_guids()) | getattr(self, "_sm_ports", set())
         except DiagError as exc:
             raise RealizerError(f"listing the fabric's SMs: {exc}") from None
+        return sorted(known - self.self_guids())
+
+    def problems(self) -> list[str]:
+        """The master SM is another one than this host's (it programs the tables, not this agent's SM)."""
+        try:
+            master = self.diags.master_sm()
+        except DiagError as exc:
+            return [f"no master SM answers: {exc}"]
+        own = self.self_guids()
+        return [] if master in own else [f"the fabric's master SM is {master}, not this host's ({', '.join(own)})"]
 
 
 def expected_tables(desired: dict, self_guids: set[str] = frozenset()) -> dict[str, set[int]]:

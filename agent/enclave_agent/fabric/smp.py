@@ -14,7 +14,8 @@ import json
 import sys
 
 IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS = 0x01, 0x81, 0x03
-IB_ATTR_NODE_INFO, IB_ATTR_PKEY_TBL = 0x11, 0x16
+IB_ATTR_NODE_INFO, IB_ATTR_PORT_INFO, IB_ATTR_PKEY_TBL = 0x11, 0x15, 0x16
+CAPABILITY_MASK, IS_SM = 20, 0x2  # PortInfo offset of CapabilityMask (big-endian 32 bits); its IsSM bit
 SMP_DATA = 64  # bytes of attribute data in an SMP: 32 table entries
 PORTID_SIZE = 256  # ib_portid_t is ~116 bytes; zeroed, with the LID (its first int) set: LID routed
 PARTITION_CAP = 28  # NodeInfo offset of PartitionCap (big-endian 16 bits)
@@ -50,6 +51,13 @@ class Reader:
             return None
         return data.raw
 
+    def is_sm(self, lid: int, port: int) -> bool | None:
+        """Whether the port says an SM runs behind it (PortInfo CapabilityMask.IsSM), None on failure."""
+        info = self._query(lid, IB_ATTR_PORT_INFO, port)
+        if info is None:
+            return None
+        return bool(int.from_bytes(info[CAPABILITY_MASK : CAPABILITY_MASK + 4], "big") & IS_SM)
+
     def table(self, lid: int, port: int) -> list[int] | None:
         """The port's P_Key table (every entry, zeros included), or None when a query failed."""
         info = self._query(lid, IB_ATTR_NODE_INFO, 0)
@@ -79,7 +87,7 @@ def main() -> int:
     out = {}
     for line in sys.stdin:
         lid, port = (int(word) for word in line.split())
-        out[f"{lid}:{port}"] = reader.table(lid, port)
+        out[f"{lid}:{port}"] = {"pkeys": reader.table(lid, port), "sm": reader.is_sm(lid, port)}
     json.dump(out, sys.stdout)
     return 0
 

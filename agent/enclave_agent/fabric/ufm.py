@@ -86,6 +86,7 @@ class Ufm(ReadsFabric, SubnetManager):
         self.client, self.diags = client, diags or Diags()
         self.written = Path(state_dir) / "ufm.written.json"  # each pkey's members as this agent last set them
         self._ports: dict = {}
+        self._sm_ports: set = set()
 
     def _last(self) -> dict[str, list[str]]:
         try:
