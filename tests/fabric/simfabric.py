@@ -190,7 +190,7 @@ class SimFabric:
         options.write_text(f"log_file {work}/opensm.log\nsm_priority {priority}\nforce_log_flush TRUE\n")
         env = {"SIM_HOST": name, "OSM_CACHE_DIR": str(work), "OSM_TMP_DIR": str(work)}
         self.others.append(self._spawn(["opensm", "-F", str(options)], work / "opensm.out", env=env))
-        self._wait(lambda: self.sm_state(work / "opensm.log") == "STANDBY", 60, f"the SM on {name}")
+        self._wait(lambda: self.sm_state(work / "opensm.log") in ("STANDBY", "MASTER"), 60, f"the SM on {name}")
 
     def sm_state(self, log: Path | None = None) -> str | None:
         """The last state an OpenSM logged entering (MASTER, STANDBY...): this instance's by default."""

@@ -241,14 +241,16 @@ def test_the_loop_passes_again_and_posts_only_news(fabric, portal, tmp_path):
 
 
 def test_another_sm_on_the_fabric_is_reported(tmp_path):
-    """Someone runs an SM on their node (standby, whatever its priority, while this one is master): the
-    report lists it, from the SA's SMInfoRecords and the port's IsSM capability."""
+    """Someone runs an SM on their node (at priority 0 it stays standby: this one has the lower GUID): the
+    report lists it, from the SA's SMInfoRecords and the port's IsSM capability. (At a higher priority it
+    may take the subnet over: the next test shows what the report says then.)"""
     with SimFabric(tmp_path / "fabric", {"a": None, "rogue": None}) as fab:
         agent = fab.agent(tmp_path / "agent")
         desired = parse_desired({"schema": 1, "generation": 1, "fabric": "ib0", "kind": "opensm",
                                  "partitions": [{"pkey": "0x0012", "full": [fab.guids["a"]]}]})  # fmt: skip
         assert agent.run_pass(desired)["sm"]["foreign_sms"] == []
-        fab.start_other_sm("rogue", priority=15)
+        fab.start_other_sm("rogue", priority=0)
+        assert fab.sm_state(fab.dir / "sm-rogue" / "opensm.log") == "STANDBY"
         report = agent.run_pass(None)
         assert report["sm"]["foreign_sms"] == [fab.guids["rogue"]] and report["errors"] == []
 
