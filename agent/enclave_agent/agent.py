@@ -11,7 +11,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import credential, kernel, nftables
+from . import credential, ibports, kernel, nftables
 from .client import DocumentRefused, PortalClient, PortalError
 from .config import DEFAULT_STATE_DIR
 from .plan import Capabilities, KernelState, Plan, plan, projected
@@ -32,6 +32,7 @@ class Report:
     capabilities: dict
     tenants: dict[str, dict] = field(default_factory=dict)
     node_errors: list[str] = field(default_factory=list)
+    ib_ports: list[dict] = field(default_factory=list)  # schema 2, additive: this node's IB port GUIDs
 
     def to_dict(self) -> dict:
         """Plain dict for JSON (shallow: asdict's deep copy is slow at thousands of tenants)."""
@@ -88,6 +89,7 @@ class Agent:
         self.dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.full_every = full_every
         self.caps: Capabilities = kernel.probe()
+        self.ib_ports = ibports.read()
         self.cache: KernelState | None = None
         self.last_full = 0.0
         self._persisted: DesiredState | None = None
@@ -107,7 +109,7 @@ class Agent:
             actual = kernel.read(full=True, need_portal_table=bool(desired.nftables.strip()))
         else:
             actual = self.cache
-        actual.present = kernel.present({i.name for i in desired.node.interfaces})
+        actual.present = kernel.present({i.name for i in desired.node.interfaces} | set(desired.node.ipoib_parents))
         return plan(actual, desired, self.caps, nft), nft
 
     def run_pass(self, desired: DesiredState, full: bool = False) -> Report:
@@ -134,6 +136,7 @@ class Agent:
             self.cache = projected(self.cache or KernelState(), desired, self.caps, nft[0], failed)
         if full:
             self.last_full = time.monotonic()
+            self.ib_ports = ibports.read()  # HCAs come and go with hardware changes, not per pass
         self._persist(desired, report)
         return report
 
@@ -146,6 +149,7 @@ class Agent:
             round(seconds, 4),
             asdict(self.caps),
             node_errors=result.node_errors,
+            ib_ports=self.ib_ports,
         )
         for t in desired.tenants:
             errors = result.tenant_errors.get(t.id, [])
@@ -239,7 +243,7 @@ def renew_credential(client: PortalClient, path: Path) -> None:
 
 def _safe_pass(agent: Agent, desired: DesiredState | None, full: bool, client) -> None:
     if desired is None:  # nothing applied yet: only say why
-        report = Report(0, full, 0, 0, 0.0, asdict(agent.caps))
+        report = Report(0, full, 0, 0, 0.0, asdict(agent.caps), ib_ports=agent.ib_ports)
     else:
         try:
             report = agent.run_pass(desired, full=full)

@@ -15,7 +15,7 @@ from pathlib import Path
 from . import config, credential, kernel
 from .agent import Agent, loop
 from .client import PortalClient, join
-from .session import SessionRefused, exec_in_vrf, move_pid, pam_session, scrub_environment
+from .session import SessionRefused, exec_in_vrf, move_pid, pam_session, scrub_environment, tenant_pkey
 from .state import StateError, loads
 
 
@@ -79,6 +79,17 @@ def cmd_enter(args) -> int:
     return 0
 
 
+def cmd_pkey(args) -> int:
+    """Print the partition key of --uid's tenant on this node (empty when it has none): the SPANK plugin's."""
+    scrub_environment()  # run as root by slurmstepd: nothing below may depend on its environment
+    try:
+        print(tenant_pkey(args.uid, args.state_dir) or "")
+    except SessionRefused as exc:
+        print(f"enclave-agent: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_teardown(args) -> int:
     """Remove every link, route and nftables table the agent owns."""
     res = kernel.teardown()
@@ -126,6 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pid", type=int, help="move this running process (Slurm task hook)")
     p.add_argument("argv", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_enter)
+    p = sub.add_parser("pkey", help="the tenant's InfiniBand partition key for a job step (0x0012, or empty)")
+    p.add_argument("--uid", type=int, required=True)
+    p.set_defaults(func=cmd_pkey)
     sub.add_parser("teardown").set_defaults(func=cmd_teardown)
     sub.add_parser("capabilities").set_defaults(func=cmd_capabilities)
     return ap

@@ -11,7 +11,8 @@ Desired document (GET /api/v1/fabric-agents/<fabric>/desired, ETag/If-None-Match
      "partitions": [{"pkey": "0x0012", "ipoib": true, "mtu": 4, "full": ["0x…", ...]}]}
 Every port not named in `shared.full` is at most a limited member of the default partition 0x7fff
 (IPoIB broadcast and SA queries keep working, limited-to-limited traffic does not). A port GUID may be a
-full member of one tenant partition at most (the portal never sends two; the agent refuses it).
+full member of one tenant partition at most, and a shared port of none (the portal never sends either;
+the agent refuses both).
 
 Report (POST /api/v1/fabric-agents/<fabric>/report):
     {"schema": 1, "reads": [1], "generation": 7, "applied_generation": 7, "errors": ["…"],
@@ -121,9 +122,13 @@ def parse_desired(data: object) -> dict:
         raise FabricError(f"partitions: expected a list of at most {MAX_PARTITIONS}")
     partitions = [_partition(item) for item in items]
     _check_disjoint(partitions)
+    shared_full = _guids(shared.get(FULL, []), "shared full")
+    tenant_ports = {port for part in partitions for port in part[FULL]}
+    both = sorted(tenant_ports.intersection(shared_full))
+    if both:  # full in 0x7fff, it would reach every tenant's (limited) ports
+        raise FabricError(f"port {both[0]} is a shared port and a member of a tenant partition")
     return {SCHEMA: schema, GENERATION: _integer(data.get(GENERATION), 0, 2**63 - 1, "generation"),
-            FABRIC: name, KIND: data[KIND], SHARED: {FULL: _guids(shared.get(FULL, []), "shared full")},
-            PARTITIONS: partitions}  # fmt: skip
+            FABRIC: name, KIND: data[KIND], SHARED: {FULL: shared_full}, PARTITIONS: partitions}  # fmt: skip
 
 
 def _check_disjoint(partitions: list[dict]) -> None:

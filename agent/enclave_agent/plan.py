@@ -166,10 +166,22 @@ def vxlan_plan(t: Tenant, vx: Vxlan, parent: str) -> LinkPlan:
     return LinkPlan(vx.device, "vxlan", digest, tuple(lines), (), fdb, addrs)
 
 
+def ipoib_plan(t: Tenant, parent: str, child: str, vrf_digest: str) -> LinkPlan:
+    """The tenant's IPoIB child of an IB port for its partition key (full member), in its VRF."""
+    key = int(t.pkey or "0", 16) | 0x8000
+    lines = (
+        f"link add link {parent} name {child} group {GROUP} type ipoib pkey 0x{key:04x}",
+        f"link set {child} master {t.vrf}",
+        f"link set {child} up",
+    )
+    return LinkPlan(child, "ipoib", _digest(lines, vrf_digest), lines, (), (), frozenset())
+
+
 @functools.lru_cache(maxsize=65536)
 def _tenant_links(t: Tenant, interfaces: tuple[Interface, ...]) -> tuple[LinkPlan, ...]:
     vrf = vrf_plan(t, interfaces)
-    return (vrf, *(vxlan_plan(t, vx, vrf.digest) for vx in t.vxlans))
+    vxlans = (vxlan_plan(t, vx, vrf.digest) for vx in t.vxlans)
+    return (vrf, *vxlans, *(ipoib_plan(t, parent, child, vrf.digest) for parent, child in t.ipoib))
 
 
 def tenant_links(t: Tenant, interfaces: tuple[Interface, ...]) -> list[LinkPlan]:
@@ -270,6 +282,9 @@ def blocked_reason(t: Tenant, desired: DesiredState, actual: KernelState, caps: 
             return f"{vx.device}: underlay {vx.underlay} is not an interface of this node"
         if actual.present is not None and vx.underlay not in actual.present:
             return f"{vx.device}: underlay {vx.underlay} does not exist on this node"
+    for parent, child in t.ipoib:
+        if actual.present is not None and parent not in actual.present:
+            return f"{child}: InfiniBand interface {parent} does not exist on this node"
     return None
 
 

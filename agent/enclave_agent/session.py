@@ -66,6 +66,15 @@ def exec_environment(raw: bytes | None = None) -> dict[str, str]:
     return {os.fsdecode(name): os.fsdecode(value) for name, value in pairs}
 
 
+def tenant_pkey(uid: int, state_dir: Path) -> str | None:
+    """The partition key ("0x0012") of the tenant a UID belongs to on this node, None without one."""
+    desired, _ = _load(state_dir)
+    tenant = desired.tenant_for_uid(uid)
+    if tenant is None:
+        raise SessionRefused(f"uid {uid} is not a member of any tenant on this node")
+    return tenant.pkey
+
+
 def scrub_environment() -> dict[str, str]:
     """Replace our environment with a fixed one; return the one we were given."""
     given = exec_environment()

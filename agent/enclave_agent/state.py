@@ -8,8 +8,8 @@ import json
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
-from . import grammar
-from .wire import CGNAT, IFNAMSIZ, TABLE_BASE, SchemaError, expand, vxlan_name  # noqa: F401 (re-exported)
+from . import fabric_wire, grammar
+from .wire import CGNAT, IFNAMSIZ, TABLE_BASE, SchemaError, expand, ipoib_name, vxlan_name  # noqa: F401
 
 RESERVED_TABLES = {0, 253, 254, 255}
 
@@ -59,6 +59,8 @@ class Tenant:
     cgnat: str
     vxlans: tuple[Vxlan, ...] = ()
     uids: tuple[int, ...] = ()
+    pkey: str | None = None  # the tenant's InfiniBand partition on this node's fabric ("0x0012")
+    ipoib: tuple[tuple[str, str], ...] = ()  # (parent, child): one IPoIB child per node IB port, in the VRF
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,7 @@ class Node:
     name: str
     address: str  # the node's primary underlay address; SNAT target
     interfaces: tuple[Interface, ...] = ()
+    ipoib_parents: tuple[str, ...] = ()  # IPoIB interfaces (ib0) that get a child per tenant partition
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,18 @@ def _vxlan(raw: dict) -> Vxlan:
     return vx
 
 
-def _tenant(raw: dict) -> Tenant:
+def _pkey(raw: dict, parents: tuple[str, ...]) -> dict:
+    """The tenant's partition key (grammar-checked) and its IPoIB children, when it has one here."""
+    if raw.get("pkey") is None:
+        return {}
+    try:
+        number = fabric_wire.pkey(raw["pkey"])
+    except fabric_wire.FabricError as exc:
+        raise grammar.GrammarError(str(exc)) from None
+    return {"pkey": fabric_wire.pkey_text(number), "ipoib": tuple((p, ipoib_name(p, number)) for p in parents)}
+
+
+def _tenant(raw: dict, parents: tuple[str, ...] = ()) -> Tenant:
     vxlans, uids = raw.get("vxlans", ()), raw.get("uids", ())
     if not isinstance(vxlans, list | tuple) or not isinstance(uids, list | tuple):
         raise grammar.GrammarError("vxlans and uids must be lists")
@@ -157,6 +171,7 @@ def _tenant(raw: dict) -> Tenant:
         cgnat=grammar.network(raw["cgnat"], "cgnat"),
         vxlans=tuple(_vxlan(v) for v in vxlans),
         uids=tuple(grammar.uid(u) for u in uids),
+        **_pkey(raw, parents),
     )
     if tenant.table in RESERVED_TABLES or not 0 < tenant.table < 2**32:
         raise StateError(f"tenant {tenant.id}: bad table {tenant.table}")
@@ -167,10 +182,10 @@ def _tenant(raw: dict) -> Tenant:
     return tenant
 
 
-def _tenant_or_error(raw: dict) -> Tenant | tuple[int, str]:
+def _tenant_or_error(raw: dict, parents: tuple[str, ...] = ()) -> Tenant | tuple[int, str]:
     """One bad tenant entry must not take the whole node's state down with it (unless unsafe)."""
     try:
-        return _tenant(raw)
+        return _tenant(raw, parents)
     except grammar.GrammarError:
         raise  # a value that fails the grammar means the whole document is untrustworthy
     except (KeyError, TypeError, ValueError) as exc:
@@ -189,10 +204,14 @@ def _unique(values: list, what: str) -> None:
 def _node(raw: dict) -> Node:
     address = raw["address"]
     interfaces = grammar.interfaces(raw.get("interfaces", ()))
+    parents = raw.get("ipoib_parents") or ()
+    if not isinstance(parents, list | tuple):
+        raise grammar.GrammarError("ipoib_parents: expected a list")
     return Node(
         name=grammar.node_name(raw["name"]),
         address=address if address == "" else grammar.address(address, "node address"),
         interfaces=tuple(Interface(**i) for i in interfaces),
+        ipoib_parents=tuple(grammar.ifname(p, "ipoib parent") for p in parents),
     )
 
 
@@ -205,10 +224,11 @@ def parse(data: dict) -> DesiredState:
         tenants = data.get("tenants", ())
         if not isinstance(tenants, list | tuple):
             raise grammar.GrammarError("tenants: expected a list")
-        parsed = [_tenant_or_error(t) for t in tenants]
+        node = _node(data["node"])
+        parsed = [_tenant_or_error(t, node.ipoib_parents) for t in tenants]
         state = DesiredState(
             generation=grammar.integer(data["generation"], 0, 2**63 - 1, "generation"),
-            node=_node(data["node"]),
+            node=node,
             tenants=tuple(t for t in parsed if isinstance(t, Tenant)),
             nftables=grammar.portal_ruleset(data.get("nftables", "")),
             invalid=tuple(t for t in parsed if not isinstance(t, Tenant)),
@@ -223,7 +243,12 @@ def parse(data: dict) -> DesiredState:
         raise StateError(f"malformed desired state: {exc!r}") from exc
     tenants = state.tenants
     _unique([t.id for t in tenants], "tenant id")
-    _unique([t.vrf for t in tenants] + [v.device for t in tenants for v in t.vxlans], "device")
+    _unique(
+        [t.vrf for t in tenants]
+        + [v.device for t in tenants for v in t.vxlans]
+        + [c for t in tenants for _, c in t.ipoib],
+        "device",
+    )
     _unique([t.table for t in tenants], "table")
     _unique([t.cgnat for t in tenants], "CGNAT address")
     _unique([(t.vni, v.dstport) for t in tenants for v in t.vxlans], "VNI/port")

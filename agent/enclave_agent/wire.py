@@ -41,6 +41,14 @@ def vxlan_name(dev: str, tenant_id: int) -> str:
     return f"{dev[: IFNAMSIZ - 8]}u{hashlib.sha256(name.encode()).hexdigest()[:6]}"
 
 
+def ipoib_name(parent: str, pkey: int) -> str:
+    """`<parent>.<pkey with the full-member bit, 4 hex>` as the kernel names children, hashed past IFNAMSIZ."""
+    name = f"{parent}.{pkey | 0x8000:04x}"
+    if len(name) <= IFNAMSIZ:
+        return name
+    return f"{parent[: IFNAMSIZ - 8]}p{hashlib.sha256(name.encode()).hexdigest()[:6]}"
+
+
 def vrf_name(tenant_id: int) -> str:
     """The tenant's VRF device (UVN names VRFs after the tenant id)."""
     return f"vrf{tenant_id}"[:IFNAMSIZ]

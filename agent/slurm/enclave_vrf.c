@@ -11,10 +11,18 @@
  *    agent fails the task (fail closed) with the agent's message on the task's stderr, so a
  *    task never runs in the default VRF.
  *
+ * Then, where the tenant has an InfiniBand partition on this node's fabric, the task gets its
+ * key (from `enclave-agent pkey --uid <uid>`) so MPI uses the tenant's partition, not the default
+ * one where tenant ports are only limited members: UCX_IB_PKEY (UCX takes the 15-bit key) and
+ * OMPI_MCA_btl_openib_pkey (Open MPI's openib BTL, the full-member form). A malformed answer
+ * refuses the task.
+ *
  * plugstack.conf:  required /usr/lib/slurm/enclave_vrf.so [agent=/path] [state_dir=/path]
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -46,8 +54,9 @@ static int parse_args(int ac, char **av, const char **agent, const char **state_
 	return 0;
 }
 
-/* Run the agent and wait for it; returns its exit status, or -1 if it did not exit cleanly. */
-static int run_agent(char *const argv[])
+/* Run the agent and wait for it; returns its exit status, or -1 if it did not exit cleanly.
+ * With out != NULL, the agent's stdout (at most size - 1 bytes) is read into out. */
+static int run_agent_output(char *const argv[], char *out, size_t size)
 {
 	/* A fixed environment: the agent is Python running as root, so variables such as
 	 * PYTHONPATH inherited from slurmd must not be able to change what it executes. */
@@ -55,17 +64,38 @@ static int run_agent(char *const argv[])
 		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 		"LANG=C.UTF-8", NULL
 	};
-	int status;
-	pid_t child = fork();
+	int status, fds[2] = { -1, -1 };
+	size_t got = 0;
+	pid_t child;
 
+	if (out && pipe(fds) < 0) {
+		slurm_error("enclave_vrf: pipe: %s", strerror(errno));
+		return -1;
+	}
+	child = fork();
 	if (child < 0) {
 		slurm_error("enclave_vrf: fork: %s", strerror(errno));
+		if (out) {
+			close(fds[0]);
+			close(fds[1]);
+		}
 		return -1;
 	}
 	if (child == 0) {
+		if (out && dup2(fds[1], STDOUT_FILENO) < 0)
+			_exit(127);
 		execve(argv[0], argv, envp);
 		/* No slurm_error() here (not async-signal-safe after fork); the parent reports 127. */
 		_exit(127);
+	}
+	if (out) {
+		ssize_t n;
+
+		close(fds[1]);
+		while (got + 1 < size && ((n = read(fds[0], out + got, size - 1 - got)) > 0 || (n < 0 && errno == EINTR)))
+			got += n > 0 ? (size_t)n : 0;
+		out[got] = 0;
+		close(fds[0]);
 	}
 	while (waitpid(child, &status, 0) < 0) {
 		if (errno != EINTR) {
@@ -74,6 +104,65 @@ static int run_agent(char *const argv[])
 		}
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int run_agent(char *const argv[])
+{
+	return run_agent_output(argv, NULL, 0);
+}
+
+/* "0x" and four lower-case hex digits, optionally one newline: what `enclave-agent pkey` prints. */
+static int valid_pkey(const char *text, unsigned *key)
+{
+	if (strncmp(text, "0x", 2) != 0)
+		return 0;
+	for (int i = 2; i < 6; i++)
+		if (!isxdigit((unsigned char)text[i]) || isupper((unsigned char)text[i]))
+			return 0;
+	if (text[6] && strcmp(text + 6, "\n") != 0)
+		return 0;
+	*key = (unsigned)strtoul(text + 2, NULL, 16);
+	return *key >= 0x0001 && *key <= 0x7ffe;
+}
+
+/* Export the tenant's partition key to the task; 0 also when the tenant has none on this node. */
+static int export_pkey(spank_t sp, int ac, char **av)
+{
+	const char *agent = DEFAULT_AGENT, *state_dir = NULL;
+	char uid_s[16], answer[32], value[8], *argv[7];
+	unsigned key;
+	uid_t uid;
+	int n = 0;
+
+	if (parse_args(ac, av, &agent, &state_dir) < 0 || spank_get_item(sp, S_JOB_UID, &uid) != ESPANK_SUCCESS)
+		return REFUSE;
+	snprintf(uid_s, sizeof(uid_s), "%u", (unsigned)uid);
+	argv[n++] = (char *)agent;
+	if (state_dir) {
+		argv[n++] = "--state-dir";
+		argv[n++] = (char *)state_dir;
+	}
+	argv[n++] = "pkey";
+	argv[n++] = "--uid";
+	argv[n++] = uid_s;
+	argv[n] = NULL;
+	if (run_agent_output(argv, answer, sizeof(answer)) != 0) {
+		slurm_error("enclave_vrf: %s pkey --uid %s failed; task refused", agent, uid_s);
+		return REFUSE;
+	}
+	if (answer[0] == 0 || strcmp(answer, "\n") == 0)
+		return ESPANK_SUCCESS; /* no InfiniBand partition for this tenant here */
+	if (!valid_pkey(answer, &key)) {
+		slurm_error("enclave_vrf: %s pkey answered a malformed partition key; task refused", agent);
+		return REFUSE;
+	}
+	snprintf(value, sizeof(value), "0x%04x", key);
+	if (spank_setenv(sp, "UCX_IB_PKEY", value, 1) != ESPANK_SUCCESS)
+		return REFUSE;
+	snprintf(value, sizeof(value), "0x%04x", key | 0x8000);
+	if (spank_setenv(sp, "OMPI_MCA_btl_openib_pkey", value, 1) != ESPANK_SUCCESS)
+		return REFUSE;
+	return ESPANK_SUCCESS;
 }
 
 /* `agent [--state-dir D] enter --uid <job uid> --pid <our pid>`; 0 when the agent moved us. */
@@ -129,5 +218,7 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
 		return ESPANK_SUCCESS;
 	/* This callback runs inside the freshly forked task, before exec, so our own pid is the
 	 * task pid; S_TASK_PID still reads -1 here (slurmstepd records it in the parent). */
-	return enter_vrf(sp, ac, av, "task refused");
+	if (enter_vrf(sp, ac, av, "task refused") != ESPANK_SUCCESS)
+		return REFUSE;
+	return export_pkey(sp, ac, av);
 }

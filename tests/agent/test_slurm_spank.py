@@ -223,6 +223,7 @@ def test_it_passes_the_job_uid_and_the_pids_of_slurmstepd_and_the_task_to_the_ag
     assert [c[2:] for c in calls] == [
         ["--state-dir", "/st", "enter", "--uid", str(NOBODY), "--pid", calls[0][0]],  # slurmstepd
         ["--state-dir", "/st", "enter", "--uid", str(NOBODY), "--pid", task],
+        ["--state-dir", "/st", "pkey", "--uid", str(NOBODY)],  # then the tenant's partition key
     ]
     assert calls[0][1] == "slurmstepd" and calls[0][0] != task  # first slurmstepd, then the task
 
@@ -233,3 +234,39 @@ def test_a_misspelt_plugin_argument_refuses_the_step_instead_of_being_ignored(cl
     out = cluster.srun("echo TASK-RAN")
     assert out.returncode != 0 and "TASK-RAN" not in out.stdout
     assert "unknown plugstack.conf argument 'agnet=/bin/true'" in out.stderr
+
+
+def _stand_in(cluster, pkey_answer: str) -> Path:
+    """An agent that lets every step in and answers `pkey` with pkey_answer (the real one refuses here)."""
+    path = cluster.dir / "pkey-agent"
+    path.write_text(f'#!/bin/sh\ncase " $* " in *" pkey "*) printf %s "{pkey_answer}";; esac\nexit 0\n')
+    path.chmod(0o755)
+    return path
+
+
+@needs_header
+def test_the_task_gets_its_tenants_partition_key_for_ucx_and_open_mpi(cluster):
+    agent = _stand_in(cluster, "0x0012\n")
+    cluster.plugstack(f"required {cluster.dir}/enclave_vrf.so agent={agent}")
+    out = cluster.srun('echo "UCX=$UCX_IB_PKEY OMPI=$OMPI_MCA_btl_openib_pkey"')
+    assert out.returncode == 0, out.stderr + cluster.logs()
+    assert out.stdout.strip() == "UCX=0x0012 OMPI=0x8012"  # UCX takes the 15-bit key, openib the full member
+
+
+@needs_header
+def test_a_tenant_without_a_partition_runs_with_no_key_in_its_environment(cluster):
+    agent = _stand_in(cluster, "")
+    cluster.plugstack(f"required {cluster.dir}/enclave_vrf.so agent={agent}")
+    out = cluster.srun('echo "UCX=${UCX_IB_PKEY-unset}"')
+    assert out.returncode == 0, out.stderr + cluster.logs()
+    assert out.stdout.strip() == "UCX=unset"
+
+
+@pytest.mark.parametrize("answer", ["0x12", "0x0012; id", "0X0012", "0x7fff", "0x0012\\n0x0013"])
+@needs_header
+def test_a_malformed_partition_key_refuses_the_task(cluster, answer):
+    agent = _stand_in(cluster, answer)
+    cluster.plugstack(f"required {cluster.dir}/enclave_vrf.so agent={agent}")
+    out = cluster.srun("echo TASK-RAN")
+    assert out.returncode != 0 and "TASK-RAN" not in out.stdout
+    assert "malformed partition key" in out.stderr + cluster.logs()
