@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "netpolicy",
     "vsphere",
     "agents",
+    "fabrics",
     "catalog",
     "notices",
     "identity",

@@ -1,0 +1,5 @@
+"""Registrations into the layers below (filled in as the app grows)."""
+
+
+def register() -> None:
+    """Called once from FabricsConfig.ready()."""
