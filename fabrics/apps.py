@@ -10,6 +10,6 @@ class FabricsConfig(AppConfig):
 
     def ready(self):
         """Hook into the layers below without them importing this app (tests/test_layers.py)."""
-        from fabrics import hooks
+        from fabrics import hooks, schema  # noqa: F401 - schema registers the credential's OpenAPI scheme
 
         hooks.register()

@@ -46,6 +46,10 @@ LISTS = {
     "clusterorigin-list": (bulk.catalog, ("admin", "owner_a"), None),
     "webhook-list": (bulk.webhooks, ("admin", "owner_a"), None),
     "webhookdelivery-list": (bulk.webhooks, ("admin", "owner_a"), None),
+    "fabric-list": (bulk.fabrics, ("admin",), None),
+    "sharedport-list": (bulk.fabrics, ("admin",), None),
+    "fabricjointoken-list": (bulk.fabrics, ("admin",), None),
+    "partition-list": (bulk.fabrics, ("admin", "owner_a"), None),
     # Pages
     "frontend:home": (bulk.clusters, ("admin", "owner_a"), None),
     "frontend:cluster-list": (bulk.clusters, ("admin", "owner_a"), None),

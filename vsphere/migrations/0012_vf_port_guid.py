@@ -14,6 +14,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='vfassignment',
             name='port_guid',
-            field=models.CharField(blank=True, max_length=18, null=True, unique=True, validators=[django.core.validators.RegexValidator('\\A0x[0-9a-f]{16}\\Z', '0x and 16 lower-case hex digits')]),
+            field=models.CharField(blank=True, max_length=18, null=True, unique=True, validators=[django.core.validators.RegexValidator('\\A0x[0-9a-f]{16}\\Z')]),
         ),
     ]
