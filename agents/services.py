@@ -178,6 +178,7 @@ def record_observed(node: Node, report: dict) -> Node:
             record(
                 "node.ib_ports", current, before={"ib_ports": before["ib_ports"]}, after={"ib_ports": current.ib_ports}
             )
+            refresh.store_node_parts(current.pool, [current.pk])  # its IPoIB parents
             network.node_ports_changed(current.pool_id)
         if before["status"] != current.status or before["applied_generation"] != current.applied_generation:
             record("node.observed", current, before=_brief(before), after=_brief(snapshot(current)))

@@ -13,6 +13,7 @@ from audit.services import record
 from fabrics import allocation, membership
 from fabrics.models import Fabric, PartitionKey
 from netpolicy.models import LIVE, Segment
+from tenants import network
 from vsphere.choices import LinkType
 from vsphere.models import VFAssignment
 
@@ -57,11 +58,14 @@ def sync(fabric: Fabric) -> bool:
         found = claims(fabric)
         wanted = {c.tenant_id for c in found}
         live = dict(PartitionKey.objects.filter(fabric=fabric, released__isnull=True).values_list("tenant_id", "pkey"))
+        changed = sorted(wanted ^ set(live))
         for tenant_id in sorted(wanted - set(live)):
             live[tenant_id] = allocation.allocate(fabric, tenant_id).pkey
         for tenant_id in sorted(set(live) - wanted):
             allocation.release(fabric, tenant_id)
             del live[tenant_id]
+        if changed and fabric.pool_links.exists():  # the nodes' documents name the tenants' keys
+            network.network_changed(changed, listeners=False)
         shared = list(fabric.shared_ports.values_list("guid", flat=True))
         doc = membership.document(
             fabric.name, fabric.kind, fabric.generation, live, membership.membership(found, shared)

@@ -4,11 +4,12 @@ from django.db.models import Q
 from enclave_agent import fabric_wire as wire
 
 from fabrics import desired, membership
-from fabrics.models import Fabric, PartitionKey
+from fabrics.models import Fabric, FabricPool, PartitionKey
 
 
 def register() -> None:
     """Called once from FabricsConfig.ready()."""
+    from agents import sources
     from portal import readiness
     from tenants import network, realizers
 
@@ -16,6 +17,19 @@ def register() -> None:
     network.listen("fabrics", network_changed)
     readiness.register("cluster", "fabrics", cluster_waiting)
     readiness.register("segment", "fabrics", segment_waiting)
+    sources.register_entry_extra("fabrics", pool_pkeys)
+
+
+def pool_pkeys(placed) -> dict:
+    """{(pool, tenant): {"pkey": "0x0012"}} for tenants with a live partition on their pool's fabric."""
+    pools = {pool for pool, _ in placed}
+    fabric_of = dict(FabricPool.objects.filter(pool_id__in=pools).values_list("pool_id", "fabric_id"))
+    if not fabric_of:
+        return {}
+    keys = PartitionKey.objects.filter(fabric_id__in=set(fabric_of.values()), released__isnull=True)
+    by_fabric = {(f, t): k for f, t, k in keys.values_list("fabric_id", "tenant_id", "pkey")}
+    return {(pool, tenant): {"pkey": wire.pkey_text(by_fabric[fabric_of[pool], tenant])}
+            for pool, tenant in placed if (fabric_of.get(pool), tenant) in by_fabric}  # fmt: skip
 
 
 def cluster_held_changed(cluster) -> None:

@@ -33,7 +33,7 @@ def node_ports_changed(pool_id: int) -> None:
         listener(tenant_ids=None, pool_id=pool_id)
 
 
-def network_changed(tenant_ids=None) -> None:
+def network_changed(tenant_ids=None, listeners: bool = True) -> None:
     """Tenants whose node-facing intent changed in this transaction (None: every tenant)."""
     tenants = Tenant.objects.all()
     ids = None
@@ -43,7 +43,7 @@ def network_changed(tenant_ids=None) -> None:
             return
         tenants = tenants.filter(pk__in=ids)
     tenants.update(network_generation=F("network_generation") + 1)
-    for listener in list(_LISTENERS.values()):
+    for listener in list(_LISTENERS.values()) if listeners else ():
         listener(tenant_ids=ids, pool_id=None)
     transaction.on_commit(lambda: queue_refresh(ids), robust=True)
 

@@ -298,3 +298,13 @@ def fabrics(world, n):
                                                          expires_at=now) for i, f in enumerate(made)])  # fmt: skip
     PartitionKey.objects.bulk_create([PartitionKey(fabric=f, tenant=world.tenant_a, pkey=0x100, allocated=now)
                                       for f in made])  # fmt: skip
+
+
+def fabric_partitions(world, n):
+    """Fabric "big" with n tenants' partitions on it."""
+    from fabrics.models import Fabric, PartitionKey
+
+    now, fabric = timezone.now(), Fabric.objects.create(name="big")
+    made = Tenant.objects.bulk_create([Tenant(slug=f"ib-{i}", name=f"IB {i}") for i in range(n)])
+    PartitionKey.objects.bulk_create([PartitionKey(fabric=fabric, tenant=t, pkey=0x100 + i, allocated=now)
+                                      for i, t in enumerate(made)])  # fmt: skip

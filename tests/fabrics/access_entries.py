@@ -23,3 +23,10 @@ def add_fabric_objects(objects) -> None:
     objects.shared_port = services.add_shared_port(objects.fabric, "0x0002c90300000001", "storage")
     objects.fabric_join_token, _ = services.create_join_token(objects.fabric)
     objects.partition_a = allocation.allocate(objects.fabric, objects.tenant_a.pk)
+
+
+FABRICS_MATRIX |= {
+    "fabrics:fabric-list": ("get", "admin", None),
+    "fabrics:fabric-detail": ("get", "admin", "fabric"),
+    "fabrics:join-token-create": ("post", "admin", "fabric"),
+}

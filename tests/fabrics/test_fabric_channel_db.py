@@ -144,3 +144,26 @@ def test_node_hca_ports_of_a_pool_on_the_fabric_join_the_partition_of_the_tenant
     Pool.objects.create(name="vnis", kind="vni", first=5000, last=5999)
     segments.create_segment(world.tenant_b, world.admin, {"name": "ib", "kind": "overlay", "node_pool": pool})
     assert "0x0002c90300b00001" in [g for p in site.desired()["partitions"] for g in p["full"]]
+
+
+def test_the_nodes_document_names_its_ipoib_parents_and_the_tenants_pkey_on_that_fabric(world, site):
+    import json
+
+    from agents import refresh
+    from agents.models import Node, TenantPart
+    from fabrics import services as fabric_services
+    from netpolicy import segments
+    from netpolicy.models import Pool
+
+    pool = agent_services.create_pool("ib-rack")
+    _, raw = agent_services.create_join_token(pool)
+    node, _ = agent_services.join(raw, "n1", {}, [])
+    port = {"device": "mlx5_0", "port": 1, "guid": "0x0002c90300b00001", "netdev": "ib0"}
+    agent_services.record_observed(node, {"generation": 0, "ib_ports": [port]})
+    fabric_services.update_fabric(site.fabric, {}, pools=[pool])
+    Pool.objects.create(name="vnis", kind="vni", first=5000, last=5999)
+    segments.create_segment(world.tenant_b, world.admin, {"name": "ib", "kind": "overlay", "node_pool": pool})
+    refresh.refresh([world.tenant_b.pk])
+    key = PartitionKey.objects.get(tenant=world.tenant_b, released__isnull=True)
+    assert json.loads(Node.objects.get(pk=node.pk).desired_node)["ipoib_parents"] == ["ib0"]
+    assert TenantPart.objects.get(pool=pool, tenant=world.tenant_b).entry["pkey"] == key.text
