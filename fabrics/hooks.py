@@ -18,6 +18,12 @@ def register() -> None:
     readiness.register("cluster", "fabrics", cluster_waiting)
     readiness.register("segment", "fabrics", segment_waiting)
     sources.register_entry_extra("fabrics", pool_pkeys)
+    from fabrics import notes
+    from tenants import advice
+    from vsphere import realizer
+
+    realizer.IB_ISOLATION["note"] = notes.cluster_note
+    advice.IB_ISOLATION["note"] = notes.site_note
 
 
 def pool_pkeys(placed) -> dict:

@@ -117,7 +117,8 @@ def _port_problems(guid: str, key: int, table: list[int] | None, tenant_keys: se
     missing = [] if key | wire.FULL_BIT in table else [f"port {guid} is not a full member of {wire.pkey_text(key)}"]
     foreign = []
     for other in sorted({e & 0x7FFF for e in table if wire.is_full(e) and e & 0x7FFF != key}):
-        what = "the default partition" if other == wire.DEFAULT_PKEY else wire.pkey_text(other)
+        # Another tenant's key is not named: this text reaches the tenant's pages and API.
+        what = "the default partition" if other == wire.DEFAULT_PKEY else "another tenant's partition"
         if other == wire.DEFAULT_PKEY or other in tenant_keys:
             foreign.append(f"port {guid} is also a full member of {what}")
     return missing, foreign
