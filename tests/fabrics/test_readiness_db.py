@@ -41,3 +41,34 @@ def test_a_cluster_on_a_host_no_fabric_manages_is_not_held_back(world, site):
     cluster = site.approve(world.tenant_b, world.owner_b, name="plain")
     services.set_observed(cluster, ClusterState.PROVISIONING, "Reconciling on vSphere")
     assert _converged(cluster) == "ready"
+
+
+def test_a_segment_on_a_pool_of_the_fabric_waits_until_its_nodes_ports_are_in_the_partition(world, site):
+    from agents import services as agent_services
+    from fabrics import services as fabric_services
+    from netpolicy import realization, segments
+    from netpolicy.models import Pool
+
+    pool = agent_services.create_pool("ib-rack")
+    _, raw = agent_services.create_join_token(pool)
+    node, _ = agent_services.join(raw, "n1", {}, [])
+    port = {"device": "mlx5_0", "port": 1, "guid": "0x0002c90300b00001", "netdev": "ib0"}
+    agent_services.record_observed(node, {"generation": 0, "ib_ports": [port]})
+    fabric_services.update_fabric(site.fabric, {}, pools=[pool])
+    Pool.objects.create(name="vnis", kind="vni", first=5000, last=5999)
+    segment = segments.create_segment(world.tenant_b, world.admin, {"name": "ib", "kind": "overlay", "node_pool": pool})
+    segment.observed_generation = segment.generation
+    assert "waiting for InfiniBand fabric ib0" in realization.summary(segment, [])
+    site.agent().post(reverse("agent-fabric-report", kwargs={"fabric": "ib0"}), programmed(site.desired()),
+                      format="json")  # fmt: skip
+    assert "waiting" not in realization.summary(segment, [])
+
+
+def test_the_sweep_recompiles_a_fabric_whose_hook_was_missed(world, site):
+    from fabrics.tasks import sync_fabrics
+    from vsphere.models import VFAssignment
+
+    cluster = site.approve(world.tenant_a, world.owner_a)
+    VFAssignment.objects.filter(cluster=cluster).delete()  # released without telling the fabrics app
+    assert sync_fabrics() == 1
+    assert site.desired()["partitions"] == []
