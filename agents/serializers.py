@@ -249,7 +249,8 @@ class IbPortSerializer(StrictObjectMixin, serializers.Serializer):
     device = serializers.RegexField(r"\A[a-z][a-z0-9_]{0,31}\Z", help_text="e.g. mlx5_0")
     port = serializers.IntegerField(min_value=1, max_value=255)
     guid = serializers.RegexField(r"\A0x[0-9a-f]{16}\Z", help_text="0x and 16 lower-case hex digits")
-    netdev = serializers.RegexField(r"\A[A-Za-z0-9][A-Za-z0-9_.-]{0,14}\Z", required=False)
+    netdev = serializers.RegexField(r"\A[A-Za-z0-9][A-Za-z0-9_.-]{0,14}\Z", required=False, allow_null=True,
+                                    help_text="The port's IPoIB interface, null when it has none")  # fmt: skip
 
     def validate_guid(self, value):
         try:

@@ -111,7 +111,8 @@ class FabricJoinView(APIView):
     def post(self, request):
         serializer = FabricJoinSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        with acting_as(_actor(request, "fabric-agent")):
+        host = serializer.validated_data.get("hostname", "")
+        with acting_as(_actor(request, f"fabric-agent:{host}" if host else "fabric-agent")):
             _, raw = services.join(serializer.validated_data["token"])
         answer = FabricCredentialAnswerSerializer(services.credential_answer(raw)).data
         return Response(answer, status=status.HTTP_201_CREATED)

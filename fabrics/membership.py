@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from enclave_agent import fabric_wire as wire
 
+MAX_TABLE = 512  # P_Key table entries of one port (HCAs hold 128; switch ports may report more)
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -76,8 +78,8 @@ def parse_ports(ports: object) -> dict[str, list[int]]:
     tables = {}
     for guid, entries in ports.items():
         wire.guid(guid)
-        if not isinstance(entries, list) or len(entries) > 128:  # a port's P_Key table holds at most 128 blocks' worth
-            raise wire.FabricError(f"ports {guid}: expected a list of at most 128 P_Key table entries")
+        if not isinstance(entries, list) or len(entries) > MAX_TABLE:
+            raise wire.FabricError(f"ports {guid}: expected a list of at most {MAX_TABLE} P_Key table entries")
         tables[guid] = [wire.table_entry(e) for e in entries]
     return tables
 

@@ -6,6 +6,8 @@ realized (an out-of-band edit, a subnet manager that lost it) turns the tenant's
 that becomes realized re-queues the tenant's waiting clusters, whose reconcile then finds them Ready.
 """
 
+import re
+
 from django.db import transaction
 from django.utils import timezone
 from enclave_agent import fabric_wire as wire
@@ -21,6 +23,7 @@ from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 
 MAX_ERRORS, MAX_ERROR_LENGTH, MAX_SMS = 64, 2000, 64
+SURROGATE = re.compile("[\ud800-\udfff]")
 REPORT_KEYS = {wire.SCHEMA, wire.READS, wire.GENERATION, wire.APPLIED, wire.ERRORS, wire.PORTS, wire.SM}
 SM_KEYS = {"kind", "version", "m_key", "m_key_protect", "sm_key", "foreign_sms"}
 WAITING = {ClusterState.PROVISIONING, ClusterState.DEGRADED}
@@ -33,8 +36,9 @@ def _int(value, low: int, high: int, what: str) -> int:
 
 
 def _text(value, limit: int, what: str) -> str:
-    if not isinstance(value, str) or len(value) > limit or not value.isprintable():
-        raise wire.FabricError(f"{what}: expected printable text of at most {limit} characters")
+    """Shown escaped on pages; NUL and lone surrogates would not survive PostgreSQL's text."""
+    if not isinstance(value, str) or len(value) > limit or "\x00" in value or SURROGATE.search(value):
+        raise wire.FabricError(f"{what}: expected text of at most {limit} characters")
     return value
 
 

@@ -167,3 +167,22 @@ def test_the_nodes_document_names_its_ipoib_parents_and_the_tenants_pkey_on_that
     key = PartitionKey.objects.get(tenant=world.tenant_b, released__isnull=True)
     assert json.loads(Node.objects.get(pk=node.pk).desired_node)["ipoib_parents"] == ["ib0"]
     assert TenantPart.objects.get(pool=pool, tenant=world.tenant_b).entry["pkey"] == key.text
+
+
+def test_the_agent_may_name_its_host_when_joining_and_report_multiline_errors(world, site, api):
+    from fabrics import services as fabric_services
+
+    _, raw = fabric_services.create_join_token(site.fabric)
+    answer = api().post(reverse(JOIN), {"token": raw, "hostname": "sm-01"}, format="json")
+    assert answer.status_code == 201 and answer.json()["fabric"] == "ib0"
+    report = programmed(site.desired()) | {"errors": ["opensm said:\nline 2"]}
+    assert site.agent(answer.json()["credential"]).post(
+        reverse(REPORT, kwargs={"fabric": "ib0"}), report, format="json").status_code == 204  # fmt: skip
+    assert site.agent().get(reverse(DESIRED, kwargs={"fabric": "ib0"})).status_code == 401  # re-enrolment revoked it
+
+
+def test_a_node_port_without_an_ipoib_interface_is_reported_with_a_null_netdev(world, site):
+    from agents.serializers import ObservedStateSerializer
+
+    port = {"device": "mlx5_1", "port": 1, "guid": "0x0002c90300b00002", "netdev": None}
+    assert ObservedStateSerializer(data={"generation": 0, "ib_ports": [port]}).is_valid()
