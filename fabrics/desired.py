@@ -67,9 +67,10 @@ def sync(fabric: Fabric) -> bool:
         if changed and fabric.pool_links.exists():  # the nodes' documents name the tenants' keys
             network.network_changed(changed, listeners=False)
         shared = list(fabric.shared_ports.values_list("guid", flat=True))
-        doc = membership.document(
-            fabric.name, fabric.kind, fabric.generation, live, membership.membership(found, shared)
-        )
+        members = membership.membership(found, shared)
+        doc = membership.document(fabric.name, fabric.kind, fabric.generation, live, members)
+        if members.conflicts != fabric.conflicts:  # shown to site admins; the document is what changes the fabric
+            Fabric.objects.filter(pk=fabric.pk).update(conflicts=members.conflicts)
         return _store(fabric, doc)
 
 

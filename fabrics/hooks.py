@@ -4,6 +4,7 @@ from django.db.models import Q
 from enclave_agent import fabric_wire as wire
 
 from fabrics import desired, membership
+from fabrics.choices import PartitionState
 from fabrics.models import Fabric, FabricPool, PartitionKey
 
 
@@ -65,13 +66,19 @@ def _waiting(tenant_id: int, guids_by_fabric: dict[int, list[str]]) -> list[str]
     for fabric in Fabric.objects.filter(pk__in=guids_by_fabric):
         key = PartitionKey.objects.filter(fabric=fabric, tenant_id=tenant_id, released__isnull=True).first()
         guids = guids_by_fabric[fabric.pk]
+        shared = [g for g in guids if g in fabric.conflicts]
+        if shared:
+            reasons.append(f"InfiniBand port {shared[0]} to be used by one tenant only: another tenant's workload "
+                           f"uses it too, so it joins no partition")  # fmt: skip
+            continue
         if key is None or not all(guids):
             reasons.append(f"InfiniBand fabric {fabric.name} to give its ports a partition")
             continue
         programmed = tables(fabric)
         missing = [g for g in guids if not membership.port_in_partition(programmed, g, key.pkey)]
         if missing:
-            reasons.append(f"InfiniBand fabric {fabric.name} to program partition {wire.pkey_text(key.pkey)} "
+            verb = "restore (degraded: drift)" if key.state == PartitionState.DEGRADED else "program"
+            reasons.append(f"InfiniBand fabric {fabric.name} to {verb} partition {wire.pkey_text(key.pkey)} "
                            f"on {len(missing)} of {len(guids)} ports ({', '.join(missing[:3])})")  # fmt: skip
     return reasons
 

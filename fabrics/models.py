@@ -10,7 +10,8 @@ from enclave_agent import fabric_wire as wire
 from fabrics.choices import FabricKind, PartitionState
 from tenants.models import dns_label
 
-guid_validator = RegexValidator(r"\A0x[0-9a-f]{16}\Z", "A port GUID is 0x and 16 lower-case hex digits.")
+# fabric_wire.guid's grammar, the zero GUID included, so the API's schema states all of it.
+guid_validator = RegexValidator(r"\A0x(?!0{16})[0-9a-f]{16}\Z", "0x and 16 lower-case hex digits, not zero.")
 PKEY_BOUNDS = [MinValueValidator(wire.PKEY_MIN), MaxValueValidator(wire.PKEY_MAX)]
 MAX_VF_GUIDS = 1 << 20  # a site's VF GUID range; far more than a fabric's LID space
 
@@ -41,6 +42,9 @@ class Fabric(models.Model):
     sm = models.JSONField(default=dict, blank=True, editable=False, help_text="The subnet manager's hardening facts")
     errors = models.TextField(blank=True)
     drift = models.TextField(blank=True, help_text="Ports whose tables differ from the desired state")
+    # {port GUID: [tenant ids]}: ports two tenants' workloads use (a node pool carrying both tenants' segments,
+    # a shared port a tenant claims): in no tenant partition, shown to site admins.
+    conflicts = models.JSONField(default=dict, blank=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

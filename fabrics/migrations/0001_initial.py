@@ -33,7 +33,7 @@ class Migration(migrations.Migration):
                 ('pkey_last', models.PositiveIntegerField(default=32766, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(32766)])),
                 ('reserved_pkeys', django.contrib.postgres.fields.ArrayField(base_field=models.PositiveIntegerField(validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(32766)]), blank=True, default=list, help_text='Site-reserved keys inside the range, never handed to tenants', size=None)),
                 ('cooldown_minutes', models.PositiveIntegerField(default=60, help_text='A released key cools down this long', validators=[django.core.validators.MaxValueValidator(10080)])),
-                ('vf_guid_first', models.CharField(blank=True, help_text='First port GUID Enclave sets on VFs', max_length=18, validators=[django.core.validators.RegexValidator('\\A0x[0-9a-f]{16}\\Z', 'A port GUID is 0x and 16 lower-case hex digits.')])),
+                ('vf_guid_first', models.CharField(blank=True, help_text='First port GUID Enclave sets on VFs', max_length=18, validators=[django.core.validators.RegexValidator('\\A0x(?!0{16})[0-9a-f]{16}\\Z', '0x and 16 lower-case hex digits, not zero.')])),
                 ('vf_guid_count', models.PositiveIntegerField(default=0, validators=[django.core.validators.MaxValueValidator(1048576)])),
                 ('generation', models.PositiveBigIntegerField(default=1)),
                 ('desired', models.JSONField(blank=True, default=dict, editable=False, help_text='The compiled desired document')),
@@ -44,6 +44,7 @@ class Migration(migrations.Migration):
                 ('sm', models.JSONField(blank=True, default=dict, editable=False, help_text="The subnet manager's hardening facts")),
                 ('errors', models.TextField(blank=True)),
                 ('drift', models.TextField(blank=True, help_text='Ports whose tables differ from the desired state')),
+                ('conflicts', models.JSONField(blank=True, default=dict, editable=False)),
                 ('created', models.DateTimeField(auto_now_add=True)),
             ],
             options={
@@ -118,7 +119,7 @@ class Migration(migrations.Migration):
             name='SharedPort',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('guid', models.CharField(max_length=18, validators=[django.core.validators.RegexValidator('\\A0x[0-9a-f]{16}\\Z', 'A port GUID is 0x and 16 lower-case hex digits.')])),
+                ('guid', models.CharField(max_length=18, validators=[django.core.validators.RegexValidator('\\A0x(?!0{16})[0-9a-f]{16}\\Z', '0x and 16 lower-case hex digits, not zero.')])),
                 ('description', models.CharField(blank=True, max_length=200)),
                 ('created', models.DateTimeField(auto_now_add=True)),
                 ('fabric', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='shared_ports', to='fabrics.fabric')),

@@ -186,3 +186,24 @@ def test_a_node_port_without_an_ipoib_interface_is_reported_with_a_null_netdev(w
 
     port = {"device": "mlx5_1", "port": 1, "guid": "0x0002c90300b00002", "netdev": None}
     assert ObservedStateSerializer(data={"generation": 0, "ib_ports": [port]}).is_valid()
+
+
+def test_a_node_port_two_tenants_segments_share_joins_neither_partition_and_the_fabric_says_so(world, site):
+    from fabrics import hooks as fabric_hooks
+    from fabrics import services as fabric_services
+    from netpolicy import segments
+    from netpolicy.models import Pool
+
+    pool = agent_services.create_pool("shared-rack")
+    _, raw = agent_services.create_join_token(pool)
+    node, _ = agent_services.join(raw, "n1", {}, [])
+    port = {"device": "mlx5_0", "port": 1, "guid": "0x0002c90300b00001", "netdev": "ib0"}
+    agent_services.record_observed(node, {"generation": 0, "ib_ports": [port]})
+    fabric_services.update_fabric(site.fabric, {}, pools=[pool])
+    Pool.objects.create(name="vnis", kind="vni", first=5000, last=5999)
+    for tenant in (world.tenant_a, world.tenant_b):
+        last = segments.create_segment(tenant, world.admin, {"name": "ib", "kind": "overlay", "node_pool": pool})
+    assert all(port["guid"] not in p["full"] for p in site.desired()["partitions"])
+    site.fabric.refresh_from_db()
+    assert site.fabric.conflicts == {port["guid"]: sorted([world.tenant_a.pk, world.tenant_b.pk])}
+    assert "joins no partition" in fabric_hooks.segment_waiting(last)[0]
