@@ -33,7 +33,8 @@ MAX_WAIT = 60
 def with_counts(queryset):
     """Fabrics with their live partitions counted in the same query (lists stay flat in rows)."""
     live = Count("partitions", filter=Q(partitions__released__isnull=True), distinct=True)
-    return queryset.annotate(live_partitions=live).prefetch_related("host_links", "pool_links")
+    # Meta.ordering is not applied to a GROUP BY query: pages need a stable order.
+    return queryset.annotate(live_partitions=live).prefetch_related("host_links", "pool_links").order_by("name")
 
 
 class FabricViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
