@@ -4,6 +4,7 @@ import time
 
 from django.db.models import Count, Q
 from django.http import JsonResponse
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.response import Response
@@ -147,7 +148,7 @@ class FabricDesiredView(APIView):
                    responses={200: dict, 304: None})  # fmt: skip
     def get(self, request, fabric):
         fabric = request.auth
-        Fabric.objects.filter(pk=fabric.pk).update(last_seen=_now())
+        Fabric.objects.filter(pk=fabric.pk).update(last_seen=timezone.now())  # one agent per fabric: a write a poll
         known, wait = request.headers.get("If-None-Match"), _bounded(request.query_params.get("wait"))
         waiter = channel.Waiter(fabric.pk) if known and wait else None
         try:
@@ -177,12 +178,6 @@ class FabricReportView(APIView):
         with acting_as(_actor(request, f"fabric-agent:{request.auth.name}")):
             observed.record_report(request.auth, report)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-def _now():
-    from django.utils import timezone
-
-    return timezone.now()
 
 
 def _bounded(text) -> int:
