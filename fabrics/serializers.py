@@ -80,8 +80,9 @@ class CreatedFabricJoinTokenSerializer(FabricJoinTokenSerializer):
 
 class FabricJoinSerializer(StrictObjectMixin, serializers.Serializer):
     token = serializers.CharField(max_length=200)
-    hostname = serializers.RegexField(r"\A[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\Z", required=False,
-                                      help_text="The subnet manager's host, for the audit trail")  # fmt: skip
+    # The agent sends socket.gethostname(): a name with dots and capitals is fine, for the audit trail only.
+    hostname = serializers.RegexField(r"\A[A-Za-z0-9](?:[A-Za-z0-9.-]{0,98}[A-Za-z0-9])?\Z", required=False,
+                                      help_text="The subnet manager's host name, for the audit trail")  # fmt: skip
 
 
 class FabricCredentialAnswerSerializer(serializers.Serializer):

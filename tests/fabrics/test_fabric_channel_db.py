@@ -173,7 +173,7 @@ def test_the_agent_may_name_its_host_when_joining_and_report_multiline_errors(wo
     from fabrics import services as fabric_services
 
     _, raw = fabric_services.create_join_token(site.fabric)
-    answer = api().post(reverse(JOIN), {"token": raw, "hostname": "sm-01"}, format="json")
+    answer = api().post(reverse(JOIN), {"token": raw, "hostname": "SM-01.hpc.example.edu"}, format="json")
     assert answer.status_code == 201 and answer.json()["fabric"] == "ib0"
     report = programmed(site.desired()) | {"errors": ["opensm said:\nline 2"]}
     assert site.agent(answer.json()["credential"]).post(
