@@ -49,12 +49,19 @@ def _underlays(interfaces, subnets, group: str) -> list[dict]:
     return result
 
 
+IPOIB_PARENTS, PKEY = "ipoib_parents", "pkey"  # the fabric contract's node-document keys (issue 32)
+
+
 def node_part(node, subnets, group: str) -> str:
     """The node's own part of its document (JSON text): name, address, interfaces, VXLAN underlays."""
     interfaces = [{wire.NAME: i["name"], wire.ADDRESS: i["address"], wire.GATEWAY: i.get("gateway")}
                   for i in node.interfaces]  # fmt: skip
-    return _json({wire.NAME: node.name, wire.ADDRESS: str(node.address or ""), wire.INTERFACES: interfaces,
-                  wire.VXLANS: _underlays(node.interfaces, subnets, group)})  # fmt: skip
+    part = {wire.NAME: node.name, wire.ADDRESS: str(node.address or ""), wire.INTERFACES: interfaces,
+            wire.VXLANS: _underlays(node.interfaces, subnets, group)}  # fmt: skip
+    parents = sorted({p["netdev"] for p in getattr(node, "ib_ports", None) or [] if p.get("netdev")})
+    if parents:  # schema 2, additive: the agent creates each tenant's IPoIB child of these for its P_Key
+        part[IPOIB_PARENTS] = parents
+    return _json(part)
 
 
 # ---------------------------------------------------------------- a tenant's part

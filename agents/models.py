@@ -51,6 +51,8 @@ class Node(models.Model):
     address = models.GenericIPAddressField(null=True, blank=True, help_text="Underlay address; SNAT target")
     interfaces = models.JSONField(default=list, blank=True, help_text='[{"name": "em1", "address": "10.0.0.5/24"}]')
     capabilities = models.JSONField(default=dict, blank=True)
+    # The node's InfiniBand HCA ports as its agent last reported them (grammar-checked: enclave_agent.fabric_wire).
+    ib_ports = models.JSONField(default=list, blank=True, editable=False)
     status = models.CharField(max_length=16, choices=NodeStatus.choices, default=NodeStatus.PENDING)
     desired_generation = models.PositiveBigIntegerField(default=1)
     # sha256 of desired_node + the pool document's digest: the document this generation names

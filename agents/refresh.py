@@ -56,10 +56,11 @@ def _compile(tenant_ids: list[int]) -> dict[tuple[int, int], tuple[dict, dict, l
         return {}
     parts = sources.nft_parts(on_pools)
     uids, base = sources.member_uids(on_pools), sources.cgnat_base()
+    extras = sources.entry_extras(placed)
     compiled = {}
     for (pool, tenant), vni in placed.items():
         part, refs, site_digest = parts[tenant]
-        entry = desired.tenant_entry(tenant, vni, uids.get(tenant, ()), base)
+        entry = desired.tenant_entry(tenant, vni, uids.get(tenant, ()), base) | extras.get((pool, tenant), {})
         compiled[pool, tenant] = (entry, part.to_dict(), list(refs), site_digest)
     return compiled
 
@@ -163,7 +164,7 @@ def store_node_parts(pool: NodePool, node_ids=None) -> list[int]:
     nodes = Node.objects.filter(pool=pool)
     if node_ids is not None:
         nodes = nodes.filter(pk__in=node_ids)
-    for node in nodes.only("pk", "name", "address", "interfaces", "desired_node").order_by("pk"):
+    for node in nodes.only("pk", "name", "address", "interfaces", "ib_ports", "desired_node").order_by("pk"):
         try:
             part = desired.node_part(node, subnets, pool.multicast_group)
         except Exception:  # one node's bad stored data must not keep its pool's other nodes stale

@@ -4,7 +4,7 @@ import re
 
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
-from enclave_agent import grammar
+from enclave_agent import fabric_wire, grammar
 from rest_framework import serializers
 
 from agents.choices import TenantNetworkStatus
@@ -240,6 +240,25 @@ class TenantReportsField(serializers.DictField):
         return {str(key): {"status": r["status"], "errors": list(r.get("errors", []))} for key, r in data.items()}
 
 
+MAX_IB_PORTS = 64
+
+
+class IbPortSerializer(StrictObjectMixin, serializers.Serializer):
+    """One InfiniBand HCA port of the node (schema 2, optional): its GUID joins the tenants' partitions."""
+
+    device = serializers.RegexField(r"\A[a-z][a-z0-9_]{0,31}\Z", help_text="e.g. mlx5_0")
+    port = serializers.IntegerField(min_value=1, max_value=255)
+    guid = serializers.RegexField(r"\A0x[0-9a-f]{16}\Z", help_text="0x and 16 lower-case hex digits")
+    netdev = serializers.RegexField(r"\A[A-Za-z0-9][A-Za-z0-9_.-]{0,14}\Z", required=False, allow_null=True,
+                                    help_text="The port's IPoIB interface, null when it has none")  # fmt: skip
+
+    def validate_guid(self, value):
+        try:
+            return fabric_wire.guid(value)  # the fabric agent's own check: never the zero GUID
+        except fabric_wire.FabricError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+
+
 class ObservedStateSerializer(StrictObjectMixin, serializers.Serializer):
     """The agent's report (enclave_agent.agent.Report); anything else is a 400."""
 
@@ -252,6 +271,13 @@ class ObservedStateSerializer(StrictObjectMixin, serializers.Serializer):
     ops = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
     processes = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
     seconds = serializers.FloatField(required=False, min_value=0, max_value=10**6)
+    ib_ports = IbPortSerializer(many=True, required=False, max_length=MAX_IB_PORTS)
+
+    def validate_ib_ports(self, value):
+        guids = [p["guid"] for p in value]
+        if len(set(guids)) != len(guids):
+            raise serializers.ValidationError("A port GUID is listed twice.")
+        return value
 
     def validate_tenants(self, value):
         if len(value) > MAX_TENANTS_REPORTED:

@@ -12,6 +12,7 @@ from agents.choices import NodeStatus
 from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
 from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
+from tenants import network
 
 SILENT_AFTER = datetime.timedelta(seconds=90)  # three missed long-polls
 TOUCH_EVERY = datetime.timedelta(seconds=15)  # a write per request would be one per poll and report
@@ -171,7 +172,16 @@ def record_observed(node: Node, report: dict) -> Node:
         current.applied_generation = report["generation"]
         current.capabilities = report.get("capabilities") or current.capabilities
         current.status = NodeStatus.READY if ok else NodeStatus.NOT_READY
+        ports_changed = "ib_ports" in report and report["ib_ports"] != current.ib_ports
+        if ports_changed:
+            current.ib_ports = report["ib_ports"]
         current.save()
+        if ports_changed:  # the ports join (or leave) the tenants' InfiniBand partitions
+            record(
+                "node.ib_ports", current, before={"ib_ports": before["ib_ports"]}, after={"ib_ports": current.ib_ports}
+            )
+            refresh.store_node_parts(current.pool, [current.pk])  # its IPoIB parents
+            network.node_ports_changed(current.pool_id)
         if before["status"] != current.status or before["applied_generation"] != current.applied_generation:
             record("node.observed", current, before=_brief(before), after=_brief(snapshot(current)))
     return current

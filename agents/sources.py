@@ -34,6 +34,24 @@ def placements(tenant_ids=None) -> dict[tuple[int, int], int]:
     return found
 
 
+# Apps above agents add keys to a tenant's entry on a pool (fabrics: the tenant's P_Key on the pool's fabric):
+# extra(placements) -> {(pool, tenant): {key: value}}; registered from their AppConfig.ready().
+_ENTRY_EXTRAS: dict = {}
+
+
+def register_entry_extra(name: str, extra) -> None:
+    _ENTRY_EXTRAS[name] = extra
+
+
+def entry_extras(placed) -> dict:
+    """Every registered app's additions to the tenants' entries on these placements."""
+    found: dict = {}
+    for extra in list(_ENTRY_EXTRAS.values()):
+        for key, values in extra(placed).items():
+            found.setdefault(key, {}).update(values)
+    return found
+
+
 def member_uids(tenant_ids) -> dict[int, list[int]]:
     """POSIX UIDs of each tenant's members (ambiguity across tenants is resolved per pool)."""
     users = Membership.objects.filter(any_of("tenant_id", tenant_ids)).values_list("user_id", "tenant_id")

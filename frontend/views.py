@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
 from audit.services import snapshot
+from fabrics import notes as fabric_notes
 from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm, ResizeForm
 from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
@@ -27,7 +28,7 @@ from tenants.access import (
     visible_clusters,
     visible_tenants,
 )
-from tenants.choices import LEASE_STATES, ClusterState, Role
+from tenants.choices import LEASE_STATES, ClusterState, Interconnect, Role
 from tenants.filtersets import ClusterFilterSet
 from tenants.models import LeaseExtension, VirtualCluster
 
@@ -165,6 +166,7 @@ def cluster_detail(request, pk):
         "notes": advice.notes(cluster.workload_class, cluster.interconnect, cluster.network_mode,
                               cluster.data_path, cluster.gpu_mode),
         "origin": origin,
+        "ib_partition": fabric_notes.partition_of(cluster) if cluster.interconnect == Interconnect.SRIOV_IB else None,
         **_access_context(cluster, request.user),
     }  # fmt: skip
     return render_page(request, "frontend/cluster_detail.html", context, "frontend/partials/cluster_status.html")

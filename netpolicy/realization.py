@@ -7,6 +7,7 @@ from django.db.models.fields.json import KeyTransform
 from agents.choices import NodeStatus, TenantNetworkStatus
 from netpolicy.choices import SegmentKind
 from netpolicy.choices import SegmentState as S
+from portal import readiness
 from portal.viewer_text import Viewer
 
 # A node's own errors are nft's and ip's words about the whole node, which may quote any tenant's objects.
@@ -37,6 +38,9 @@ def summary(segment, clusters) -> str:
                 f"Generation {segment.generation} waits for the worker to compile it into the desired state "
                 f"of node pool {segment.node_pool} (compiled so far: {segment.observed_generation})."
             )
+        waiting = readiness.waiting("segment", segment)
+        if waiting:  # e.g. the InfiniBand fabric has not programmed the nodes' ports into the tenant's partition
+            return f"Compiled for node pool {segment.node_pool}, but not ready: waiting for {'; '.join(waiting)}."
         return f"Compiled into the desired state of node pool {segment.node_pool}; each node's progress is below."
     if segment.vsphere_cluster and segment.kind == SegmentKind.OVERLAY:
         return "Realized by the site's NSX Manager as an overlay segment on the tenant's tier-1; NSX's state below."

@@ -15,6 +15,8 @@ from agents.api import (
 )
 from audit.api import AuditEventViewSet
 from catalog.api import CatalogItemViewSet, ClusterOriginViewSet
+from fabrics.api_urls import register as register_fabrics
+from fabrics.api_urls import urlpatterns as fabric_urls
 from netpolicy.api_urls import register as register_netpolicy
 from netpolicy.site_api import SiteSettingsView
 from nsx.api import NsxManagerViewSet, NsxObjectViewSet
@@ -57,6 +59,8 @@ router.register("device-assignments", DeviceAssignmentViewSet, basename="devicea
 # nsx
 router.register("nsx-managers", NsxManagerViewSet, basename="nsxmanager")
 router.register("nsx-objects", NsxObjectViewSet, basename="nsxobject")
+# fabrics
+register_fabrics(router)
 # webhooks
 router.register("webhooks", WebhookViewSet, basename="webhook")
 router.register("webhook-deliveries", DeliveryViewSet, basename="webhookdelivery")
@@ -66,6 +70,7 @@ urlpatterns = [
     path("agents/<slug:node>/desired-state", DesiredStateView.as_view(), name="agent-desired-state"),
     path("agents/<slug:node>/observed-state", ObservedStateView.as_view(), name="agent-observed-state"),
     path("agents/<slug:node>/credential", CredentialView.as_view(), name="agent-credential"),
+    *fabric_urls,
     path("site-settings/", SiteSettingsView.as_view(), name="site-settings"),
     path("me/", MeView.as_view(), name="me"),
     # vsphere

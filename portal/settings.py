@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "netpolicy",
     "vsphere",
     "agents",
+    "fabrics",
     "catalog",
     "notices",
     "identity",
@@ -314,6 +315,8 @@ CELERY_BEAT_SCHEDULE["directory-resync"] = {"task": "identity.tasks.resync_direc
 ENCLAVE_NSX_REALIZE_WAIT = float(env_int("ENCLAVE_NSX_REALIZE_WAIT", 30))
 NSX_DRIFT_SECONDS = env_int("ENCLAVE_NSX_DRIFT_SECONDS", 300)
 CELERY_BEAT_SCHEDULE["nsx-drift"] = {"task": "nsx.tasks.sweep_drift", "schedule": float(NSX_DRIFT_SECONDS)}
+# InfiniBand fabrics: desired partitions recompiled from intent (heals a missed hook or wake-up).
+CELERY_BEAT_SCHEDULE["fabric-sync"] = {"task": "fabrics.tasks.sync_fabrics", "schedule": 120.0}
 
 # Webhooks: the outbox is read after each audited commit (the wake) and by beat; deliveries retry with
 # exponential backoff and full jitter. Private, loopback and link-local targets and plain http are

@@ -19,6 +19,7 @@ urlpatterns = [
     path("notices/", include("notices.urls")),
     path("identity/", include("identity.urls")),
     path("nsx/", include("nsx.urls")),
+    path("fabrics/", include("fabrics.urls")),
     path("webhooks/", include("webhooks.urls")),
     path("login/", identity_views.SignInView.as_view(), name="login"),
     path("logout/", oidc.logout, name="logout"),

@@ -31,10 +31,17 @@ RECOMMENDED = {
     ),
 }  # fmt: skip
 
+IB_UNMANAGED = (
+    "VF traffic bypasses the virtual switch: the tenant's firewall does not filter it, and this site's "
+    "InfiniBand fabric is not managed by Enclave: VFs share the default partition with other tenants, so "
+    "native InfiniBand (verbs, MPI) is NOT isolated between tenants."
+)
+# Whether the site's InfiniBand hosts are on fabrics Enclave manages, in a sentence; the fabrics app sets it.
+IB_ISOLATION: dict = {"note": lambda: IB_UNMANAGED}
+
 TRADE_OFFS = {
     Interconnect.SRIOV_IB: "SR-IOV: ~95 Gb/s of 100 and 1.2 µs latency, but no vMotion, DRS, HA or "
-    "snapshots, and every VM must reserve all of its memory. VF traffic bypasses the virtual switch: the "
-    "tenant's firewall does not filter it; its isolation rests on the tenant's own InfiniBand partition.",
+    "snapshots, and every VM must reserve all of its memory.",
     Interconnect.SRIOV_ROCE: "SR-IOV RoCE: near bare-metal bandwidth; no vMotion and full memory "
     "reservation, as for every passthrough device. VF traffic bypasses the virtual switch: the tenant's "
     "firewall does not filter it; its isolation rests on the tenant's own VLAN.",
@@ -76,6 +83,8 @@ def notes(workload_class: str, interconnect: str, network_mode: str, data_path: 
     """Return the trade-offs of the chosen settings, and where they depart from the advice."""
     chosen = [interconnect, network_mode, data_path]
     result = [TRADE_OFFS[c] for c in chosen if c in TRADE_OFFS]
+    if interconnect == Interconnect.SRIOV_IB:
+        result[0] += " " + IB_ISOLATION["note"]()
     if gpu_mode in GPU_TRADE_OFFS:
         result.append(GPU_TRADE_OFFS[gpu_mode])
     rec = recommendation(workload_class)

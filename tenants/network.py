@@ -17,9 +17,23 @@ from tenants.models import Tenant
 REFRESH_TASK = "agents.tasks.refresh_desired"
 SITE_REFRESH_TASK = "agents.tasks.refresh_site"
 LEASE = "network"  # leases: tenant ids, "all" for a site-wide compile, "site" after a site object's change
+# Site apps above agents (fabrics) follow node-facing changes inside their transaction: listener(tenant_ids=,
+# pool_id=), tenant_ids None for every tenant.
+_LISTENERS: dict = {}
 
 
-def network_changed(tenant_ids=None) -> None:
+def listen(name: str, listener) -> None:
+    """Register a listener of node-facing changes (from a site app's AppConfig.ready)."""
+    _LISTENERS[name] = listener
+
+
+def node_ports_changed(pool_id: int) -> None:
+    """A node of the pool reported other InfiniBand ports (in the report's transaction)."""
+    for listener in list(_LISTENERS.values()):
+        listener(tenant_ids=None, pool_id=pool_id)
+
+
+def network_changed(tenant_ids=None, listeners: bool = True) -> None:
     """Tenants whose node-facing intent changed in this transaction (None: every tenant)."""
     tenants = Tenant.objects.all()
     ids = None
@@ -29,6 +43,8 @@ def network_changed(tenant_ids=None) -> None:
             return
         tenants = tenants.filter(pk__in=ids)
     tenants.update(network_generation=F("network_generation") + 1)
+    for listener in list(_LISTENERS.values()) if listeners else ():
+        listener(tenant_ids=ids, pool_id=None)
     transaction.on_commit(lambda: queue_refresh(ids), robust=True)
 
 

@@ -13,6 +13,7 @@ AppConfig.ready(); this module never imports them, so `tenants` stays free of ap
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -164,3 +165,19 @@ def realize(cluster_id: int) -> bool:
     get(kind).queue(cluster_id)
     leases.take(LEASE, [cluster_id])  # after the publish: a failed one leaves no lease, so the sweep retries
     return True
+
+
+# Site apps above this one (fabrics) follow what a cluster holds on its site: called inside the approval's and
+# resize's transaction after `reserve()`, and by a reconciler after it released what the cluster no longer uses.
+_HELD_LISTENERS: dict[str, Callable] = {}
+
+
+def on_held_changed(name: str, listener: Callable) -> None:
+    """Register listener(cluster), run inside the transaction that changed what the cluster holds."""
+    _HELD_LISTENERS[name] = listener
+
+
+def held_changed(cluster) -> None:
+    """What the cluster holds on its site (VFs) changed in this transaction."""
+    for listener in list(_HELD_LISTENERS.values()):
+        listener(cluster)

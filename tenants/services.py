@@ -202,6 +202,7 @@ def approve_cluster(cluster: VirtualCluster, user, site=None) -> VirtualCluster:
             realizer, chosen = realizers.place(cluster, site)
             # The site's reservations (segment, VFs, addresses) commit or roll back with the approval.
             placement = realizer.reserve(cluster, user, chosen).fields()
+            realizers.held_changed(cluster)
         return _transition(
             cluster, "cluster.approve", S.APPROVED, quota_pending=False, decided_by=user, bump=True, **placement
         )
@@ -349,6 +350,7 @@ def resize_cluster(cluster: VirtualCluster, user, **changes) -> VirtualCluster:
         quotas.check_fits(current, include_pending=False)
         # The site takes what the new shape needs (more VFs, addresses) or refuses the resize.
         realizers.for_cluster(current).reserve(current, user, current.site)
+        realizers.held_changed(current)
         VirtualCluster.objects.filter(pk=current.pk, state=current.state).update(
             **changes, generation=current.generation + 1, updated=timezone.now()
         )

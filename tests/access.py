@@ -110,6 +110,7 @@ MATRIX = {
 
 # Other apps keep their entries next to their tests.
 from tests.catalog.access_entries import CATALOG_EXEMPT, CATALOG_MATRIX  # noqa: E402
+from tests.fabrics.access_entries import FABRICS_EXEMPT, FABRICS_MATRIX  # noqa: E402
 from tests.identity.access_entries import IDENTITY_EXEMPT, IDENTITY_MATRIX  # noqa: E402
 from tests.netpolicy.access_entries import NETPOLICY_EXEMPT, NETPOLICY_MATRIX  # noqa: E402
 from tests.nsx.access_entries import NSX_EXEMPT, NSX_MATRIX  # noqa: E402
@@ -117,3 +118,5 @@ from tests.webhooks.access_entries import WEBHOOKS_EXEMPT, WEBHOOKS_MATRIX  # no
 
 MATRIX |= NETPOLICY_MATRIX | CATALOG_MATRIX | IDENTITY_MATRIX | NSX_MATRIX | WEBHOOKS_MATRIX
 EXEMPT |= NETPOLICY_EXEMPT | CATALOG_EXEMPT | IDENTITY_EXEMPT | NSX_EXEMPT | WEBHOOKS_EXEMPT
+MATRIX |= FABRICS_MATRIX
+EXEMPT |= FABRICS_EXEMPT

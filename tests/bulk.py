@@ -285,3 +285,26 @@ def webhooks(world, n):
     WebhookSecret.objects.bulk_create([WebhookSecret(webhook=h, secret="x", hint="abcd") for h in hooks])
     Delivery.objects.bulk_create([Delivery(webhook=hooks[0], tenant=world.tenant_a, event_type="webhook.test",
                                            payload={"i": i}, state="failed") for i in range(n)])  # fmt: skip
+
+
+def fabrics(world, n):
+    """n InfiniBand fabrics, each with a shared port, a join token and tenant A's partition key."""
+    from fabrics.models import Fabric, FabricJoinToken, PartitionKey, SharedPort
+
+    now = timezone.now()
+    made = Fabric.objects.bulk_create([Fabric(name=f"ib-{i}") for i in range(n)])
+    SharedPort.objects.bulk_create([SharedPort(fabric=f, guid=f"0x00000000{i + 1:08x}") for i, f in enumerate(made)])
+    FabricJoinToken.objects.bulk_create([FabricJoinToken(fabric=f, token_hash=f"{i:064x}", hint="encfj_x",
+                                                         expires_at=now) for i, f in enumerate(made)])  # fmt: skip
+    PartitionKey.objects.bulk_create([PartitionKey(fabric=f, tenant=world.tenant_a, pkey=0x100, allocated=now)
+                                      for f in made])  # fmt: skip
+
+
+def fabric_partitions(world, n):
+    """Fabric "big" with n tenants' partitions on it."""
+    from fabrics.models import Fabric, PartitionKey
+
+    now, fabric = timezone.now(), Fabric.objects.create(name="big")
+    made = Tenant.objects.bulk_create([Tenant(slug=f"ib-{i}", name=f"IB {i}") for i in range(n)])
+    PartitionKey.objects.bulk_create([PartitionKey(fabric=fabric, tenant=t, pkey=0x100 + i, allocated=now)
+                                      for i, t in enumerate(made)])  # fmt: skip

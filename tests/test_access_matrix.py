@@ -64,6 +64,9 @@ class Objects:
         from tests.webhooks.access_entries import add_webhook_objects
 
         add_webhook_objects(self)
+        from tests.fabrics.access_entries import add_fabric_objects
+
+        add_fabric_objects(self)
 
 
 @pytest.fixture

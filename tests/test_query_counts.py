@@ -46,6 +46,10 @@ LISTS = {
     "clusterorigin-list": (bulk.catalog, ("admin", "owner_a"), None),
     "webhook-list": (bulk.webhooks, ("admin", "owner_a"), None),
     "webhookdelivery-list": (bulk.webhooks, ("admin", "owner_a"), None),
+    "fabric-list": (bulk.fabrics, ("admin",), None),
+    "sharedport-list": (bulk.fabrics, ("admin",), None),
+    "fabricjointoken-list": (bulk.fabrics, ("admin",), None),
+    "partition-list": (bulk.fabrics, ("admin", "owner_a"), None),
     # Pages
     "frontend:home": (bulk.clusters, ("admin", "owner_a"), None),
     "frontend:cluster-list": (bulk.clusters, ("admin", "owner_a"), None),
@@ -58,6 +62,7 @@ LISTS = {
     "frontend:tenant-list": (bulk.tenants, ("admin",), None),
     "frontend:tenant-detail": (bulk.memberships, ("admin",), lambda w: {"pk": w.tenant_a.pk}),
     "agents:node-list": (bulk.nodes, ("admin",), None),
+    "fabrics:fabric-list": (bulk.fabrics, ("admin",), None),
     "vsphere:capacity": (bulk.vsphere, ("admin",), None),
     "vsphere:vcenter-list": (bulk.vsphere, ("admin",), None),
     "vsphere:pf-list": (bulk.vsphere, ("admin",), None),
@@ -75,6 +80,7 @@ LISTS = {
     # Detail pages with rows of their own: a cluster's history, a node's tenants, a segment's nodes.
     "frontend:cluster-detail": (bulk.cluster_history, ("admin", "owner_a"), "cluster"),
     "agents:node-detail": (bulk.node_report, ("admin",), "node"),
+    "fabrics:fabric-detail": (bulk.fabric_partitions, ("admin",), "fabric"),  # its tenants' partitions
     "netpolicy:segment-detail": (bulk.segment_nodes, ("admin", "owner_a"), "segment"),
     "webhooks:webhook-detail": (bulk.webhooks, ("admin", "owner_a"), "webhook"),  # its delivery log
 }
@@ -98,6 +104,10 @@ def url_of(route, world, args):
         from catalog.models import CatalogItem
 
         return reverse(route, kwargs={"pk": CatalogItem.objects.get(slug="bulk-1").pk})
+    if args == "fabric":
+        from fabrics.models import Fabric
+
+        return reverse(route, kwargs={"pk": Fabric.objects.get(name="big").pk})
     if args == "webhook":
         from webhooks.models import Webhook
 

@@ -144,6 +144,10 @@ class VFAssignment(models.Model):
     slot = models.PositiveSmallIntegerField()
     cluster = models.ForeignKey(VirtualCluster, on_delete=models.CASCADE, related_name="vf_assignments")
     node_name = models.CharField(max_length=120)
+    # Set by the fabrics app at reservation from its fabric's VF GUID range: the VF's port on the fabric.
+    port_guid = models.CharField(
+        max_length=18, null=True, blank=True, unique=True, validators=[RegexValidator(r"\A0x[0-9a-f]{16}\Z")]
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -28,8 +28,8 @@ DIRECTPATH_UNFILTERED = (
 )
 SRIOV_UNFILTERED = {
     Interconnect.SRIOV_IB: "SR-IOV VF traffic (InfiniBand) bypasses the virtual switch, so the tenant's firewall does "
-    "not filter it: its isolation rests on the tenant's own InfiniBand partition (P_Key), which the fabric's subnet "
-    "manager enforces.",
+    "not filter it, and the cluster's hosts are on no InfiniBand fabric Enclave manages: the VFs sit in the fabric's "
+    "default partition with every other tenant's, so native InfiniBand (verbs, MPI) between tenants is NOT isolated.",
     Interconnect.SRIOV_ROCE: "SR-IOV VF traffic (RoCE) bypasses the virtual switch, so the tenant's firewall does not "
     "filter it: its isolation rests on the tenant's own VLAN, tagged by the NIC for every VF.",
 }
@@ -96,11 +96,17 @@ def underlay_addresses() -> set[str]:
     return {str(a) for a in Node.objects.exclude(address=None).values_list("address", flat=True)}
 
 
+# What isolates a cluster's InfiniBand VFs, in a sentence (None: nothing does); the fabrics app sets it from its
+# AppConfig.ready(), so this app never imports it.
+IB_ISOLATION: dict = {"note": lambda cluster: None}
+
+
 def unprotected_paths(cluster: VirtualCluster) -> list[str]:
     """Traffic of this cluster that no switch filter sees, and what isolates it instead."""
     notes = []
     if cluster.uses_sriov:
-        notes.append(SRIOV_UNFILTERED[cluster.interconnect])
+        ib_note = IB_ISOLATION["note"](cluster) if cluster.interconnect == Interconnect.SRIOV_IB else None
+        notes.append(ib_note or SRIOV_UNFILTERED[cluster.interconnect])
     elif cluster.interconnect == Interconnect.PVRDMA:
         notes.append(PVRDMA_UNFILTERED)
     elif cluster.interconnect == Interconnect.DIRECTPATH:

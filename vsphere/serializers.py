@@ -97,7 +97,7 @@ class VFAssignmentSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = VFAssignment
-        fields = ["id", "pf", "host", "pci_id", "slot", "cluster", "tenant", "node_name", "created"]
+        fields = ["id", "pf", "host", "pci_id", "slot", "cluster", "tenant", "node_name", "port_guid", "created"]
         read_only_fields = fields
 
 

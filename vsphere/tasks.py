@@ -10,7 +10,7 @@ from django.db import transaction
 
 from audit.services import record
 from netpolicy import ipam
-from portal import leases
+from portal import leases, readiness
 from portal.errors import ServiceError
 from tenants import choices as tenant_choices
 from tenants import realizers
@@ -137,6 +137,7 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
             if devs:
                 record("cluster.devices_released", cluster, tenant=cluster.tenant_id, message=f"{devs} devices")
             ipam.release(cluster)
+            realizers.held_changed(cluster)  # e.g. the VFs leave the tenant's InfiniBand partition
         if cluster.state == S.DECOMMISSIONING:
             tenant_services.set_observed(cluster, S.RETIRED, "Decommissioned", observed_generation=generation)
         steps.note("decommissioned", StepStatus.DONE)
@@ -152,6 +153,13 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
         if devs:
             record("cluster.devices_released", cluster, tenant=cluster.tenant_id, message=f"{devs} devices (resized)")
         ipam.release(cluster, keep=wanted_addresses(cluster))
+        if freed:
+            realizers.held_changed(cluster)
+    waiting = readiness.waiting("cluster", cluster)
+    if waiting:  # e.g. the fabric has not programmed the VFs' partition yet; its report re-queues this reconcile
+        _set_message(cluster, "Realized on vSphere; waiting for " + "; ".join(waiting))
+        steps.note("waiting: " + "; ".join(waiting), StepStatus.INFO)
+        return "waiting"
     if cluster.state != S.READY or cluster.observed_generation != generation:
         tenant_services.set_observed(cluster, S.READY, "Realized on vSphere", observed_generation=generation)
     steps.note("ready", StepStatus.DONE)

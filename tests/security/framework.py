@@ -10,7 +10,7 @@ from django.apps import apps
 
 # Apps whose tables hold intent (what the site should be); the audit log is checked by its own hook.
 INTENT_APPS = ("auth", "users", "tenants", "netpolicy", "agents", "vsphere", "catalog", "notices", "identity",
-               "webhooks")  # fmt: skip
+               "webhooks", "fabrics")  # fmt: skip
 # Columns that change on a refused request by design (login bookkeeping, liveness), per model label.
 VOLATILE = {
     "auth.user": {"last_login"},

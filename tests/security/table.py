@@ -9,9 +9,21 @@ To add entries, edit the app's module in tests/security/entries/; each module de
 - add_objects(world): the app's objects the entries name, as attributes of the world.
 """
 
-from tests.security.entries import agents, catalog, identity, netpolicy, notices, nsx, tenants, users, vsphere, webhooks
+from tests.security.entries import (
+    agents,
+    catalog,
+    fabrics,
+    identity,
+    netpolicy,
+    notices,
+    nsx,
+    tenants,
+    users,
+    vsphere,
+    webhooks,
+)
 
-MODULES = (tenants, users, netpolicy, agents, vsphere, catalog, notices, identity, nsx, webhooks)
+MODULES = (tenants, users, netpolicy, agents, vsphere, catalog, notices, identity, nsx, webhooks, fabrics)
 
 ENTRIES = [entry for module in MODULES for entry in module.ENTRIES]
 PENDING = {key: why for module in MODULES for key, why in module.PENDING.items()}

@@ -119,6 +119,7 @@ REFERENCES = {
     "prefix_pool": ("netpolicy.Pool", {"kind__in": ["ipv4", "ipv6"]}), "node_pool": ("agents.NodePool", {}),
     "pool": ("agents.NodePool", {}), "host": ("vsphere.Host", {}), "pf": ("vsphere.PhysicalFunction", {}),
     "vcenter": ("vsphere.VCenter", {}), "tenants[*]": ("tenants.Tenant", {}),
+    "fabric": ("fabrics.Fabric", {}),
 }  # fmt: skip
 BODY_REFERENCES = {"site": ("vsphere.VCenter", {})}  # `?site=` is a boolean filter elsewhere
 # A canonical network: JSON Schema states its spelling, never which bits are host bits (10.1.2.3/8 is refused),
@@ -133,9 +134,11 @@ def _join_tokens(world) -> list[str]:
     """Unused join tokens of the world's node pool: a token is a secret the server makes, so a schema cannot
     offer one, and without one every join is a 404 before it reaches the interfaces' grammar."""
     from agents import services
+    from fabrics import services as fabric_services
 
     with acting_as(system_actor("schemathesis")):
-        return [services.create_join_token(world.node_pool)[1] for _ in range(3)]
+        return ([services.create_join_token(world.node_pool)[1] for _ in range(3)]
+                + [fabric_services.create_join_token(world.fabric)[1] for _ in range(2)])  # fmt: skip
 
 
 def _config(tmp_path, world, role: str) -> Path:

@@ -30,7 +30,7 @@ def test_the_api_says_how_to_reach_the_cluster_and_what_is_not_filtered(world, a
         ("tenant-a-mpi-1-w01", "Worker", 2), ("tenant-a-mpi-1-w02", "Worker", 2),
     ]  # fmt: skip
     assert "traffic filter of port group enclave-tenant-a-vlan" in body["enforcement"][0]
-    assert "InfiniBand partition" in body["unprotected"][0]
+    assert "NOT isolated" in body["unprotected"][0]  # no managed fabric on this site (tests/fabrics: with one)
     assert api(world.owner_b).get(f"/api/v1/clusters/{approved.pk}/access/").status_code == 404
 
 
@@ -60,7 +60,7 @@ def test_the_ready_e_mail_carries_the_ssh_command_and_every_vm(world, approved, 
         services.set_observed(approved, "ready", "Realized on vSphere")
     (ready,) = [m for m in mail.outbox if m.subject.endswith("is ready")]
     assert "ssh -l member-a 10.240." in ready.body and "tenant-a-mpi-1-w02" in ready.body
-    assert "Not filtered by the tenant's firewall" in ready.body and "InfiniBand partition" in ready.body
+    assert "Not filtered by the tenant's firewall" in ready.body and "NOT isolated" in ready.body
 
 
 @pytest.mark.browser
@@ -75,6 +75,6 @@ def test_the_cluster_page_shows_the_login_host_the_ssh_command_and_every_vm(brow
     address = page.inner_text("#login-address")
     assert page.inner_text("#ssh-command").strip() == f"ssh -l member-a {address}"
     assert page.locator("#cluster-vms tbody tr").count() == 4
-    assert "Not filtered" in page.inner_text("#protection") and "InfiniBand partition" in page.inner_text("#protection")
+    assert "Not filtered" in page.inner_text("#protection") and "NOT isolated" in page.inner_text("#protection")
     other = login(browser, live_server, "owner-b")
     assert other.goto(f"{live_server.url}/clusters/{cluster.pk}/").status == 404
