@@ -6,7 +6,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted([ROOT / "README.md", ROOT / "SECURITY.md", ROOT / "DEVELOPERS.md", *(ROOT / "docs").glob("*.md")])
+# The component READMEs link into docs/ too (clients/python/README.md into automation.md).
+COMPONENT_READMES = ("agent", "clients/python", "terraform/provider", "tools/nsxsim")
+DOCS = sorted([ROOT / "README.md", ROOT / "SECURITY.md", ROOT / "DEVELOPERS.md", *(ROOT / "docs").glob("*.md"),
+               *(ROOT / folder / "README.md" for folder in COMPONENT_READMES)])  # fmt: skip
 LINK = re.compile(r"(?<!\!)\[[^\]\n]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^\s*```")
 EXTERNAL = ("http://", "https://", "mailto:")
