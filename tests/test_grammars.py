@@ -22,7 +22,7 @@ LINE_BREAKS = ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x85", "\u2028", "\u2029"]
 
 def regex_validated_fields():
     """(model label, field name, validator, a value it accepts) for every RegexValidator on a model field."""
-    samples = {"0000:3b:00.0", "abc", "a-1", "https://nsx.example.org", "/infra/tier-0s/t0"}
+    samples = {"0000:3b:00.0", "abc", "a-1", "https://nsx.example.org", "/infra/tier-0s/t0", "0x0002c90300a1b2c3"}
     found = []
     for model in apps.get_models():
         for field in model._meta.get_fields():
