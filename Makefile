@@ -23,8 +23,9 @@ run: migrate
 test: services
 	@$(ENV) bash scripts/test.sh
 
+# Fails on any finding: lint, formatting, types (the same as the start of `make test`).
 lint: bootstrap
-	@$(ENV) ruff check . && ruff format --check . >/dev/null 2>&1 || true
+	@$(ENV) bash scripts/lint.sh
 
 schema: migrate
 	@$(ENV) python manage.py spectacular --validate --fail-on-warn --file .data/openapi.yaml

@@ -112,7 +112,7 @@ def judge(doc: dict, tables: dict[str, list[int]], previous: dict[str, list[int]
     return verdicts
 
 
-def _port_problems(guid: str, key: int, table: list[int] | None, tenant_keys: set[int]):
+def _port_problems(guid: str, key: int, table: list[int] | None, tenant_keys: set[int]) -> tuple[list[str], list[str]]:
     """(missing, foreign): the port lacks its key; the port is a full member of keys it must not hold."""
     if table is None:
         return [f"port {guid} is not in the fabric's report"], []

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Run the whole suite: lint, Django checks, then pytest against the real services.
+# Run the whole suite: lint (ruff check, ruff format, mypy), Django checks, then pytest against the real services.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 # Tests use their own Redis database so a running `make run` is never disturbed.
 export ENCLAVE_REDIS_URL="redis://127.0.0.1:$ENCLAVE_REDIS_PORT/15"
 export ENCLAVE_EMAIL_BACKEND=django.core.mail.backends.locmem.EmailBackend
-echo "== ruff"; ruff check .
+bash scripts/lint.sh
 echo "== migrations"; python manage.py makemigrations --check --dry-run -v0
 echo "== pytest"
 # One process per core (ENCLAVE_TEST_WORKERS overrides; 0 runs in this process). Each has its own

@@ -115,7 +115,7 @@ REQUEST_STATES = {ClusterState.DRAFT, ClusterState.SUBMITTED, ClusterState.ENDOR
 # The state machine: action -> (states it starts from, state it leads to; None keeps the state).
 # Submission leads to SUBMITTED, or straight to ENDORSED when a tenant owner submits.
 S = ClusterState
-MOVES = {
+MOVES: dict[str, tuple[set, set]] = {
     "cluster.submit": ({S.DRAFT}, {S.SUBMITTED, S.ENDORSED}),
     "cluster.endorse": ({S.SUBMITTED}, {S.ENDORSED}),
     "cluster.approve": ({S.ENDORSED}, {S.APPROVED}),

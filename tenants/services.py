@@ -47,7 +47,7 @@ def create_tenant(slug: str, name: str, description: str = "", owner=None) -> Te
         record("tenant.create", tenant, after=snapshot(tenant), tenant=tenant)
         record("quota.create", quota, after=snapshot(quota), tenant=tenant)
         if owner is not None:
-            set_membership(tenant, owner, Role.OWNER)
+            set_membership(tenant, owner, Role.OWNER)  # type: ignore[arg-type]  # TextChoices: no Django stubs
         signals.tenant_created.send(sender=Tenant, tenant=tenant)
     return tenant
 
@@ -93,7 +93,12 @@ def addable_user(username: str):
     return user
 
 
-def set_membership(tenant: Tenant, user, role: str, source: str = MembershipSource.LOCAL) -> Membership:
+def set_membership(
+    tenant: Tenant,
+    user,
+    role: str,
+    source: str = MembershipSource.LOCAL,  # type: ignore[assignment]  # TextChoices
+) -> Membership:
     """Add a user to a tenant or change their role (a change by hand makes a directory membership local)."""
     with transaction.atomic():
         membership = Membership.objects.select_for_update().filter(tenant=tenant, user=user).first()

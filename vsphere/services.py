@@ -70,7 +70,7 @@ class StepLog:
             cluster=self.cluster, generation=self.generation, key=key, step=step[:2000], status=status
         )
 
-    def note(self, message: str, status: str = StepStatus.INFO) -> None:
+    def note(self, message: str, status: str = StepStatus.INFO) -> None:  # type: ignore[assignment]  # TextChoices
         OperationLog.objects.create(
             cluster=self.cluster, generation=self.generation, key="note", step=message[:2000], status=status
         )

@@ -8,6 +8,7 @@ import logging
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -53,8 +54,9 @@ class Reporter:
     A node passes after every long-poll (30 s); 2,000 nodes posting 1,000 unchanged tenant entries each
     would keep 1.2-1.6 web cores busy (18-24 ms a report, benchmarks/observed_report.py)."""
 
-    def __init__(self, again_after: float = REPORT_AGAIN_AFTER, clock=time.monotonic):
-        self.again_after, self.clock, self.sent, self.sent_at = again_after, clock, None, 0.0
+    def __init__(self, again_after: float = REPORT_AGAIN_AFTER, clock: Callable[[], float] = time.monotonic):
+        self.again_after, self.clock, self.sent_at = again_after, clock, 0.0
+        self.sent: dict | None = None
 
     def send(self, client: PortalClient, report: dict) -> bool:
         """True when posted; a PortalError leaves it unsent, so the next pass posts it."""
@@ -140,7 +142,9 @@ class Agent:
         self._persist(desired, report)
         return report
 
-    def _report(self, desired, the_plan, result, full, seconds) -> Report:
+    def _report(
+        self, desired: DesiredState, the_plan: Plan, result: kernel.ApplyResult, full: bool, seconds: float
+    ) -> Report:
         report = Report(
             desired.generation,
             full,
@@ -186,7 +190,7 @@ def loop(
     client: PortalClient,
     wait: int = 30,
     retry_max: float = 60.0,
-    stop=lambda: False,
+    stop: Callable[[], bool] = lambda: False,
     credential_file: Path | None = None,
 ) -> None:
     """Long-poll forever; keep the last state when the portal is down or sends a bad document."""
@@ -241,7 +245,7 @@ def renew_credential(client: PortalClient, path: Path) -> None:
     log.info("node credential renewed; valid for %.0f days", data["expires_in"] / 86400)
 
 
-def _safe_pass(agent: Agent, desired: DesiredState | None, full: bool, client) -> None:
+def _safe_pass(agent: Agent, desired: DesiredState | None, full: bool, client: PortalClient | None) -> None:
     if desired is None:  # nothing applied yet: only say why
         report = Report(0, full, 0, 0, 0.0, asdict(agent.caps), ib_ports=agent.ib_ports)
     else:

@@ -19,7 +19,7 @@ from .session import SessionRefused, exec_in_vrf, move_pid, pam_session, scrub_e
 from .state import StateError, loads
 
 
-def cmd_join(args) -> int:
+def cmd_join(args: argparse.Namespace) -> int:
     """Exchange a one-time token for this node's credential (stored 0600)."""
     caps = asdict(kernel.probe())
     data = join(
@@ -39,7 +39,7 @@ def cmd_join(args) -> int:
     return 0
 
 
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     """The reconcile loop against the portal."""
     path = args.state_dir / "credential.json"
     cred = credential.load(path)
@@ -48,7 +48,7 @@ def cmd_run(args) -> int:
     return 0
 
 
-def cmd_apply(args) -> int:
+def cmd_apply(args: argparse.Namespace) -> int:
     """One pass from a file (tests, benchmarks, break-glass); a refused document changes nothing."""
     try:
         desired = loads(Path(args.file).read_text())
@@ -60,7 +60,7 @@ def cmd_apply(args) -> int:
     return 0 if report.ok() else 1
 
 
-def cmd_enter(args) -> int:
+def cmd_enter(args: argparse.Namespace) -> int:
     """Run a command as --uid (or, with --pam/--pid, a running session) in the user's tenant VRF."""
     given = scrub_environment()  # nothing below may depend on the caller's environment
     try:
@@ -79,7 +79,7 @@ def cmd_enter(args) -> int:
     return 0
 
 
-def cmd_pkey(args) -> int:
+def cmd_pkey(args: argparse.Namespace) -> int:
     """Print the partition key of --uid's tenant on this node (empty when it has none): the SPANK plugin's."""
     scrub_environment()  # run as root by slurmstepd: nothing below may depend on its environment
     try:
@@ -90,7 +90,7 @@ def cmd_pkey(args) -> int:
     return 0
 
 
-def cmd_teardown(args) -> int:
+def cmd_teardown(args: argparse.Namespace) -> int:
     """Remove every link, route and nftables table the agent owns."""
     res = kernel.teardown()
     for name in ("desired.json", "status.json"):
@@ -99,7 +99,7 @@ def cmd_teardown(args) -> int:
     return 0 if not res.node_errors else 1
 
 
-def cmd_capabilities(args) -> int:
+def cmd_capabilities(args: argparse.Namespace) -> int:
     """Print what the kernel supports."""
     caps = kernel.probe()
     print(json.dumps(asdict(caps)))

@@ -77,9 +77,9 @@ def check_secret(value: object, what: str) -> str:
     return value
 
 
-def _retry_after(headers) -> float | None:
+def _retry_after(headers: dict) -> float | None:
     try:
-        return max(0.0, float(headers.get("Retry-After")))
+        return max(0.0, float(headers.get("Retry-After", "")))  # absent: ValueError, as for junk
     except (TypeError, ValueError):
         return None
 
@@ -118,7 +118,7 @@ class PortalClient:
             self._conn.close()
             self._conn = None
 
-    def _exchange(self, method: str, target: str, data: bytes | None, headers: dict):
+    def _exchange(self, method: str, target: str, data: bytes | None, headers: dict) -> tuple[int, dict, bytes]:
         """One request on the kept-alive connection; once more on a new one if the portal had closed it."""
         reused = self._conn is not None
         try:
@@ -132,7 +132,9 @@ class PortalClient:
                 raise
             return self._send(self._connect(), method, target, data, headers)
 
-    def _send(self, conn: http.client.HTTPConnection, method: str, target: str, data: bytes | None, headers: dict):
+    def _send(
+        self, conn: http.client.HTTPConnection, method: str, target: str, data: bytes | None, headers: dict
+    ) -> tuple[int, dict, bytes]:
         """Send on `conn` and read the whole answer; keep `conn` for the next request if the portal does."""
         self._conn = None
         try:

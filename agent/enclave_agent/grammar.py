@@ -103,7 +103,7 @@ def address(value: object, what: str = "address") -> str:
     return text
 
 
-def _unicast(ip, what: str, text: str) -> None:
+def _unicast(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, what: str, text: str) -> None:
     if ip.is_multicast or ip.is_unspecified or ip.is_loopback or ip.is_link_local:
         raise GrammarError(f"{what}: {text} is not a unicast address a node can use")
 
@@ -182,11 +182,11 @@ def interface(item: object, where: str = "interface") -> dict:
         raise GrammarError(f"{where}: unknown keys {sorted(map(str, unknown))}")
     if "name" not in item or "address" not in item:
         raise GrammarError(f"{where}: name and address are required")
-    record = {"name": ifname(item["name"], f"{where}.name"),
-              "address": interface_address(item["address"], f"{where}.address"), "gateway": None}  # fmt: skip
+    address = interface_address(item["address"], f"{where}.address")
+    record = {"name": ifname(item["name"], f"{where}.name"), "address": address, "gateway": None}
     if item.get("gateway") is not None:
         record["gateway"] = gateway(item["gateway"], f"{where}.gateway")
-        if ipaddress.ip_interface(record["address"]).version != 4:
+        if ipaddress.ip_interface(address).version != 4:
             raise GrammarError(f"{where}.gateway: an IPv4 gateway needs an IPv4 interface address")
     return record
 
@@ -213,8 +213,9 @@ CONTROL = dict.fromkeys([*range(9), *range(11, 32), 127])  # all but tab and new
 
 def portal_ruleset(value: object) -> str:
     """The portal's nftables text: statements about `inet enclave` only, no `include`."""
-    _checked_ruleset(_string(value, "nftables"))
-    return value
+    text = _string(value, "nftables")
+    _checked_ruleset(text)
+    return text
 
 
 @functools.lru_cache(maxsize=4)

@@ -39,7 +39,7 @@ def port_guid(gid: str) -> str | None:
 
 def _netdevs(root: Path) -> dict[tuple[str, int], str]:
     """IPoIB parent interfaces by (device, port): type 32, a device link, no `parent` (not a child)."""
-    found = {}
+    found: dict[tuple[str, int], str] = {}
     for net in sorted((root / "net").glob("*")):
         if _read(net / "type") != ARPHRD_INFINIBAND or (net / "parent").exists():
             continue

@@ -183,8 +183,8 @@ def _batch(tool: list[str], lines: list[tuple[str, int | None]], res: ApplyResul
             res.tenant_errors.setdefault(owner, []).append(msg)
     if proc.returncode != 0 and not failed:
         owners = {owner for _, owner in lines}
-        if len(owners) == 1 and None not in owners:  # an isolated batch: we know whose it is
-            owner = next(iter(owners))
+        owner = next(iter(owners))  # lines is not empty
+        if len(owners) == 1 and owner is not None:  # an isolated batch: we know whose it is
             res.tenant_errors.setdefault(owner, []).append(proc.stderr.strip()[:500])
             return {owner}
         res.aborted = True
@@ -274,7 +274,7 @@ def teardown() -> ApplyResult:
     res = ApplyResult()
     links = _links()
     tables = {a.table for a in links.values() if a.kind == "vrf" and a.table}
-    lines = [(f"route flush table {t}", None) for t in sorted(tables)]
+    lines: list[tuple[str, int | None]] = [(f"route flush table {t}", None) for t in sorted(tables)]
     lines += [(f"link del group {GROUP}", None)] if links else []
     _batch(["ip"], lines, res)
     _batch(["ip"], [(f"route flush table all proto {PROTO}", None)], res)

@@ -199,7 +199,7 @@ def expected_routes(t: Tenant, interfaces: tuple[Interface, ...]) -> set[tuple[i
     return routes
 
 
-def _drifted(t: Tenant, plans: list[LinkPlan], actual: KernelState, ifs) -> bool:
+def _drifted(t: Tenant, plans: list[LinkPlan], actual: KernelState, ifs: tuple[Interface, ...]) -> bool:
     """Full reads only: addresses or routes differ from what the links should carry."""
     if actual.addrs is not None:
         for p in plans:
@@ -226,7 +226,7 @@ def _create(tid: int, plans: list[LinkPlan]) -> Op:
     return Op(OpKind.CREATE, tid, ip=tuple(lines), bridge=fdb, finish=after)
 
 
-def tenant_ops(t: Tenant, ifs, owned: list[ActualLink], actual: KernelState) -> list[Op]:
+def tenant_ops(t: Tenant, ifs: tuple[Interface, ...], owned: list[ActualLink], actual: KernelState) -> list[Op]:
     """Delete/create ops that take one tenant from its actual links to the desired ones."""
     plans = tenant_links(t, ifs)
     have = {a.name: a for a in owned}
@@ -300,7 +300,8 @@ def plan(actual: KernelState, desired: DesiredState, caps: Capabilities, nft: tu
         if reason:
             result.blocked[t.id] = reason
     wanted = {t.id for t in desired.tenants} - set(result.blocked)
-    deletes, creates = [], []
+    deletes: list[Op] = []
+    creates: list[Op] = []
     for tid, links in sorted(owned.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
         if tid not in wanted:
             deletes.append(Op(OpKind.DELETE, tid, ip=_delete_lines(links)))

@@ -124,7 +124,7 @@ def _multicast(text: str) -> bool:
 @functools.lru_cache(maxsize=65536)
 def _cgnat_ok(text: str) -> bool:
     net = ipaddress.ip_network(text)
-    return net.version == 4 and net.prefixlen == 32 and net.subnet_of(CGNAT)
+    return isinstance(net, ipaddress.IPv4Network) and net.prefixlen == 32 and net.subnet_of(CGNAT)
 
 
 def _vxlan(raw: dict) -> Vxlan:

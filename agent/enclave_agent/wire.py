@@ -15,7 +15,7 @@ from .grammar import IFNAMSIZ  # noqa: F401 (re-exported: one definition of the 
 
 SCHEMA_VERSION = 2  # the newest document schema this package reads and the portal writes
 TABLE_BASE = 0x0100_0000  # VRF tables live above every 24-bit VNI-derived id, below 2^32
-CGNAT = ipaddress.ip_network("100.64.0.0/10")
+CGNAT = ipaddress.IPv4Network("100.64.0.0/10")
 VXLAN_TTL = 5
 # A document travels gzip-encoded when the agent asks (17x smaller: 3 MB is 180 KB at 10,000 tenants,
 # and one site change sends it to every node). The agent refuses more than this much decoded.
@@ -70,7 +70,7 @@ def expand(data: dict) -> dict:
     return {**data, TENANTS: [_with_vxlans(tenant, underlays) for tenant in data.get(TENANTS, ())]}
 
 
-def _with_vxlans(tenant, underlays) -> dict:
+def _with_vxlans(tenant: dict, underlays: list[dict] | tuple[()]) -> dict:
     try:
         tenant_id = int(tenant[ID])
         return {**tenant, VXLANS: [{DEVICE: vxlan_name(u[UNDERLAY], tenant_id), **u} for u in underlays]}

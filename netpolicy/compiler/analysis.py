@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -10,10 +11,12 @@ from .model import (
     Action,
     Direction,
     Group,
+    Network,
     Policy,
     PolicyError,
     Protocol,
     Rule,
+    Scope,
     Service,
     Site,
     Tenant,
@@ -90,9 +93,9 @@ def address_space(groups: tuple[Group, ...]) -> Space:
     return {v: merge(iv) for v, iv in space.items()}
 
 
-def cidr_space(cidrs) -> dict[int, Intervals]:
+def cidr_space(cidrs: Iterable[Network]) -> dict[int, Intervals]:
     """Address intervals of a list of networks."""
-    return address_space((Group("x", "site", cidrs=tuple(cidrs)),)) or {}
+    return address_space((Group("x", Scope.SITE, cidrs=tuple(cidrs)),)) or {}
 
 
 def service_space(rule: Rule) -> Space:
@@ -145,7 +148,7 @@ def _is_empty(space: Space) -> bool:
     return space is not None and not any(space.values())
 
 
-def _first_cover(ordered: list[tuple[Policy, Rule]], index: int, direction: str):
+def _first_cover(ordered: list[tuple[Policy, Rule]], index: int, direction: str) -> tuple[Policy, Rule] | None:
     """The earliest rule before `index` that covers it at this direction, if any."""
     later = ordered[index][1]
     for policy, rule in ordered[:index]:
@@ -154,12 +157,13 @@ def _first_cover(ordered: list[tuple[Policy, Rule]], index: int, direction: str)
     return None
 
 
-def _cover_finding(ordered, index: int) -> Finding | None:
+def _cover_finding(ordered: list[tuple[Policy, Rule]], index: int) -> Finding | None:
     policy, rule = ordered[index]
     sides = [d for d in DIRECTIONS if applies(rule, d)]
-    covers = [_first_cover(ordered, index, d) for d in sides]
+    found = [_first_cover(ordered, index, d) for d in sides]
+    covers = [c for c in found if c is not None]
     empty = _empty_groups(rule)
-    if sides and all(covers) and not (empty and not all(_names_groups_of(c[1], rule) for c in covers)):
+    if sides and len(covers) == len(found) and not (empty and not all(_names_groups_of(c[1], rule) for c in covers)):
         by_policy, by_rule = covers[0]
         same = all(c[1].action == rule.action for c in covers)
         kind = FindingKind.REDUNDANT if same else FindingKind.SHADOWED
@@ -212,7 +216,7 @@ def _tenant_spaces(site: Site) -> list[tuple[Tenant, dict]]:
     return [(t, cidr_space(t.cidrs)) for t in site.tenants]
 
 
-def exposure_findings(site: Site, policy: Policy, spaces=None) -> list[Finding]:
+def exposure_findings(site: Site, policy: Policy, spaces: list[tuple[Tenant, dict]] | None = None) -> list[Finding]:
     """Allow rules letting one tenant's addresses reach another tenant's addresses."""
     spaces = spaces if spaces is not None else _tenant_spaces(site)
     findings = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import hashlib
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -124,7 +124,7 @@ def _base_chains(maps: bool = True) -> list[str]:
     return out
 
 
-def _dispatch_maps(tenants) -> list[str]:
+def _dispatch_maps(tenants: Iterable[Tenant | TenantPart]) -> list[str]:
     out = []
     tenants = sorted(tenants, key=lambda t: t.interface)
     for direction, _, _, _, vmap in HOOKS:
@@ -218,7 +218,7 @@ def _site_plan(site: Site) -> tuple[list[tuple], list[tuple[list[str], list[str]
 
 def site_refs(tenant: Tenant) -> tuple[str, ...]:
     """The site objects a tenant's rules name ("s:" services, "g:" site groups, by name), sorted."""
-    refs = set()
+    refs: set[str] = set()
     for policy in tenant.policies:
         for rule in policy.rules:
             refs.update(f"g:{g.name}" for g in (*rule.sources, *rule.destinations) if g.scope is not Scope.TENANT)
@@ -311,7 +311,7 @@ def _part_name(part: TenantPart) -> str:
 
 
 @contextmanager
-def _collector_paused():
+def _collector_paused() -> Iterator[None]:
     """Pause the cycle collector: compiling creates no cycles, but at 10,000 tenants the IR holds
     millions of objects, and the full collections that its allocations trigger cost more than
     the compile itself."""

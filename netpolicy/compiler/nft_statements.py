@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from ipaddress import IPv4Network
 from operator import attrgetter
+from typing import Any
 
 from .model import Action, Direction, Group, Policy, PortRange, Protocol, Rule, Scope, Service, Site, Tenant
 
@@ -46,7 +47,7 @@ def selector(direction: str) -> str:
     return "iifname" if direction == "in" else "oifname"
 
 
-def memo(obj, key: str, compute):
+def memo(obj: object, key: str, compute: Callable[[], Any]) -> Any:
     """Derived text of a frozen IR object, computed once per object (IR objects are shared)."""
     cache = obj.__dict__
     if key not in cache:
@@ -78,7 +79,8 @@ def _families(group: Group) -> dict:
 
 def split_families(group: Group) -> tuple[list, list]:
     """The group's IPv4 and IPv6 networks."""
-    v4, v6 = [], []
+    v4: list = []
+    v6: list = []
     for net in group.cidrs:
         (v4 if isinstance(net, IPv4Network) else v6).append(net)  # .version is a Python call
     return v4, v6
@@ -93,14 +95,14 @@ def merged(nets: list) -> tuple[list, tuple[str, ...]]:
 _ntoa, _ntop, _AF_INET6 = socket.inet_ntoa, socket.inet_ntop, socket.AF_INET6
 
 
-def net_text(net) -> str:
+def net_text(net: Any) -> str:  # an ipaddress network: its private fields are read
     """str(net), with the C library formatting the address (ipaddress's str is slow)."""
     # The address's integer and the prefix length are read directly: ipaddress's public
     # properties (packed, prefixlen) are Python calls, three per network in the hot loop.
     # tests/netpolicy/test_nft_identical.py holds this to str() for both families.
     ip = net.network_address._ip
     if isinstance(net, IPv4Network):
-        return f"{_ntoa(ip.to_bytes(4))}/{net._prefixlen}"
+        return f"{_ntoa(ip.to_bytes(4))}/{net._prefixlen}"  # type: ignore[attr-defined]  # private: see above
     if ip >> 48 == 0:  # the first 10 bytes are zero: inet_ntop writes ::ffff:a.b.c.d, Python not
         return str(net)
     return f"{_ntop(_AF_INET6, ip.to_bytes(16))}/{net._prefixlen}"
@@ -219,7 +221,7 @@ def _rule_matches(rule: Rule) -> tuple[tuple[str, ...], tuple[str, ...]]:
     found = _MATCHES.get(key)
     if found is None:
         services = [m for s in rule.services for m in service_matches(s)] or [""]
-        found = tuple(
+        matches_in, matches_out = (
             tuple(
                 "\t\t" + (addr + svc).replace("  ", " ").lstrip()
                 for addr in address_matches(rule, d)
@@ -229,6 +231,7 @@ def _rule_matches(rule: Rule) -> tuple[tuple[str, ...], tuple[str, ...]]:
             else ()
             for d in ("in", "out")
         )
+        found = (matches_in, matches_out)
         if len(_MATCHES) >= 4096:
             _MATCHES.clear()
         _MATCHES[key] = found

@@ -158,7 +158,7 @@ def _pairs(rule: Rule, reverse: bool) -> list[tuple[str | None, str | None, int 
     if src is None and dst is None:
         return [(None, None, None)]
     if src is None:
-        return [(None, str(d), d.version) for d in dst]
+        return [(None, str(d), d.version) for d in dst or ()]  # dst is not None here
     if dst is None:
         return [(str(s), None, s.version) for s in src]
     return [(str(s), str(d), s.version) for s in src for d in dst if s.version == d.version]
@@ -225,10 +225,10 @@ def compile_tenant(site: Site, tenant_name: str) -> tuple[VdsRule, ...]:
         if direction is not None:
             rules += _expand(policy, rule, direction, False)
     unique, seen = [], set()
-    for rule in rules:  # a reply equal to an earlier rule adds nothing
-        if rule.match() not in seen:
-            seen.add(rule.match())
-            unique.append(rule)
+    for vds_rule in rules:  # a reply equal to an earlier rule adds nothing
+        if vds_rule.match() not in seen:
+            seen.add(vds_rule.match())
+            unique.append(vds_rule)
     if len(unique) > MAX_RULES:
         raise VdsError(f"tenant {tenant_name}: {len(unique)} vSphere filter rules exceed Enclave's bound of "
                        f"{MAX_RULES} per port group; use fewer networks or ports per rule.")  # fmt: skip

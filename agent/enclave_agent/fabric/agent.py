@@ -11,6 +11,7 @@ import json
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,7 +89,7 @@ class FabricAgent:
     reprogrammed: float = float("-inf")
     suspects: set = field(default_factory=set)  # ports whose tables were wrong on the last pass
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.state_dir = Path(self.state_dir)
         self.state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.applied = self.applied or self.last_applied()
@@ -103,7 +104,8 @@ class FabricAgent:
     def run_pass(self, desired: dict | None, refused: str | None = None) -> dict:
         """Apply desired (or keep the last applied), read the fabric back, return the report."""
         errors = [refused] if refused else []
-        changed, target, before = set(), desired or self.applied, self.applied  # unchanged: re-apply (drift)
+        changed: set[str] | None = set()
+        target, before = desired or self.applied, self.applied  # unchanged: re-apply (drift)
         own = self.sm.self_guids()
         if target is not None:
             try:
@@ -192,7 +194,13 @@ def one_pass(agent: FabricAgent, client: FabricClient, etag: str | None) -> tupl
     return report, etag
 
 
-def loop(agent: FabricAgent, client: FabricClient, interval: float = 10.0, stop=lambda: False, credential_file=None):
+def loop(
+    agent: FabricAgent,
+    client: FabricClient,
+    interval: float = 10.0,
+    stop: Callable[[], bool] = lambda: False,
+    credential_file: Path | None = None,
+) -> None:
     """Pass every `interval` seconds (each pass also restores drift); back off while the portal is away."""
     etag, backoff = None, 1.0
     while not stop():

@@ -53,7 +53,7 @@ def settings(path: Path) -> dict[str, str]:
     return values
 
 
-def build_sm(args) -> SubnetManager:
+def build_sm(args: argparse.Namespace) -> SubnetManager:
     """The realizer the settings name (command-line flags win)."""
     port = int(args.port) if args.port else None
     diags = Diags(ca=args.ca or None, port=port)
@@ -76,7 +76,7 @@ def run_command(argv: list[str]) -> None:
         raise RealizerError(f"{argv[0]}: {exc}") from None
 
 
-def cmd_join(args) -> int:
+def cmd_join(args: argparse.Namespace) -> int:
     """Exchange a one-time token for the fabric's credential (stored 0600)."""
     data = join(args.server, args.token, args.hostname or socket.gethostname(), cafile=args.cafile)
     state = Path(args.state_dir)
@@ -89,13 +89,13 @@ def cmd_join(args) -> int:
     return 0
 
 
-def _client(args) -> tuple[FabricClient, Path]:
+def _client(args: argparse.Namespace) -> tuple[FabricClient, Path]:
     path = Path(args.state_dir) / "credential.json"
     cred = credential.load(path)
     return FabricClient(cred.server, cred.node, cred.credential, cafile=args.cafile), path
 
 
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     """The loop against the portal."""
     client, path = _client(args)
     agent = FabricAgent(build_sm(args), Path(args.state_dir), settle=args.settle)
@@ -103,7 +103,7 @@ def cmd_run(args) -> int:
     return 0
 
 
-def cmd_once(args) -> int:
+def cmd_once(args: argparse.Namespace) -> int:
     """One pass against the portal; prints the report, exits 1 when it names errors."""
     client, _ = _client(args)
     agent = FabricAgent(build_sm(args), Path(args.state_dir), settle=args.settle)
@@ -116,7 +116,7 @@ def cmd_once(args) -> int:
     return 1 if report[fw.ERRORS] else 0
 
 
-def cmd_apply(args) -> int:
+def cmd_apply(args: argparse.Namespace) -> int:
     """One pass from a file, no portal (break-glass); a refused document changes nothing."""
     try:
         desired = fw.parse_desired(json.loads(Path(args.file).read_text()))

@@ -108,7 +108,7 @@ class Diags:
                 unread.append(p.guid)
                 continue
             tables[p.guid] = [entry for entry in table if entry & 0x7FFF]
-            if item.get("sm") is True:
+            if isinstance(item, dict) and item.get("sm") is True:
                 sms.add(p.guid)
         if unread:
             raise DiagError(f"{len(unread)} ports did not answer for their P_Key tables (first {unread[0]})")

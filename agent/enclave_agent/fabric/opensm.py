@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 from .. import fabric_wire as fw
@@ -76,8 +77,14 @@ class OpenSM(ReadsFabric, SubnetManager):
     kind = "opensm"
 
     def __init__(
-        self, partitions: Path, options: Path, state_dir: Path, pidfile: Path | None = None, diags=None, restart=None
-    ):
+        self,
+        partitions: Path,
+        options: Path,
+        state_dir: Path,
+        pidfile: Path | None = None,
+        diags: Diags | None = None,
+        restart: Callable[[], object] | None = None,
+    ) -> None:
         self.partitions, self.options, self.pidfile = Path(partitions), Path(options), pidfile
         self.restart = restart  # a callable restarting OpenSM (`restart_command`), or None: report only
         self.written = Path(state_dir) / "partitions.written"  # what this agent last wrote

@@ -9,6 +9,7 @@ records carry the tables).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from .. import fabric_wire as fw
@@ -108,7 +109,7 @@ class ReadsFabric:
         return [] if master in own else [f"the fabric's master SM is {master}, not this host's ({', '.join(own)})"]
 
 
-def expected_tables(desired: dict, self_guids: set[str] = frozenset()) -> dict[str, set[int]]:
+def expected_tables(desired: dict, self_guids: AbstractSet[str] = frozenset()) -> dict[str, set[int]]:
     """Each named port's table as desired: its tenant key full, the default key full or limited."""
     full_default = set(desired[fw.SHARED][fw.FULL]) | set(self_guids)
     expected: dict[str, set[int]] = {}
@@ -123,7 +124,7 @@ def expected_tables(desired: dict, self_guids: set[str] = frozenset()) -> dict[s
     return expected
 
 
-def changed_ports(before: dict | None, after: dict, self_guids: set[str] = frozenset()) -> set[str]:
+def changed_ports(before: dict | None, after: dict, self_guids: AbstractSet[str] = frozenset()) -> set[str]:
     """Ports whose desired table differs between two documents (what a change must reprogram)."""
     old = expected_tables(before, self_guids) if before else {}
     new = expected_tables(after, self_guids)
@@ -132,7 +133,10 @@ def changed_ports(before: dict | None, after: dict, self_guids: set[str] = froze
 
 
 def port_problems(
-    desired: dict, tables: dict[str, list[int]], self_guids: set[str] = frozenset(), only: set[str] | None = None
+    desired: dict,
+    tables: dict[str, list[int]],
+    self_guids: AbstractSet[str] = frozenset(),
+    only: set[str] | None = None,
 ) -> dict[str, str]:
     """Port GUID -> what is wrong with it (absent, or its table differs from `desired`); with `only`,
     just for those ports."""
@@ -152,7 +156,10 @@ def port_problems(
 
 
 def isolation_errors(
-    desired: dict, tables: dict[str, list[int]], self_guids: set[str] = frozenset(), only: set[str] | None = None
+    desired: dict,
+    tables: dict[str, list[int]],
+    self_guids: AbstractSet[str] = frozenset(),
+    only: set[str] | None = None,
 ) -> list[str]:
     """Where the fabric's tables differ from `desired` (empty when every port is as it should be)."""
     return list(port_problems(desired, tables, self_guids, only).values())

@@ -54,6 +54,7 @@ class UfmClient:
     def request(self, method: str, path: str, body: dict | None = None) -> object:
         """One call; the decoded JSON answer (None when empty), RealizerError on any failure."""
         parts = urllib.parse.urlsplit(self.url)
+        conn: http.client.HTTPConnection
         if parts.scheme == "https":
             conn = http.client.HTTPSConnection(parts.netloc, timeout=self.timeout, context=self.context)
         else:
