@@ -256,6 +256,7 @@ SPECTACULAR_SETTINGS = {
         "MembershipSourceEnum": "tenants.choices.MembershipSource",
         "PFSourceEnum": "vsphere.choices.PFSource",
         "NodeStatusEnum": "agents.choices.NodeStatus",
+        "SegmentKindEnum": "netpolicy.choices.SegmentKind",  # a segment and its detail view share it
     },
     # Swagger UI and ReDoc are served from static files: portals often run air-gapped.
     "SWAGGER_UI_DIST": "SIDECAR",

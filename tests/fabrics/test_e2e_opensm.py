@@ -107,6 +107,10 @@ class Site:
         body = self.client(self.world.admin).get(f"/api/v1/clusters/{cluster.pk}/").json()
         return body["state"], body["status_message"]
 
+    def waiting_for(self, segment) -> list[str]:
+        """What the segment's API says it still waits for."""
+        return self.client(self.world.admin).get(f"/api/v1/segments/{segment.pk}/").json()["waiting_for"]
+
     def page(self, url: str) -> str:
         client = Client()
         client.force_login(self.world.admin)
@@ -165,6 +169,7 @@ def test_two_tenants_clusters_and_node_segments_are_isolated_by_real_opensm_from
     b = site.approve(world.tenant_b, world.owner_b, "mpi-b")
     seg_a, seg_b = site.segment(world.tenant_a, "a-node"), site.segment(world.tenant_b, "b-node")
     assert "waiting for InfiniBand fabric ib0" in site.page(f"/network/segments/{seg_a.pk}/")
+    assert "InfiniBand fabric ib0 to program partition" in site.waiting_for(seg_a)[0]
     ports_of = {"a": _ports(a) | {NODE_GUIDS["a-node"]}, "b": _ports(b) | {NODE_GUIDS["b-node"]}}
     keys = {"a": _key(world.tenant_a), "b": _key(world.tenant_b)}
     assert len(ports_of["a"]) > 1 and len(ports_of["b"]) > 1 and keys["a"] != keys["b"]
@@ -188,7 +193,7 @@ def test_two_tenants_clusters_and_node_segments_are_isolated_by_real_opensm_from
         assert sorted(held) == sorted([a.pk, b.pk])  # the report re-queued both waiting reconciles
         for cluster in (a, b):
             assert _converged(cluster) == "ready" and site.state(cluster)[0] == ClusterState.READY
-        assert "waiting" not in site.page(f"/network/segments/{seg_a.pk}/")
+        assert "waiting" not in site.page(f"/network/segments/{seg_a.pk}/") and site.waiting_for(seg_a) == []
 
         # Out of band, someone puts one of A's VFs into B's partition and makes OpenSM apply it.
         victim = sorted(_ports(a))[0]
