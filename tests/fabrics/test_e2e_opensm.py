@@ -217,6 +217,17 @@ def test_two_tenants_clusters_and_node_segments_are_isolated_by_real_opensm_from
         fabric.restart_opensm()
         assert fabric.tables() == before
 
+        # Root on B's node writes its port into A's partition past the SM (no M_Key): OpenSM does not notice it.
+        b_node = next(name for name, guid in fabric.guids.items() if guid == NODE_GUIDS["b-node"])
+        fabric.rogue_write(b_node, [DEFAULT_FULL, keys["a"] | FULL])
+        assert f"a and b are full members of 0x{keys['a']:04x}" in violations(fabric.tables(), ports_of)
+        site.agent_pass(fabric)  # reported: B's partition is degraded; a first sighting is only a suspicion
+        assert "restore (degraded: drift)" in site.waiting_for(seg_b)[0]
+        second = site.agent_pass(fabric)  # seen twice: the agent has OpenSM write every table again
+        assert second["errors"] == ["drift: P_Key tables were changed on the fabric, not through the SM; "
+                                    "it reprogrammed them"]  # fmt: skip
+        assert fabric.tables() == before and site.waiting_for(seg_b) == []
+
         # Decommission B's cluster: its VFs leave the tables; B's partition stays for its node segment...
         tenant_services.decommission_cluster(b, world.owner_b)
         assert _converged(b) == "retired"
