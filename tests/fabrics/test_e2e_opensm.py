@@ -6,6 +6,8 @@ portal set and the HCA GUIDs two nodes reported. Every isolation assertion reads
 `smpquery` (the harness), never with the agent's reader nor from the portal's report.
 """
 
+from dataclasses import dataclass, field
+
 import pytest
 from django.test import Client
 from enclave_agent import fabric_wire as wire
@@ -158,6 +160,100 @@ def _assert_isolated(tables, ports_of: dict[str, set[str]], keys: dict[str, int]
     assert violations(tables, ports_of) == []
 
 
+@dataclass
+class Run:
+    """Two tenants' approved clusters and node segments, their ports and their keys."""
+
+    a: object
+    b: object
+    seg_a: object
+    seg_b: object
+    ports_of: dict = field(default_factory=dict)
+    keys: dict = field(default_factory=dict)
+    vfs_b: set = field(default_factory=set)
+
+
+def _intent(site, world) -> Run:
+    """Approve both tenants' clusters and node segments; every tenant port is known to the portal."""
+    a, b = site.approve(world.tenant_a, world.owner_a, "mpi-a"), site.approve(world.tenant_b, world.owner_b, "mpi-b")
+    run = Run(a, b, site.segment(world.tenant_a, "a-node"), site.segment(world.tenant_b, "b-node"))
+    run.ports_of = {"a": _ports(run.a) | {NODE_GUIDS["a-node"]}, "b": _ports(run.b) | {NODE_GUIDS["b-node"]}}
+    run.keys = {"a": _key(world.tenant_a), "b": _key(world.tenant_b)}
+    run.vfs_b = _ports(run.b)
+    assert len(run.ports_of["a"]) > 1 and len(run.ports_of["b"]) > 1 and run.keys["a"] != run.keys["b"]
+    return run
+
+
+def _programmed_then_ready(site, fabric, run, held) -> None:
+    """Converged on vSphere but Provisioning (with the reason) until the fabric's report; then Ready."""
+    assert "waiting for InfiniBand fabric ib0" in site.page(f"/network/segments/{run.seg_a.pk}/")
+    assert "InfiniBand fabric ib0 to program partition" in site.waiting_for(run.seg_a)[0]
+    for cluster in (run.a, run.b):
+        assert _converged(cluster) == "waiting"
+        state, message = site.state(cluster)
+        assert state == ClusterState.PROVISIONING and "InfiniBand fabric ib0 to program partition" in message
+    held.clear()
+    assert site.agent_pass(fabric)["errors"] == []
+    _assert_isolated(fabric.tables(), run.ports_of, run.keys)
+    assert set(fabric.tables()[STORAGE]) == {DEFAULT_FULL}  # storage: full in the default partition only
+    assert sorted(held) == sorted([run.a.pk, run.b.pk])  # the report re-queued both waiting reconciles
+    for cluster in (run.a, run.b):
+        assert _converged(cluster) == "ready" and site.state(cluster)[0] == ClusterState.READY
+    assert "waiting" not in site.page(f"/network/segments/{run.seg_a.pk}/") and site.waiting_for(run.seg_a) == []
+
+
+def _edited_partitions_conf_degrades_then_is_restored(site, fabric, run) -> None:
+    """Out of band, someone puts one of A's VFs into B's partition and makes OpenSM apply it."""
+    victim = sorted(_ports(run.a))[0]
+    text = fabric.partitions.read_text()
+    head = next(line for line in text.splitlines() if line.startswith(wire.partition_name(run.keys["b"])))
+    fabric.partitions.write_text(text.replace(head, f"{head}\n  {victim}=full,"))
+    fabric.sm(site.workdir / "agent").reload()
+    assert violations(fabric.tables(), run.ports_of) == [f"a and b are full members of 0x{run.keys['b']:04x}"]
+    site.watch_pass(fabric)  # the fabric as it is now reaches the portal
+    state, message = site.state(run.a)
+    assert state == ClusterState.DEGRADED and victim in message
+    assert victim in site.page(f"/fabrics/{site.fabric_id}/")
+    restored = site.agent_pass(fabric)  # the next pass rewrites partitions.conf
+    assert any(e.startswith("drift:") for e in restored["errors"])
+    _assert_isolated(fabric.tables(), run.ports_of, run.keys)
+    assert _converged(run.a) == "ready" and site.state(run.a)[0] == ClusterState.READY
+
+
+def _restarted_and_rogue_written_tables_come_back(site, fabric, run) -> None:
+    """OpenSM restarted keeps every table; a table written past the SM is degraded, then reprogrammed."""
+    before = fabric.tables()
+    fabric.restart_opensm()
+    assert fabric.tables() == before
+    # Root on B's node writes its port into A's partition past the SM (no M_Key): OpenSM does not notice it.
+    b_node = next(name for name, guid in fabric.guids.items() if guid == NODE_GUIDS["b-node"])
+    fabric.rogue_write(b_node, [DEFAULT_FULL, run.keys["a"] | FULL])
+    assert f"a and b are full members of 0x{run.keys['a']:04x}" in violations(fabric.tables(), run.ports_of)
+    site.agent_pass(fabric)  # reported: B's partition is degraded; a first sighting is only a suspicion
+    assert "restore (degraded: drift)" in site.waiting_for(run.seg_b)[0]
+    second = site.agent_pass(fabric)  # seen twice: the agent has OpenSM write every table again
+    assert second["errors"] == ["drift: P_Key tables were changed on the fabric, not through the SM; "
+                                "it reprogrammed them"]  # fmt: skip
+    assert fabric.tables() == before and site.waiting_for(run.seg_b) == []
+
+
+def _decommissioned_ports_and_partition_are_gone(site, fabric, run, world) -> None:
+    """B's cluster decommissioned: its VFs leave; its segment retired (its last workload): its partition goes."""
+    tenant_services.decommission_cluster(run.b, world.owner_b)
+    assert _converged(run.b) == "retired"
+    assert site.agent_pass(fabric)["errors"] == []
+    tables = fabric.tables()
+    assert all(set(tables[guid]) == {DEFAULT_LIMITED} for guid in run.vfs_b)
+    assert run.keys["b"] | FULL in tables[NODE_GUIDS["b-node"]]
+    segments.transition_segment(run.seg_b, world.admin, "retire", "retired")
+    assert site.agent_pass(fabric)["errors"] == []
+    tables = fabric.tables()
+    assert set(tables[NODE_GUIDS["b-node"]]) == {DEFAULT_LIMITED}
+    assert not any(run.keys["b"] in {e & 0x7FFF for e in t} for t in tables.values())
+    assert PartitionKey.objects.get(tenant=world.tenant_b).released is not None
+    _assert_isolated(tables, {"a": run.ports_of["a"]}, {"a": run.keys["a"]})
+
+
 def test_two_tenants_clusters_and_node_segments_are_isolated_by_real_opensm_from_approval_to_decommission(
     world, live_server, held, tmp_path
 ):
@@ -165,81 +261,16 @@ def test_two_tenants_clusters_and_node_segments_are_isolated_by_real_opensm_from
     if reason:
         pytest.skip(reason)
     site = Site(world, live_server.url, tmp_path)
-    a = site.approve(world.tenant_a, world.owner_a, "mpi-a")
-    b = site.approve(world.tenant_b, world.owner_b, "mpi-b")
-    seg_a, seg_b = site.segment(world.tenant_a, "a-node"), site.segment(world.tenant_b, "b-node")
-    assert "waiting for InfiniBand fabric ib0" in site.page(f"/network/segments/{seg_a.pk}/")
-    assert "InfiniBand fabric ib0 to program partition" in site.waiting_for(seg_a)[0]
-    ports_of = {"a": _ports(a) | {NODE_GUIDS["a-node"]}, "b": _ports(b) | {NODE_GUIDS["b-node"]}}
-    keys = {"a": _key(world.tenant_a), "b": _key(world.tenant_b)}
-    assert len(ports_of["a"]) > 1 and len(ports_of["b"]) > 1 and keys["a"] != keys["b"]
-    vfs_b = _ports(b)
-    sim_ports = {f"p{n}": guid for n, guid in enumerate(sorted(ports_of["a"] | ports_of["b"] | {STORAGE}))}
+    run = _intent(site, world)
+    sim_ports = {f"p{n}": g for n, g in enumerate(sorted(run.ports_of["a"] | run.ports_of["b"] | {STORAGE}))}
     with SimFabric(tmp_path / "fabric", sim_ports | {"idle": None}) as fabric:
         # Negative control: without the agent every tenant port is a full member of 0x7fff; the checker says so.
         tables = fabric.tables()
-        assert all(DEFAULT_FULL in tables[guid] for guids in ports_of.values() for guid in guids)
-        assert violations(tables, ports_of) == ["a and b are full members of 0x7fff"]
-
-        # Approved and converged on vSphere, but Provisioning (with the reason) until the fabric reports.
-        for cluster in (a, b):
-            assert _converged(cluster) == "waiting"
-            state, message = site.state(cluster)
-            assert state == ClusterState.PROVISIONING and "InfiniBand fabric ib0 to program partition" in message
-        held.clear()
-        assert site.agent_pass(fabric)["errors"] == []
-        _assert_isolated(fabric.tables(), ports_of, keys)
-        assert set(fabric.tables()[STORAGE]) == {DEFAULT_FULL}  # storage: full in the default partition only
-        assert sorted(held) == sorted([a.pk, b.pk])  # the report re-queued both waiting reconciles
-        for cluster in (a, b):
-            assert _converged(cluster) == "ready" and site.state(cluster)[0] == ClusterState.READY
-        assert "waiting" not in site.page(f"/network/segments/{seg_a.pk}/") and site.waiting_for(seg_a) == []
-
-        # Out of band, someone puts one of A's VFs into B's partition and makes OpenSM apply it.
-        victim = sorted(_ports(a))[0]
-        text = fabric.partitions.read_text()
-        head = next(line for line in text.splitlines() if line.startswith(wire.partition_name(keys["b"])))
-        fabric.partitions.write_text(text.replace(head, f"{head}\n  {victim}=full,"))
-        fabric.sm(tmp_path / "agent").reload()
-        assert violations(fabric.tables(), ports_of) == [f"a and b are full members of 0x{keys['b']:04x}"]
-        site.watch_pass(fabric)  # the fabric as it is now reaches the portal
-        state, message = site.state(a)
-        assert state == ClusterState.DEGRADED and victim in message
-        fabric_page = site.page(f"/fabrics/{site.fabric_id}/")
-        assert victim in fabric_page
-        restored = site.agent_pass(fabric)  # the next pass rewrites partitions.conf
-        assert any(e.startswith("drift:") for e in restored["errors"])
-        _assert_isolated(fabric.tables(), ports_of, keys)
-        assert _converged(a) == "ready" and site.state(a)[0] == ClusterState.READY
-
-        # OpenSM restarted: the same tables.
-        before = fabric.tables()
-        fabric.restart_opensm()
-        assert fabric.tables() == before
-
-        # Root on B's node writes its port into A's partition past the SM (no M_Key): OpenSM does not notice it.
-        b_node = next(name for name, guid in fabric.guids.items() if guid == NODE_GUIDS["b-node"])
-        fabric.rogue_write(b_node, [DEFAULT_FULL, keys["a"] | FULL])
-        assert f"a and b are full members of 0x{keys['a']:04x}" in violations(fabric.tables(), ports_of)
-        site.agent_pass(fabric)  # reported: B's partition is degraded; a first sighting is only a suspicion
-        assert "restore (degraded: drift)" in site.waiting_for(seg_b)[0]
-        second = site.agent_pass(fabric)  # seen twice: the agent has OpenSM write every table again
-        assert second["errors"] == ["drift: P_Key tables were changed on the fabric, not through the SM; "
-                                    "it reprogrammed them"]  # fmt: skip
-        assert fabric.tables() == before and site.waiting_for(seg_b) == []
-
-        # Decommission B's cluster: its VFs leave the tables; B's partition stays for its node segment...
-        tenant_services.decommission_cluster(b, world.owner_b)
-        assert _converged(b) == "retired"
-        assert site.agent_pass(fabric)["errors"] == []
-        tables = fabric.tables()
-        assert all(set(tables[guid]) == {DEFAULT_LIMITED} for guid in vfs_b)
-        assert keys["b"] | FULL in tables[NODE_GUIDS["b-node"]]
-        # ...and with its last workload (the segment retired) the partition is gone from every port.
-        segments.transition_segment(seg_b, world.admin, "retire", "retired")
-        assert site.agent_pass(fabric)["errors"] == []
-        tables = fabric.tables()
-        assert set(tables[NODE_GUIDS["b-node"]]) == {DEFAULT_LIMITED}
-        assert not any(keys["b"] in {e & 0x7FFF for e in t} for t in tables.values())
-        assert PartitionKey.objects.get(tenant=world.tenant_b).released is not None
-        _assert_isolated(tables, {"a": ports_of["a"]}, {"a": keys["a"]})
+        assert all(DEFAULT_FULL in tables[guid] for guids in run.ports_of.values() for guid in guids)
+        assert violations(tables, run.ports_of) == ["a and b are full members of 0x7fff"]
+        with pytest.raises(AssertionError):
+            _assert_isolated(tables, run.ports_of, run.keys)  # the isolation assertion below fails without the agent
+        _programmed_then_ready(site, fabric, run, held)
+        _edited_partitions_conf_degrades_then_is_restored(site, fabric, run)
+        _restarted_and_rogue_written_tables_come_back(site, fabric, run)
+        _decommissioned_ports_and_partition_are_gone(site, fabric, run, world)
