@@ -14,11 +14,13 @@ from rest_framework import throttling
 
 from agents import longpoll
 
-KEY = "enclave:db{db}:node-rate:{node}:{window}"
+KEY = "enclave:db{db}:{scope}-rate:{agent}:{window}"
 
 
 class NodeRateThrottle(throttling.SimpleRateThrottle):
-    """At most settings.API_RATES['node'] requests per node and window (429 + Retry-After beyond)."""
+    """At most settings.API_RATES[scope] requests per agent (request.auth) and window (429 + Retry-After beyond).
+
+    Subclasses count another kind of agent by setting `scope` (its rate and its Redis keys)."""
 
     scope = "node"
 
@@ -33,7 +35,7 @@ class NodeRateThrottle(throttling.SimpleRateThrottle):
         self.retry_after = (window + 1) * self.duration - now
         client = longpoll.redis_client()
         db = client.connection_pool.connection_kwargs.get("db", 0)
-        key = KEY.format(db=db, node=request.auth.pk, window=window)
+        key = KEY.format(db=db, scope=self.scope, agent=request.auth.pk, window=window)
         try:
             count, _ = client.pipeline(transaction=False).incr(key).expire(key, self.duration * 2).execute()
         except redis.RedisError as error:

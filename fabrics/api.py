@@ -10,6 +10,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agents.throttling import NodeRateThrottle
 from audit.context import Actor, ActorKind, acting_as
 from audit.middleware import client_ip
 from fabrics import channel, observed, services
@@ -81,6 +82,12 @@ class PartitionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, TenantS
     filterset_class = PartitionFilterSet
 
 
+class FabricRateThrottle(NodeRateThrottle):
+    """The node agents' per-agent throttle, counted per fabric (request.auth is the Fabric)."""
+
+    scope = "fabric"
+
+
 class FabricJoinTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                              viewsets.GenericViewSet):  # fmt: skip
     queryset = FabricJoinToken.objects.select_related("fabric")
@@ -125,6 +132,7 @@ class FabricCredentialView(APIView):
 
     authentication_classes = [FabricCredentialAuthentication]
     permission_classes = [IsFabricAgent]
+    throttle_classes = [FabricRateThrottle]
 
     @extend_schema(request=None, responses={201: FabricCredentialAnswerSerializer})
     def post(self, request, fabric):
@@ -143,6 +151,7 @@ class FabricDesiredView(APIView):
 
     authentication_classes = [FabricCredentialAuthentication]
     permission_classes = [IsFabricAgent]
+    throttle_classes = [FabricRateThrottle]
 
     @extend_schema(parameters=[OpenApiParameter("wait", int, description=f"seconds to long-poll (max {MAX_WAIT})")],
                    responses={200: dict, 304: None})  # fmt: skip
@@ -171,6 +180,7 @@ class FabricReportView(APIView):
 
     authentication_classes = [FabricCredentialAuthentication]
     permission_classes = [IsFabricAgent]
+    throttle_classes = [FabricRateThrottle]
 
     @extend_schema(request=dict, responses={204: None})
     def post(self, request, fabric):

@@ -27,6 +27,7 @@ from netpolicy.serializers import (
     FirewallRuleSerializer,
     GroupSerializer,
     PoolSerializer,
+    SegmentDetailSerializer,
     SegmentSerializer,
     ServiceSerializer,
     WhatIfSerializer,
@@ -81,6 +82,9 @@ class SegmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
     queryset = Segment.objects.select_related("tenant")
     serializer_class = SegmentSerializer
     filterset_class = SegmentFilterSet
+
+    def get_serializer_class(self):
+        return SegmentDetailSerializer if self.action == "retrieve" else SegmentSerializer
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)

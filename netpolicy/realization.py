@@ -38,7 +38,7 @@ def summary(segment, clusters) -> str:
                 f"Generation {segment.generation} waits for the worker to compile it into the desired state "
                 f"of node pool {segment.node_pool} (compiled so far: {segment.observed_generation})."
             )
-        waiting = readiness.waiting("segment", segment)
+        waiting = waiting_for(segment)
         if waiting:  # e.g. the InfiniBand fabric has not programmed the nodes' ports into the tenant's partition
             return f"Compiled for node pool {segment.node_pool}, but not ready: waiting for {'; '.join(waiting)}."
         return f"Compiled into the desired state of node pool {segment.node_pool}; each node's progress is below."
@@ -50,6 +50,13 @@ def summary(segment, clusters) -> str:
             "the segment itself has no reconciler, so its observed generation stays behind."
         )
     return "Not placed on a Linux node pool or a vSphere cluster yet: nothing realizes it."
+
+
+def waiting_for(segment) -> list[str]:
+    """What a segment compiled for a node pool still waits for (an InfiniBand partition programmed): [] if nothing."""
+    if segment.state in NOT_REALIZED or not segment.node_pool_id:
+        return []
+    return readiness.waiting("segment", segment)
 
 
 def nodes_of(segment):

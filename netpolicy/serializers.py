@@ -3,6 +3,7 @@
 from django.db.models import Q
 from rest_framework import relations, serializers
 
+from netpolicy import realization
 from netpolicy.allocation import pool_usage
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, PoolKind, Protocol
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
@@ -185,6 +186,21 @@ class SegmentSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = ["routing_domain", "generation", "observed_generation", "created", "updated"]
         validators = []  # collisions are checked by the service and the database
+
+
+class SegmentDetailSerializer(SegmentSerializer):
+    """One segment, with what it still waits for before it is ready (not in lists: it costs queries per row)."""
+
+    waiting_for = serializers.SerializerMethodField(
+        help_text="Why a segment on a node pool is not ready yet, e.g. its nodes' InfiniBand ports not yet in the "
+        "tenant's partition; empty when it waits for nothing beyond its nodes"
+    )
+
+    class Meta(SegmentSerializer.Meta):
+        fields = [*SegmentSerializer.Meta.fields, "waiting_for"]
+
+    def get_waiting_for(self, segment) -> list[str]:
+        return realization.waiting_for(segment)
 
 
 class ServiceSerializer(serializers.ModelSerializer):

@@ -117,6 +117,7 @@ API_RATES = {
     "user": env_str("ENCLAVE_API_RATE_USER", "1200/minute"),
     "anon": env_str("ENCLAVE_API_RATE_ANON", "300/minute"),
     "node": env_str("ENCLAVE_NODE_RATE", "600/minute"),
+    "fabric": env_str("ENCLAVE_FABRIC_RATE", "600/minute"),  # per fabric agent (fabrics.api), like a node's
     "join": env_str("ENCLAVE_JOIN_RATE", "20/minute"),
     "bearer_failure": env_str("ENCLAVE_BEARER_FAILURE_RATE", "20/minute"),
 }
@@ -255,6 +256,7 @@ SPECTACULAR_SETTINGS = {
         "MembershipSourceEnum": "tenants.choices.MembershipSource",
         "PFSourceEnum": "vsphere.choices.PFSource",
         "NodeStatusEnum": "agents.choices.NodeStatus",
+        "SegmentKindEnum": "netpolicy.choices.SegmentKind",  # a segment and its detail view share it
     },
     # Swagger UI and ReDoc are served from static files: portals often run air-gapped.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -101,6 +101,7 @@ def _fresh_rate_limits(redis_client):
     """Each test starts with no throttle counters or cached status (the cache is shared Redis)."""
     keys = list(redis_client.scan_iter(match="enclave-cache:*", count=1000))
     keys += redis_client.scan_iter(match="enclave:db*:node-rate:*", count=1000)  # agents.throttling
+    keys += redis_client.scan_iter(match="enclave:db*:fabric-rate:*", count=1000)  # fabrics.api's throttle
     if keys:
         redis_client.delete(*keys)
 

@@ -207,3 +207,24 @@ def test_a_node_port_two_tenants_segments_share_joins_neither_partition_and_the_
     site.fabric.refresh_from_db()
     assert site.fabric.conflicts == {port["guid"]: sorted([world.tenant_a.pk, world.tenant_b.pk])}
     assert "joins no partition" in fabric_hooks.segment_waiting(last)[0]
+
+
+def test_a_fabric_agent_beyond_its_own_rate_gets_429_with_retry_after_and_another_fabric_does_not(world, site):
+    import time
+
+    from django.test import override_settings
+
+    from fabrics import services as fabric_services
+
+    other = fabric_services.create_fabric({"name": "ib1"})
+    _, credential = fabric_services.join(fabric_services.create_join_token(other)[1])
+    rates = {"user": "1000/minute", "anon": "3/minute", "join": "100/minute", "bearer_failure": "100/minute",
+             "node": "1000/minute", "fabric": "5/minute"}  # fmt: skip
+    with override_settings(API_RATES=rates):
+        if time.time() % 60 > 50:  # the rate counts in fixed minutes: start the burst well inside one
+            time.sleep(61 - time.time() % 60)
+        answers = [site.agent().get(reverse(DESIRED, kwargs={"fabric": "ib0"})) for _ in range(6)]
+        elsewhere = site.agent(credential).get(reverse(DESIRED, kwargs={"fabric": "ib1"}))
+    assert [a.status_code for a in answers] == [200] * 5 + [429]  # 6 from one address, beyond anon's 3: per fabric
+    assert 0 < int(answers[-1]["Retry-After"]) <= 60
+    assert elsewhere.status_code == 200

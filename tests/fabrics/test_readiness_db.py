@@ -43,7 +43,7 @@ def test_a_cluster_on_a_host_no_fabric_manages_is_not_held_back(world, site):
     assert _converged(cluster) == "ready"
 
 
-def test_a_segment_on_a_pool_of_the_fabric_waits_until_its_nodes_ports_are_in_the_partition(world, site):
+def test_a_segment_on_a_pool_of_the_fabric_waits_until_its_nodes_ports_are_in_the_partition(world, site, api):
     from agents import services as agent_services
     from fabrics import services as fabric_services
     from netpolicy import realization, segments
@@ -59,9 +59,14 @@ def test_a_segment_on_a_pool_of_the_fabric_waits_until_its_nodes_ports_are_in_th
     segment = segments.create_segment(world.tenant_b, world.admin, {"name": "ib", "kind": "overlay", "node_pool": pool})
     segment.observed_generation = segment.generation
     assert "waiting for InfiniBand fabric ib0" in realization.summary(segment, [])
+    segment.save(update_fields=["observed_generation"])
+    api_url = f"/api/v1/segments/{segment.pk}/"
+    waiting = api(world.owner_b).get(api_url).json()["waiting_for"]
+    assert waiting == ["InfiniBand fabric ib0 to program partition 0x0010 on 1 of 1 ports (0x0002c90300b00001)"]
     site.agent().post(reverse("agent-fabric-report", kwargs={"fabric": "ib0"}), programmed(site.desired()),
                       format="json")  # fmt: skip
     assert "waiting" not in realization.summary(segment, [])
+    assert api(world.owner_b).get(api_url).json()["waiting_for"] == []
 
 
 def test_the_sweep_recompiles_a_fabric_whose_hook_was_missed(world, site):

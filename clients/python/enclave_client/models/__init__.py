@@ -302,6 +302,7 @@ from .clusters_list_network_mode import ClustersListNetworkMode
 from .clusters_list_state_item import ClustersListStateItem
 from .clusters_list_workload_class import ClustersListWorkloadClass
 from .clusters_vsphere_operations_list_status import ClustersVsphereOperationsListStatus
+from .created_fabric_join_token import CreatedFabricJoinToken
 from .created_join_token import CreatedJoinToken
 from .created_token import CreatedToken
 from .credential_answer import CredentialAnswer
@@ -317,6 +318,16 @@ from .exports_nsx_retrieve_response_200 import ExportsNsxRetrieveResponse200
 from .extend_lease_request import ExtendLeaseRequest
 from .extension_decision_request import ExtensionDecisionRequest
 from .extension_state_enum import ExtensionStateEnum
+from .fabric import Fabric
+from .fabric_agents_desired_retrieve_response_200 import FabricAgentsDesiredRetrieveResponse200
+from .fabric_agents_report_create_body import FabricAgentsReportCreateBody
+from .fabric_credential_answer import FabricCredentialAnswer
+from .fabric_join_request import FabricJoinRequest
+from .fabric_join_token import FabricJoinToken
+from .fabric_join_token_request import FabricJoinTokenRequest
+from .fabric_kind_enum import FabricKindEnum
+from .fabric_request import FabricRequest
+from .fabrics_list_kind import FabricsListKind
 from .firewall_policies_list_category import FirewallPoliciesListCategory
 from .firewall_policy import FirewallPolicy
 from .firewall_policy_request import FirewallPolicyRequest
@@ -331,6 +342,7 @@ from .group_role_enum import GroupRoleEnum
 from .groups_list_role import GroupsListRole
 from .host import Host
 from .host_capacity import HostCapacity
+from .ib_port_request import IbPortRequest
 from .interconnect_enum import InterconnectEnum
 from .interface import Interface
 from .interface_request import InterfaceRequest
@@ -378,6 +390,8 @@ from .paginated_cluster_list import PaginatedClusterList
 from .paginated_cluster_origin_list import PaginatedClusterOriginList
 from .paginated_delivery_list import PaginatedDeliveryList
 from .paginated_device_assignment_list import PaginatedDeviceAssignmentList
+from .paginated_fabric_join_token_list import PaginatedFabricJoinTokenList
+from .paginated_fabric_list import PaginatedFabricList
 from .paginated_firewall_policy_list import PaginatedFirewallPolicyList
 from .paginated_firewall_rule_list import PaginatedFirewallRuleList
 from .paginated_group_list import PaginatedGroupList
@@ -389,6 +403,7 @@ from .paginated_node_summary_list import PaginatedNodeSummaryList
 from .paginated_nsx_manager_list import PaginatedNsxManagerList
 from .paginated_nsx_object_list import PaginatedNsxObjectList
 from .paginated_operation_log_list import PaginatedOperationLogList
+from .paginated_partition_list import PaginatedPartitionList
 from .paginated_pci_device_list import PaginatedPCIDeviceList
 from .paginated_physical_function_list import PaginatedPhysicalFunctionList
 from .paginated_pool_list import PaginatedPoolList
@@ -396,12 +411,16 @@ from .paginated_pool_subnet_list import PaginatedPoolSubnetList
 from .paginated_quota_list import PaginatedQuotaList
 from .paginated_segment_list import PaginatedSegmentList
 from .paginated_service_list import PaginatedServiceList
+from .paginated_shared_port_list import PaginatedSharedPortList
 from .paginated_tenant_list import PaginatedTenantList
 from .paginated_token_list import PaginatedTokenList
 from .paginated_v_center_list import PaginatedVCenterList
 from .paginated_vf_assignment_list import PaginatedVFAssignmentList
 from .paginated_vgpu_profile_list import PaginatedVGPUProfileList
 from .paginated_webhook_list import PaginatedWebhookList
+from .partition import Partition
+from .partition_state_enum import PartitionStateEnum
+from .partitions_list_state import PartitionsListState
 from .patched_catalog_item_request import PatchedCatalogItemRequest
 from .patched_catalog_item_request_rules import PatchedCatalogItemRequestRules
 from .patched_catalog_item_request_rules_data_path_type_0 import PatchedCatalogItemRequestRulesDataPathType0
@@ -475,6 +494,7 @@ from .patched_catalog_item_request_rules_workload_class_type_1_value import (
     PatchedCatalogItemRequestRulesWorkloadClassType1Value,
 )
 from .patched_cluster_update_request import PatchedClusterUpdateRequest
+from .patched_fabric_request import PatchedFabricRequest
 from .patched_firewall_policy_request import PatchedFirewallPolicyRequest
 from .patched_firewall_rule_request import PatchedFirewallRuleRequest
 from .patched_group_request import PatchedGroupRequest
@@ -523,6 +543,9 @@ from .quota_request import QuotaRequest
 from .reject_request import RejectRequest
 from .scope_enum import ScopeEnum
 from .segment import Segment
+from .segment_detail import SegmentDetail
+from .segment_detail_gateway_type_2 import SegmentDetailGatewayType2
+from .segment_detail_subnet_type_2 import SegmentDetailSubnetType2
 from .segment_gateway_type_2 import SegmentGatewayType2
 from .segment_kind_enum import SegmentKindEnum
 from .segment_request import SegmentRequest
@@ -535,6 +558,8 @@ from .service import Service
 from .service_protocol_enum import ServiceProtocolEnum
 from .service_request import ServiceRequest
 from .services_list_protocol import ServicesListProtocol
+from .shared_port import SharedPort
+from .shared_port_request import SharedPortRequest
 from .site_kind_enum import SiteKindEnum
 from .site_settings import SiteSettings
 from .site_settings_request import SiteSettingsRequest
@@ -843,6 +868,7 @@ __all__ = (
     "ClustersListStateItem",
     "ClustersListWorkloadClass",
     "ClustersVsphereOperationsListStatus",
+    "CreatedFabricJoinToken",
     "CreatedJoinToken",
     "CreatedToken",
     "CredentialAnswer",
@@ -858,6 +884,16 @@ __all__ = (
     "ExtendLeaseRequest",
     "ExtensionDecisionRequest",
     "ExtensionStateEnum",
+    "Fabric",
+    "FabricAgentsDesiredRetrieveResponse200",
+    "FabricAgentsReportCreateBody",
+    "FabricCredentialAnswer",
+    "FabricJoinRequest",
+    "FabricJoinToken",
+    "FabricJoinTokenRequest",
+    "FabricKindEnum",
+    "FabricRequest",
+    "FabricsListKind",
     "FirewallPoliciesListCategory",
     "FirewallPolicy",
     "FirewallPolicyRequest",
@@ -872,6 +908,7 @@ __all__ = (
     "GroupsListRole",
     "Host",
     "HostCapacity",
+    "IbPortRequest",
     "InterconnectEnum",
     "Interface",
     "InterfaceRequest",
@@ -923,6 +960,8 @@ __all__ = (
     "PaginatedClusterOriginList",
     "PaginatedDeliveryList",
     "PaginatedDeviceAssignmentList",
+    "PaginatedFabricJoinTokenList",
+    "PaginatedFabricList",
     "PaginatedFirewallPolicyList",
     "PaginatedFirewallRuleList",
     "PaginatedGroupList",
@@ -935,18 +974,23 @@ __all__ = (
     "PaginatedNsxObjectList",
     "PaginatedOperationLogList",
     "PaginatedPCIDeviceList",
+    "PaginatedPartitionList",
     "PaginatedPhysicalFunctionList",
     "PaginatedPoolList",
     "PaginatedPoolSubnetList",
     "PaginatedQuotaList",
     "PaginatedSegmentList",
     "PaginatedServiceList",
+    "PaginatedSharedPortList",
     "PaginatedTenantList",
     "PaginatedTokenList",
     "PaginatedVCenterList",
     "PaginatedVFAssignmentList",
     "PaginatedVGPUProfileList",
     "PaginatedWebhookList",
+    "Partition",
+    "PartitionStateEnum",
+    "PartitionsListState",
     "PatchedCatalogItemRequest",
     "PatchedCatalogItemRequestRules",
     "PatchedCatalogItemRequestRulesDataPathType0",
@@ -992,6 +1036,7 @@ __all__ = (
     "PatchedCatalogItemRequestRulesWorkloadClassType1ChoicesItem",
     "PatchedCatalogItemRequestRulesWorkloadClassType1Value",
     "PatchedClusterUpdateRequest",
+    "PatchedFabricRequest",
     "PatchedFirewallPolicyRequest",
     "PatchedFirewallRuleRequest",
     "PatchedGroupRequest",
@@ -1036,6 +1081,9 @@ __all__ = (
     "RejectRequest",
     "ScopeEnum",
     "Segment",
+    "SegmentDetail",
+    "SegmentDetailGatewayType2",
+    "SegmentDetailSubnetType2",
     "SegmentGatewayType2",
     "SegmentKindEnum",
     "SegmentRequest",
@@ -1048,6 +1096,8 @@ __all__ = (
     "ServiceProtocolEnum",
     "ServiceRequest",
     "ServicesListProtocol",
+    "SharedPort",
+    "SharedPortRequest",
     "SiteKindEnum",
     "SiteSettings",
     "SiteSettingsRequest",

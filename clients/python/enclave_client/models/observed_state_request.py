@@ -9,6 +9,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.capabilities_request import CapabilitiesRequest
+    from ..models.ib_port_request import IbPortRequest
     from ..models.observed_state_request_tenants import ObservedStateRequestTenants
 
 
@@ -28,6 +29,7 @@ class ObservedStateRequest:
         ops (int | Unset):
         processes (int | Unset):
         seconds (float | Unset):
+        ib_ports (list[IbPortRequest] | Unset):
     """
 
     generation: int
@@ -38,6 +40,7 @@ class ObservedStateRequest:
     ops: int | Unset = UNSET
     processes: int | Unset = UNSET
     seconds: float | Unset = UNSET
+    ib_ports: list[IbPortRequest] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         generation = self.generation
@@ -62,6 +65,13 @@ class ObservedStateRequest:
 
         seconds = self.seconds
 
+        ib_ports: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.ib_ports, Unset):
+            ib_ports = []
+            for ib_ports_item_data in self.ib_ports:
+                ib_ports_item = ib_ports_item_data.to_dict()
+                ib_ports.append(ib_ports_item)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -83,12 +93,15 @@ class ObservedStateRequest:
             field_dict["processes"] = processes
         if seconds is not UNSET:
             field_dict["seconds"] = seconds
+        if ib_ports is not UNSET:
+            field_dict["ib_ports"] = ib_ports
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.capabilities_request import CapabilitiesRequest
+        from ..models.ib_port_request import IbPortRequest
         from ..models.observed_state_request_tenants import ObservedStateRequestTenants
 
         d = dict(src_dict)
@@ -118,6 +131,15 @@ class ObservedStateRequest:
 
         seconds = d.pop("seconds", UNSET)
 
+        _ib_ports = d.pop("ib_ports", UNSET)
+        ib_ports: list[IbPortRequest] | Unset = UNSET
+        if _ib_ports is not UNSET:
+            ib_ports = []
+            for ib_ports_item_data in _ib_ports:
+                ib_ports_item = IbPortRequest.from_dict(ib_ports_item_data)
+
+                ib_ports.append(ib_ports_item)
+
         observed_state_request = cls(
             generation=generation,
             tenants=tenants,
@@ -127,6 +149,7 @@ class ObservedStateRequest:
             ops=ops,
             processes=processes,
             seconds=seconds,
+            ib_ports=ib_ports,
         )
 
         return observed_state_request

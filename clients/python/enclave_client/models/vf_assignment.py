@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -22,6 +22,7 @@ class VFAssignment:
         cluster (int):
         tenant (int):
         node_name (str):
+        port_guid (None | str):
         created (datetime.datetime):
     """
 
@@ -33,6 +34,7 @@ class VFAssignment:
     cluster: int
     tenant: int
     node_name: str
+    port_guid: None | str
     created: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -53,6 +55,9 @@ class VFAssignment:
 
         node_name = self.node_name
 
+        port_guid: None | str
+        port_guid = self.port_guid
+
         created = self.created.isoformat()
 
         field_dict: dict[str, Any] = {}
@@ -67,6 +72,7 @@ class VFAssignment:
                 "cluster": cluster,
                 "tenant": tenant,
                 "node_name": node_name,
+                "port_guid": port_guid,
                 "created": created,
             }
         )
@@ -92,6 +98,13 @@ class VFAssignment:
 
         node_name = d.pop("node_name")
 
+        def _parse_port_guid(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        port_guid = _parse_port_guid(d.pop("port_guid"))
+
         created = datetime.datetime.fromisoformat(d.pop("created"))
 
         vf_assignment = cls(
@@ -103,6 +116,7 @@ class VFAssignment:
             cluster=cluster,
             tenant=tenant,
             node_name=node_name,
+            port_guid=port_guid,
             created=created,
         )
 

@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...models.segment import Segment
+from ...models.segment_detail import SegmentDetail
 from ...types import Response
 
 
@@ -25,9 +25,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Segment | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | SegmentDetail | None:
     if response.status_code == 200:
-        response_200 = Segment.from_dict(response.json())
+        response_200 = SegmentDetail.from_dict(response.json())
 
         return response_200
 
@@ -57,7 +57,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Segment]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | SegmentDetail]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -70,7 +72,7 @@ def sync_detailed(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | Segment]:
+) -> Response[Error | SegmentDetail]:
     """Segments; ids and subnets come next-free from the pools unless given explicitly.
 
     Args:
@@ -81,7 +83,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Segment]
+        Response[Error | SegmentDetail]
     """
 
     kwargs = _get_kwargs(
@@ -99,7 +101,7 @@ def sync(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | Segment | None:
+) -> Error | SegmentDetail | None:
     """Segments; ids and subnets come next-free from the pools unless given explicitly.
 
     Args:
@@ -110,7 +112,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Segment
+        Error | SegmentDetail
     """
 
     return sync_detailed(
@@ -123,7 +125,7 @@ async def asyncio_detailed(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | Segment]:
+) -> Response[Error | SegmentDetail]:
     """Segments; ids and subnets come next-free from the pools unless given explicitly.
 
     Args:
@@ -134,7 +136,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Segment]
+        Response[Error | SegmentDetail]
     """
 
     kwargs = _get_kwargs(
@@ -150,7 +152,7 @@ async def asyncio(
     id: int,
     *,
     client: AuthenticatedClient,
-) -> Error | Segment | None:
+) -> Error | SegmentDetail | None:
     """Segments; ids and subnets come next-free from the pools unless given explicitly.
 
     Args:
@@ -161,7 +163,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Segment
+        Error | SegmentDetail
     """
 
     return (

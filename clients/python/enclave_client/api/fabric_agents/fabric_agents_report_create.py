@@ -1,0 +1,216 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.fabric_agents_report_create_body import FabricAgentsReportCreateBody
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    fabric: str,
+    *,
+    body: FabricAgentsReportCreateBody | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/fabric-agents/{fabric}/report".format(
+            fabric=quote(str(fabric), safe=""),
+        ),
+    }
+
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Error | None:
+    if response.status_code == 204:
+        response_204 = cast(Any, None)
+        return response_204
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    fabric: str,
+    *,
+    client: AuthenticatedClient,
+    body: FabricAgentsReportCreateBody | Unset = UNSET,
+) -> Response[Any | Error]:
+    """POST what the fabric programmed: each port's P_Key table, errors, the subnet manager's hardening
+    facts.
+
+    Args:
+        fabric (str):
+        body (FabricAgentsReportCreateBody | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Error]
+    """
+
+    kwargs = _get_kwargs(
+        fabric=fabric,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    fabric: str,
+    *,
+    client: AuthenticatedClient,
+    body: FabricAgentsReportCreateBody | Unset = UNSET,
+) -> Any | Error | None:
+    """POST what the fabric programmed: each port's P_Key table, errors, the subnet manager's hardening
+    facts.
+
+    Args:
+        fabric (str):
+        body (FabricAgentsReportCreateBody | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Error
+    """
+
+    return sync_detailed(
+        fabric=fabric,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    fabric: str,
+    *,
+    client: AuthenticatedClient,
+    body: FabricAgentsReportCreateBody | Unset = UNSET,
+) -> Response[Any | Error]:
+    """POST what the fabric programmed: each port's P_Key table, errors, the subnet manager's hardening
+    facts.
+
+    Args:
+        fabric (str):
+        body (FabricAgentsReportCreateBody | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Error]
+    """
+
+    kwargs = _get_kwargs(
+        fabric=fabric,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    fabric: str,
+    *,
+    client: AuthenticatedClient,
+    body: FabricAgentsReportCreateBody | Unset = UNSET,
+) -> Any | Error | None:
+    """POST what the fabric programmed: each port's P_Key table, errors, the subnet manager's hardening
+    facts.
+
+    Args:
+        fabric (str):
+        body (FabricAgentsReportCreateBody | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            fabric=fabric,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+
+class SegmentDetailSubnetType2(StrEnum):
+    VALUE_0 = ""
+
+    def __str__(self) -> str:
+        return str(self.value)
