@@ -5,7 +5,7 @@ import datetime
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from enclave_agent import grammar
+from enclave_agent import grammar, wire
 
 from agents import credentials, hotpath, longpoll, refresh
 from agents.choices import NodeStatus
@@ -24,7 +24,7 @@ def _checked(check, value, field: str, *args):
     """Apply an enclave_agent.grammar check; a failure is the caller's 400 on that field."""
     try:
         return check(value, *args)
-    except grammar.GrammarError as exc:
+    except (grammar.GrammarError, wire.SchemaError) as exc:
         raise InvalidRequest(str(exc), field=field) from None
 
 
@@ -85,9 +85,10 @@ def credential_answer(raw: str) -> dict:
     return {"credential": raw, "expires_at": cred.expires_at, "expires_in": expires_in}
 
 
-def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None) -> tuple[Node, str]:
+def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None, reads=None) -> tuple[Node, str]:
     """Exchange a join token (once) for a credential scoped to one node."""
     interfaces = _checked(grammar.interfaces, interfaces or [], "interfaces")
+    reads = list(_checked(wire.check_reads, reads, "reads")) if reads is not None else []
     hostname = _checked(grammar.node_name, hostname, "hostname")
     if not isinstance(capabilities, dict):
         raise InvalidRequest("Capabilities are an object.", field="capabilities")
@@ -102,7 +103,7 @@ def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None) -> 
             raise Conflict(f"A node named '{name}' is already enrolled; ask for a token naming it to re-enrol.")
         before = snapshot(node) if node else None
         node = node or Node(name=name, pool=token.pool)
-        node.capabilities, node.enrolled = capabilities, now
+        node.capabilities, node.enrolled, node.wire_reads = capabilities, now, reads
         if interfaces:
             node.interfaces = interfaces
             node.address = node.address or interfaces[0]["address"].split("/")[0]
@@ -175,7 +176,13 @@ def record_observed(node: Node, report: dict) -> Node:
         ports_changed = "ib_ports" in report and report["ib_ports"] != current.ib_ports
         if ports_changed:
             current.ib_ports = report["ib_ports"]
+        reads_changed = "reads" in report and report["reads"] != current.wire_reads
+        if reads_changed:
+            current.wire_reads = report["reads"]
         current.save()
+        if reads_changed:  # the contract: the schemas its pool's document may be written in
+            record("node.wire_reads", current, before={"wire_reads": before["wire_reads"]},
+                   after={"wire_reads": current.wire_reads})  # fmt: skip
         if ports_changed:  # the ports join (or leave) the tenants' InfiniBand partitions
             record(
                 "node.ib_ports", current, before={"ib_ports": before["ib_ports"]}, after={"ib_ports": current.ib_ports}
