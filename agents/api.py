@@ -172,7 +172,7 @@ class DesiredStateView(APIView):
         waiter = longpoll.Waiter(node.pk, before_waiting=hotpath.release) if wait and known else None
         try:
             state = documents.current(node.pk)
-            if waiter:
+            if waiter and not (state and documents.refusal(state, reads)):  # a refused node is answered now
                 state = _wait_for_change(waiter, node.pk, state, known, wait)
         finally:
             if waiter:

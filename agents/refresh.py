@@ -152,6 +152,12 @@ def pool_schema(pool_id: int) -> int:
     return desired.pool_schema(live.values_list("wire_reads", flat=True))
 
 
+def schema_moved(pool_id: int) -> bool:
+    """Whether the pool's document is no longer in the schema its nodes call for (a node joined or upgraded)."""
+    stored = PoolDocument.objects.filter(pool_id=pool_id).values_list("schema", flat=True).first()
+    return stored is not None and stored != pool_schema(pool_id)
+
+
 def bump(pool_id: int, pool_digest: str, node_ids=None) -> list[int]:
     """Give a new generation to the pool's nodes whose document changed; wake them after commit."""
     want = _Sha256Hex(Concat(F("desired_node"), Value(pool_digest), output_field=TextField()))

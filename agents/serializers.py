@@ -116,6 +116,8 @@ class CapabilitiesSerializer(StrictObjectMixin, serializers.Serializer):
     detail = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 
 
+@extend_schema_field({"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": wire.MAX_SCHEMA},
+                      "minItems": 1, "maxItems": wire.MAX_READS, "uniqueItems": True})  # fmt: skip
 class ReadsField(serializers.ListField):
     """The desired-state schemas the agent reads (enclave_agent.wire.check_reads: distinct, 1 to 16 of 1..99)."""
 

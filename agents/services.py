@@ -2,6 +2,7 @@
 
 import datetime
 
+from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -13,6 +14,8 @@ from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
 from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from tenants import network
+
+ASSEMBLE_TASK = "agents.tasks.assemble_pool"
 
 SILENT_AFTER = datetime.timedelta(seconds=90)  # three missed long-polls
 TOUCH_EVERY = datetime.timedelta(seconds=15)  # a write per request would be one per poll and report
@@ -118,6 +121,7 @@ def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None, rea
         JoinToken.objects.filter(pk=token.pk).update(used_at=now, used_by=node)
         record("node.enrol", node, before=before, after=snapshot(node))
         _, raw = _issue(node, now)
+        follow_schema(node.pool_id)  # counted once it holds a credential
     return node, raw
 
 
@@ -154,6 +158,7 @@ def revoke_credentials(node: Node) -> Node:
                after=_brief(snapshot(current)) | {"credentials": []})  # fmt: skip
         node_id = current.pk
         transaction.on_commit(lambda: longpoll.revoked(node_id))
+        follow_schema(current.pool_id)  # a node without a credential holds its pool back no longer
     return current
 
 
@@ -183,6 +188,7 @@ def record_observed(node: Node, report: dict) -> Node:
         if reads_changed:  # the contract: the schemas its pool's document may be written in
             record("node.wire_reads", current, before={"wire_reads": before["wire_reads"]},
                    after={"wire_reads": current.wire_reads})  # fmt: skip
+            follow_schema(current.pool_id)
         if ports_changed:  # the ports join (or leave) the tenants' InfiniBand partitions
             record(
                 "node.ib_ports", current, before={"ib_ports": before["ib_ports"]}, after={"ib_ports": current.ib_ports}
@@ -192,6 +198,13 @@ def record_observed(node: Node, report: dict) -> Node:
         if before["status"] != current.status or before["applied_generation"] != current.applied_generation:
             record("node.observed", current, before=_brief(before), after=_brief(snapshot(current)))
     return current
+
+
+def follow_schema(pool_id: int) -> None:
+    """After a node of the pool joined or changed what it reads: the worker re-writes the pool's document
+    if its schema moves (the newest every node reads), so an old node is not left refused for long."""
+    if refresh.schema_moved(pool_id):
+        transaction.on_commit(lambda: current_app.send_task(ASSEMBLE_TASK, args=[pool_id]), robust=True)
 
 
 def _tenant_errors(tenants: dict) -> dict[str, list[str]]:

@@ -5,7 +5,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from agents import desired, refresh, services
+from agents import desired, refresh, services, tasks
 from agents.models import Node, PoolDocument
 from audit.models import AuditEvent
 
@@ -106,17 +106,51 @@ def test_a_pool_is_written_in_the_newest_schema_every_node_with_a_credential_rea
         desired.WRITES = saved
 
 
-def test_a_mixed_pool_moves_to_a_newer_schema_once_its_last_old_node_reports_reading_it(pool, monkeypatch):
+def test_a_mixed_pool_moves_to_a_newer_schema_once_its_last_old_node_reads_it(
+    pool, monkeypatch, django_capture_on_commit_callbacks
+):
     monkeypatch.setattr(desired, "WRITES", (2, 3))  # the plumbing, with a portal that could write a schema 3
-    _, new = enrol(pool, "node-new", reads=[2, 3])
-    old_node, old = enrol(pool, "node-old", reads=[1, 2])
-    refresh.assemble_pool(pool.pk, refresh.sources.site_share())
-    assert PoolDocument.objects.get(pool=pool).schema == 2
-    assert get_desired("node-new", new).json()["schema"] == 2
-    services.revoke_credentials(old_node)  # a node without a credential no longer holds its pool back
-    refresh.assemble_pool(pool.pk, refresh.sources.site_share())
-    assert PoolDocument.objects.get(pool=pool).schema == 3
+    sent = []  # what the services queue for the worker (tasks.assemble_pool runs here, as the worker would)
+    monkeypatch.setattr(services.current_app, "send_task", lambda name, args: sent.append((name, args)))
+    with django_capture_on_commit_callbacks(execute=True):
+        _, new = enrol(pool, "node-new", reads=[2, 3])
+    assert sent == [(services.ASSEMBLE_TASK, [pool.pk])]  # the pool was written at 2 before schema 3 existed
+    tasks.assemble_pool(pool.pk)
     assert get_desired("node-new", new).json()["schema"] == 3
+    with django_capture_on_commit_callbacks(execute=True):
+        _, old = enrol(pool, "node-old", reads=[1, 2])
+    tasks.assemble_pool(pool.pk)
+    assert PoolDocument.objects.get(pool=pool).schema == 2 and len(sent) == 2  # the old node holds it back
+    assert get_desired("node-new", new).json()["schema"] == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        report = agent(old).post("/api/v1/agents/node-old/observed-state", REPORT | {"reads": [1, 2, 3]},
+                                 format="json")  # fmt: skip
+    assert report.status_code == 204 and len(sent) == 3  # upgraded
+    tasks.assemble_pool(pool.pk)
+    assert PoolDocument.objects.get(pool=pool).schema == 3 and not refresh.schema_moved(pool.pk)
+    assert get_desired("node-new", new).json()["schema"] == 3 and get_desired("node-old", old).json()["schema"] == 3
+
+
+def test_a_node_without_a_credential_holds_its_pool_back_no_longer(pool, monkeypatch):
+    monkeypatch.setattr(desired, "WRITES", (2, 3))
+    enrol(pool, "node-new", reads=[2, 3])
+    old_node, _ = enrol(pool, "node-old", reads=[2])
+    tasks.assemble_pool(pool.pk)
+    assert PoolDocument.objects.get(pool=pool).schema == 2
+    services.revoke_credentials(old_node)
+    tasks.assemble_pool(pool.pk)
+    assert PoolDocument.objects.get(pool=pool).schema == 3
+
+
+def test_nothing_is_re_assembled_while_the_portal_writes_one_schema(
+    pool, monkeypatch, django_capture_on_commit_callbacks
+):
+    sent = []
+    monkeypatch.setattr(services.current_app, "send_task", lambda name, args: sent.append((name, args)))
+    with django_capture_on_commit_callbacks(execute=True):
+        node, cred = enrol(pool, reads=[1])
+        agent(cred).post("/api/v1/agents/node-1/observed-state", REPORT | {"reads": [1, 2]}, format="json")
+    assert sent == [] and PoolDocument.objects.get(pool=pool).schema == 2
 
 
 def test_the_node_api_and_pages_say_which_node_cannot_read_its_pools_schema(pool, world):
