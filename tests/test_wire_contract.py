@@ -1,7 +1,9 @@
 """The node agent's wire contract has versions: nodes say what they read, pools are written in what all read."""
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -169,3 +171,20 @@ def test_the_node_api_and_pages_say_which_node_cannot_read_its_pools_schema(pool
     assert "reads 1; pool document: 2" in html and "upgrade the agent" in html
     assert html.count("upgrade the agent") == 1
     assert page.get(reverse("agents:node-list")).content.decode().count("upgrade the agent") == 1
+
+
+def test_the_contract_adds_no_query_to_a_nodes_desired_state_request(pool):
+    _, said = enrol(pool, "node-said", reads=[1, 2])
+    _, silent = enrol(pool, "node-silent")
+    _, old = enrol(pool, "node-old", reads=[1])
+    for name, cred in (("node-said", said), ("node-silent", silent)):
+        get_desired(name, cred)  # the heartbeat's write and the pool's fragment, once
+    counts = []
+    for name, cred, headers in (("node-said", said, {}), ("node-silent", silent, {}),
+                                ("node-said", said, {"HTTP_ENCLAVE_WIRE": "1,2"}), ("node-old", old, {})):  # fmt: skip
+        get_desired(name, cred, **headers)
+        with CaptureQueriesContext(connection) as queries:
+            response = get_desired(name, cred, **headers)
+        assert response.status_code in (200, 409)
+        counts.append(len(queries))
+    assert counts == [2, 2, 2, 2]  # the credential with its node (what it reads), the document's row
