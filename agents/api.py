@@ -3,6 +3,7 @@
 import random
 import time
 
+from django.db.models import F
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from enclave_agent import wire
@@ -30,9 +31,11 @@ from agents.throttling import NodeRateThrottle
 from audit.context import Actor, ActorKind, acting_as
 from audit.middleware import client_ip
 from portal.api import SITE_ADMIN_ONLY
+from portal.errors import Conflict, InvalidRequest
 from users.throttling import JoinRateThrottle
 
 MAX_WAIT = 60
+WIRE_PATTERN = r"\A[1-9][0-9]?(,[1-9][0-9]?){0,15}\Z"  # enclave_agent.wire.parse_reads_header's spelling
 # A poll is held for a random 75-100% of the wait it asked for: nodes that parked together (a pool
 # change answers them all at once) would otherwise all renew together, every wait, for ever.
 HOLD_JITTER = 0.25
@@ -72,7 +75,7 @@ class NodeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Updat
 
     def get_queryset(self):
         """The list reads no reports: 50 nodes of 1,000-tenant pools were 2 MB of JSON to decode and send."""
-        queryset = super().get_queryset()
+        queryset = super().get_queryset().annotate(pool_schema=F("pool__document__schema"))  # a join, not a query
         return queryset.defer("last_report") if self.action == "list" else queryset
 
     def perform_update(self, serializer):
@@ -120,7 +123,8 @@ class JoinView(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         with acting_as(_agent_actor(request, f"agent:{data['hostname']}")):
-            node, raw = services.join(data["token"], data["hostname"], data["capabilities"], data["interfaces"])
+            node, raw = services.join(data["token"], data["hostname"], data["capabilities"], data["interfaces"],
+                                      data.get("reads"))  # fmt: skip
         answer = {"node": node.name} | services.credential_answer(raw)
         return Response(JoinAnswerSerializer(answer).data, status=status.HTTP_201_CREATED)
 
@@ -149,10 +153,18 @@ class DesiredStateView(APIView):
     permission_classes = [IsNode]
     throttle_classes = [NodeRateThrottle]
 
-    @extend_schema(parameters=[OpenApiParameter("wait", int, description=f"seconds to long-poll (max {MAX_WAIT})")],
+    error_statuses = ("400", "409")
+
+    @extend_schema(parameters=[OpenApiParameter("wait", int, description=f"seconds to long-poll (max {MAX_WAIT})"),
+                               OpenApiParameter(wire.WIRE_HEADER, str, OpenApiParameter.HEADER, pattern=WIRE_PATTERN,
+                                                description="the document schemas the agent reads, e.g. 1,2")],
                    responses={200: dict, 304: None, 503: dict})  # fmt: skip
     def get(self, request, node):
         node = request.auth
+        try:
+            reads = documents.readable(node.wire_reads, request.headers.get(wire.WIRE_HEADER))
+        except wire.SchemaError as exc:
+            raise InvalidRequest(str(exc), field=wire.WIRE_HEADER) from None
         services.touch(node)
         wait = _bounded_int(request.query_params.get("wait"), MAX_WAIT)
         known = request.headers.get("If-None-Match")
@@ -160,7 +172,7 @@ class DesiredStateView(APIView):
         waiter = longpoll.Waiter(node.pk, before_waiting=hotpath.release) if wait and known else None
         try:
             state = documents.current(node.pk)
-            if waiter:
+            if waiter and not (state and documents.refusal(state, reads)):  # a refused node is answered now
                 state = _wait_for_change(waiter, node.pk, state, known, wait)
         finally:
             if waiter:
@@ -168,6 +180,8 @@ class DesiredStateView(APIView):
         if state is None:
             return Response({"detail": "The desired state is being compiled; retry shortly."},
                             status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})  # fmt: skip
+        if refused := documents.refusal(state, reads):
+            raise Conflict(refused)
         if desired.same_document(known, state.etag):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": known, "Vary": "Accept-Encoding"})
         fragment = documents.fragment(state)

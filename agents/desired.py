@@ -90,8 +90,45 @@ def pool_parts(entries: list[dict], site: nft.SitePart, nft_parts: list[nft.Tena
     return _json(tenants), json.dumps(ruleset)
 
 
-def pool_digest(tenants: str, nftables: str) -> str:
-    return sha256(f"{SCHEMA_VERSION}\n{tenants}\n{nftables}")
+def pool_digest(tenants: str, nftables: str, schema: int = SCHEMA_VERSION) -> str:
+    return sha256(f"{schema}\n{tenants}\n{nftables}")
+
+
+# ---------------------------------------------------------------- the contract's versions (enclave_agent.wire)
+
+# The schemas the portal writes. Schema 1 is not among them: its tenants carry each node's own VXLAN
+# devices, so a pool could no longer share one stored document; a schema-1-only agent is told to upgrade.
+WRITES = (2,)
+# A node that never said what it reads runs an agent older than the contract: those read schema 2 (and 1),
+# and counting them as reading 2 only keeps a future schema 3 from being written to them unasked.
+UNREPORTED_READS = (2,)
+
+
+def reads_of(wire_reads) -> tuple[int, ...]:
+    """What a node reads, as stored (Node.wire_reads), counting a node that never said as schema 2."""
+    return tuple(wire_reads) or UNREPORTED_READS
+
+
+def pool_schema(nodes_reads) -> int:
+    """The newest written schema every node (of its reads) reads; with none common, the newest written."""
+    common = set(WRITES).intersection(*(reads_of(r) for r in nodes_reads))
+    return max(common or WRITES)
+
+
+def wire_note(wire_reads, pool_name: str, schema: int | None) -> str:
+    """What the node page says of a node's contract: whether it cannot read or holds back its pool's schema."""
+    reads = reads_of(wire_reads)
+    if schema is None:
+        return ""
+    if schema not in reads:
+        return f"cannot read its pool's schema {schema} (reads {_listed(reads)}): upgrade the agent"
+    if schema < max(WRITES) and max(reads) < max(WRITES):
+        return f"reads schema ≤ {max(reads)}: holds pool {pool_name} at schema {schema}"
+    return ""
+
+
+def _listed(reads) -> str:
+    return ", ".join(str(v) for v in reads)
 
 
 def node_digest(node_json: str, pool_digest_: str) -> str:
@@ -117,15 +154,15 @@ def same_document(known: str | None, tag: str) -> bool:
     return known is not None and known.removeprefix("W/") == tag.removeprefix("W/")
 
 
-def node_tail(generation: int, node_json: str) -> bytes:
+def node_tail(generation: int, node_json: str, schema: int = SCHEMA_VERSION) -> bytes:
     """The document's last bytes: schema, generation and the node's own part (closes the object)."""
-    text = f'"{wire.SCHEMA}":{SCHEMA_VERSION},"{wire.GENERATION}":{int(generation)},"{wire.NODE}":{node_json}}}'
+    text = f'"{wire.SCHEMA}":{int(schema)},"{wire.GENERATION}":{int(generation)},"{wire.NODE}":{node_json}}}'
     return text.encode()
 
 
-def body(generation: int, node_json: str, pool_fragment: bytes) -> bytes:
+def body(generation: int, node_json: str, pool_fragment: bytes, schema: int = SCHEMA_VERSION) -> bytes:
     """The document's bytes: the pool's stored fragment, then the node's own part."""
-    return pool_fragment + node_tail(generation, node_json)
+    return pool_fragment + node_tail(generation, node_json, schema)
 
 
 def pool_fragment(tenants: str, nftables: str) -> bytes:

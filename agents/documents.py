@@ -20,6 +20,7 @@ class Fragment:
 
     digest: str
     plain: bytes
+    schema: int = wire.SCHEMA_VERSION
     packed: gzipped.Start | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -43,6 +44,7 @@ class Current:
     node_json: str
     pool_id: int
     pool_digest: str
+    pool_schema: int = wire.SCHEMA_VERSION
 
     @property
     def etag(self) -> str:
@@ -55,6 +57,21 @@ def current(node_id: int) -> Current | None:
     if row is None or not row[1] or row[3] is None:
         return None
     return Current(*row)
+
+
+def readable(node_reads, header: str | None) -> tuple[int, ...]:
+    """The schemas the requesting agent reads: its Enclave-Wire header's (the agent running now, maybe
+    upgraded since its last report), else what the node last reported; a malformed header: SchemaError."""
+    return wire.parse_reads_header(header) if header is not None else desired.reads_of(node_reads)
+
+
+def refusal(state: Current, reads: tuple[int, ...]) -> str | None:
+    """Why the node is not sent its document (it cannot read its pool's schema), or None."""
+    if state.pool_schema in reads:
+        return None
+    listed = ", ".join(str(v) for v in reads)
+    return (f"This agent reads desired-state schema {listed}; its pool's document is written in schema "
+            f"{state.pool_schema}: upgrade the agent.")  # fmt: skip
 
 
 def accepts_gzip(accept_encoding: str | None) -> bool:
@@ -71,9 +88,9 @@ def body(state: Current, fragment: Fragment, gzip: bool = False) -> tuple[bytes,
     # The pool may have moved on since current(): serve what was read, tagged as what it is.
     tag = desired.etag(state.generation, state.node_json, fragment.digest)
     if gzip:
-        end = desired.node_tail(state.generation, state.node_json)
+        end = desired.node_tail(state.generation, state.node_json, fragment.schema)
         return gzipped.member(fragment.compressed(), end), desired.weak(tag)
-    return desired.body(state.generation, state.node_json, fragment.plain), tag
+    return desired.body(state.generation, state.node_json, fragment.plain, fragment.schema), tag
 
 
 def fragment(state: Current) -> Fragment:
@@ -91,10 +108,10 @@ def fragment(state: Current) -> Fragment:
 
 
 def _read(pool_id: int) -> Fragment:
-    row = PoolDocument.objects.filter(pool_id=pool_id).values_list("digest", "tenants", "nftables").first()
+    row = PoolDocument.objects.filter(pool_id=pool_id).values_list("digest", "tenants", "nftables", "schema").first()
     if row is None:
         raise LookupError(f"pool {pool_id} has no document")
-    cached = Fragment(row[0], desired.pool_fragment(row[1], row[2]))
+    cached = Fragment(row[0], desired.pool_fragment(row[1], row[2]), row[3])
     with _cache_lock:
         if len(_cache) >= _CACHE_POOLS and pool_id not in _cache:
             del _cache[next(iter(_cache))]  # the pool read longest ago

@@ -62,12 +62,12 @@ def credential(credential_hash: str) -> NodeCredential | None:
 def _current_sql() -> str:
     quote = connection.ops.quote_name
     node, document = quote(Node._meta.db_table), quote(PoolDocument._meta.db_table)
-    return (f"SELECT n.desired_generation, n.desired_node, n.pool_id, d.digest FROM {node} n "  # noqa: S608
+    return (f"SELECT n.desired_generation, n.desired_node, n.pool_id, d.digest, d.schema FROM {node} n "  # noqa: S608
             f"LEFT JOIN {document} d ON d.pool_id = n.pool_id WHERE n.id = %s")  # fmt: skip
 
 
 def current_row(node_id: int) -> tuple | None:
-    """(desired generation, node part, pool id, pool digest or None) of one node; one query."""
+    """(desired generation, node part, pool id, pool digest and schema or None) of one node; one query."""
     with connection.cursor() as cursor:
         cursor.execute(_current_sql(), [node_id])
         return cursor.fetchone()

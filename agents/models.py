@@ -53,6 +53,9 @@ class Node(models.Model):
     capabilities = models.JSONField(default=dict, blank=True)
     # The node's InfiniBand HCA ports as its agent last reported them (grammar-checked: enclave_agent.fabric_wire).
     ib_ports = models.JSONField(default=list, blank=True, editable=False)
+    # The desired-state schemas the node's agent reads, as it last said (enclave_agent.wire.check_reads);
+    # empty: it never said (an agent older than the contract), which agents.desired counts as schema 2.
+    wire_reads = models.JSONField(default=list, blank=True, editable=False)
     status = models.CharField(max_length=16, choices=NodeStatus.choices, default=NodeStatus.PENDING)
     desired_generation = models.PositiveBigIntegerField(default=1)
     # sha256 of desired_node + the pool document's digest: the document this generation names

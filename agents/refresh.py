@@ -15,6 +15,7 @@ from collections import defaultdict
 from django.db import connection, transaction
 from django.db.models import CharField, F, Func, TextField, Value
 from django.db.models.functions import Concat
+from django.utils import timezone
 
 from agents import desired, longpoll, sources
 from agents.models import Node, NodePool, PoolDocument, TenantPart
@@ -135,14 +136,26 @@ def assemble_pool(pool_id: int, site: sources.SiteShare) -> list[int]:
         rows = list(TenantPart.objects.filter(pool_id=pool_id).values_list("entry", "nft"))
         parts = [nft.TenantPart.from_dict(n) for _, n in rows]
         tenants, ruleset = desired.pool_parts([e for e, _ in rows], site.part, parts)
-        digest = desired.pool_digest(tenants, ruleset)
+        schema = pool_schema(pool_id)
+        digest = desired.pool_digest(tenants, ruleset, schema)
         if document is not None and document.digest == digest:
             return []
         PoolDocument.objects.update_or_create(
-            pool_id=pool_id,
-            defaults={"schema": desired.SCHEMA_VERSION, "tenants": tenants, "nftables": ruleset, "digest": digest},
+            pool_id=pool_id, defaults={"schema": schema, "tenants": tenants, "nftables": ruleset, "digest": digest}
         )
         return bump(pool_id, digest)
+
+
+def pool_schema(pool_id: int) -> int:
+    """The schema the pool's document is written in: the newest its nodes holding a credential all read."""
+    live = Node.objects.filter(pool_id=pool_id, credentials__expires_at__gt=timezone.now()).distinct()
+    return desired.pool_schema(live.values_list("wire_reads", flat=True))
+
+
+def schema_moved(pool_id: int) -> bool:
+    """Whether the pool's document is no longer in the schema its nodes call for (a node joined or upgraded)."""
+    stored = PoolDocument.objects.filter(pool_id=pool_id).values_list("schema", flat=True).first()
+    return stored is not None and stored != pool_schema(pool_id)
 
 
 def bump(pool_id: int, pool_digest: str, node_ids=None) -> list[int]:
@@ -179,9 +192,10 @@ def store_node_parts(pool: NodePool, node_ids=None) -> list[int]:
 def ensure_pool_document(pool: NodePool) -> None:
     """A new pool holds no tenants yet: its shared part is empty, and servable at once."""
     tenants, ruleset = desired.EMPTY_TENANTS, desired.EMPTY_NFTABLES
+    schema = desired.pool_schema([])  # no node reports yet
     PoolDocument.objects.get_or_create(pool=pool, defaults={
-        "schema": desired.SCHEMA_VERSION, "tenants": tenants, "nftables": ruleset,
-        "digest": desired.pool_digest(tenants, ruleset)})  # fmt: skip
+        "schema": schema, "tenants": tenants, "nftables": ruleset,
+        "digest": desired.pool_digest(tenants, ruleset, schema)})  # fmt: skip
 
 
 # ---------------------------------------------------------------- the entry point

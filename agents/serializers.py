@@ -4,11 +4,12 @@ import re
 
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
-from enclave_agent import fabric_wire, grammar
+from enclave_agent import fabric_wire, grammar, wire
 from rest_framework import serializers
 
+from agents import desired
 from agents.choices import TenantNetworkStatus
-from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
+from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolDocument, PoolSubnet
 from portal.fields import NetworkField
 from portal.openapi import IPV4_NETWORK, IPV6_NETWORK
 
@@ -115,6 +116,22 @@ class CapabilitiesSerializer(StrictObjectMixin, serializers.Serializer):
     detail = serializers.CharField(max_length=2000, required=False, allow_blank=True)
 
 
+@extend_schema_field({"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": wire.MAX_SCHEMA},
+                      "minItems": 1, "maxItems": wire.MAX_READS, "uniqueItems": True})  # fmt: skip
+class ReadsField(serializers.ListField):
+    """The desired-state schemas the agent reads (enclave_agent.wire.check_reads: distinct, 1 to 16 of 1..99)."""
+
+    def __init__(self, **kwargs):
+        child = serializers.IntegerField(min_value=1, max_value=wire.MAX_SCHEMA)
+        super().__init__(child=child, min_length=1, max_length=wire.MAX_READS, **kwargs)
+
+    def to_internal_value(self, data):
+        try:  # the agent's own check, strict: "2", true and 2.0 are not versions
+            return list(wire.check_reads(data))
+        except wire.SchemaError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+
+
 class NodeCredentialSerializer(serializers.ModelSerializer):
     class Meta:
         model = NodeCredential
@@ -126,17 +143,35 @@ class NodeSerializer(serializers.ModelSerializer):
     address = serializers.CharField(max_length=39, required=False, allow_null=True, trim_whitespace=False,
                                     help_text="Underlay address; SNAT target")  # fmt: skip
     credentials = NodeCredentialSerializer(many=True, read_only=True)
+    wire_reads = serializers.ListField(
+        child=serializers.IntegerField(), read_only=True, help_text="The schemas the agent reads (empty: never said)"
+    )
+    pool_schema = serializers.SerializerMethodField(help_text="The schema the pool's document is written in")
+    wire_note = serializers.SerializerMethodField(help_text="Whether the node cannot read or holds its pool's schema")
 
     class Meta:
         model = Node
         fields = ["id", "name", "pool", "address", "interfaces", "capabilities", "status", "desired_generation",
                   "applied_generation", "last_seen", "last_report", "last_error", "enrolled",
-                  "credentials"]  # fmt: skip
+                  "credentials", "wire_reads", "pool_schema", "wire_note"]  # fmt: skip
         read_only_fields = ["name", "pool", "capabilities", "status", "desired_generation", "applied_generation",
                             "last_seen", "last_report", "last_error", "enrolled"]  # fmt: skip
 
+    def get_pool_schema(self, node) -> int | None:
+        return pool_schema_of(node)
+
+    def get_wire_note(self, node) -> str:
+        return desired.wire_note(node.wire_reads, node.pool.name, pool_schema_of(node))
+
     def validate_address(self, value):
         return None if value in (None, "") else _grammar(grammar.address, value, "address")
+
+
+def pool_schema_of(node) -> int | None:
+    """The node's pool's document schema: annotated on lists (agents.api), else one query."""
+    if not hasattr(node, "pool_schema"):
+        node.pool_schema = PoolDocument.objects.filter(pool_id=node.pool_id).values_list("schema", flat=True).first()
+    return node.pool_schema
 
 
 class NodeSummarySerializer(NodeSerializer):
@@ -172,6 +207,7 @@ class JoinSerializer(StrictObjectMixin, serializers.Serializer):
     )  # fmt: skip
     capabilities = CapabilitiesSerializer(required=False, default=dict)
     interfaces = InterfaceSerializer(many=True, required=False, default=list)
+    reads = ReadsField(required=False, help_text="The desired-state schemas the agent reads, e.g. [1, 2]")
 
     def validate_hostname(self, value):
         return _grammar(grammar.node_name, value)
@@ -272,6 +308,7 @@ class ObservedStateSerializer(StrictObjectMixin, serializers.Serializer):
     processes = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
     seconds = serializers.FloatField(required=False, min_value=0, max_value=10**6)
     ib_ports = IbPortSerializer(many=True, required=False, max_length=MAX_IB_PORTS)
+    reads = ReadsField(required=False, help_text="The desired-state schemas the agent reads, e.g. [1, 2]")
 
     def validate_ib_ports(self, value):
         guids = [p["guid"] for p in value]

@@ -2,10 +2,11 @@
 
 import datetime
 
+from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from enclave_agent import grammar
+from enclave_agent import grammar, wire
 
 from agents import credentials, hotpath, longpoll, refresh
 from agents.choices import NodeStatus
@@ -13,6 +14,8 @@ from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
 from audit.services import record, snapshot
 from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from tenants import network
+
+ASSEMBLE_TASK = "agents.tasks.assemble_pool"
 
 SILENT_AFTER = datetime.timedelta(seconds=90)  # three missed long-polls
 TOUCH_EVERY = datetime.timedelta(seconds=15)  # a write per request would be one per poll and report
@@ -24,7 +27,7 @@ def _checked(check, value, field: str, *args):
     """Apply an enclave_agent.grammar check; a failure is the caller's 400 on that field."""
     try:
         return check(value, *args)
-    except grammar.GrammarError as exc:
+    except (grammar.GrammarError, wire.SchemaError) as exc:
         raise InvalidRequest(str(exc), field=field) from None
 
 
@@ -85,9 +88,10 @@ def credential_answer(raw: str) -> dict:
     return {"credential": raw, "expires_at": cred.expires_at, "expires_in": expires_in}
 
 
-def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None) -> tuple[Node, str]:
+def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None, reads=None) -> tuple[Node, str]:
     """Exchange a join token (once) for a credential scoped to one node."""
     interfaces = _checked(grammar.interfaces, interfaces or [], "interfaces")
+    reads = list(_checked(wire.check_reads, reads, "reads")) if reads is not None else []
     hostname = _checked(grammar.node_name, hostname, "hostname")
     if not isinstance(capabilities, dict):
         raise InvalidRequest("Capabilities are an object.", field="capabilities")
@@ -102,7 +106,7 @@ def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None) -> 
             raise Conflict(f"A node named '{name}' is already enrolled; ask for a token naming it to re-enrol.")
         before = snapshot(node) if node else None
         node = node or Node(name=name, pool=token.pool)
-        node.capabilities, node.enrolled = capabilities, now
+        node.capabilities, node.enrolled, node.wire_reads = capabilities, now, reads
         if interfaces:
             node.interfaces = interfaces
             node.address = node.address or interfaces[0]["address"].split("/")[0]
@@ -117,6 +121,7 @@ def join(raw_token: str, hostname: str, capabilities: dict, interfaces=None) -> 
         JoinToken.objects.filter(pk=token.pk).update(used_at=now, used_by=node)
         record("node.enrol", node, before=before, after=snapshot(node))
         _, raw = _issue(node, now)
+        follow_schema(node.pool_id)  # counted once it holds a credential
     return node, raw
 
 
@@ -153,6 +158,7 @@ def revoke_credentials(node: Node) -> Node:
                after=_brief(snapshot(current)) | {"credentials": []})  # fmt: skip
         node_id = current.pk
         transaction.on_commit(lambda: longpoll.revoked(node_id))
+        follow_schema(current.pool_id)  # a node without a credential holds its pool back no longer
     return current
 
 
@@ -175,7 +181,14 @@ def record_observed(node: Node, report: dict) -> Node:
         ports_changed = "ib_ports" in report and report["ib_ports"] != current.ib_ports
         if ports_changed:
             current.ib_ports = report["ib_ports"]
+        reads_changed = "reads" in report and report["reads"] != current.wire_reads
+        if reads_changed:
+            current.wire_reads = report["reads"]
         current.save()
+        if reads_changed:  # the contract: the schemas its pool's document may be written in
+            record("node.wire_reads", current, before={"wire_reads": before["wire_reads"]},
+                   after={"wire_reads": current.wire_reads})  # fmt: skip
+            follow_schema(current.pool_id)
         if ports_changed:  # the ports join (or leave) the tenants' InfiniBand partitions
             record(
                 "node.ib_ports", current, before={"ib_ports": before["ib_ports"]}, after={"ib_ports": current.ib_ports}
@@ -185,6 +198,13 @@ def record_observed(node: Node, report: dict) -> Node:
         if before["status"] != current.status or before["applied_generation"] != current.applied_generation:
             record("node.observed", current, before=_brief(before), after=_brief(snapshot(current)))
     return current
+
+
+def follow_schema(pool_id: int) -> None:
+    """After a node of the pool joined or changed what it reads: the worker re-writes the pool's document
+    if its schema moves (the newest every node reads), so an old node is not left refused for long."""
+    if refresh.schema_moved(pool_id):
+        transaction.on_commit(lambda: current_app.send_task(ASSEMBLE_TASK, args=[pool_id]), robust=True)
 
 
 def _tenant_errors(tenants: dict) -> dict[str, list[str]]:

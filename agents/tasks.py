@@ -34,6 +34,12 @@ def refresh_site() -> dict:
         return refresh.refresh_site()
 
 
+@shared_task(acks_late=True)
+def assemble_pool(pool_id: int) -> int:
+    """Re-assemble one pool's document (its nodes changed what they read); bump, wake."""
+    return len(refresh.assemble_pool(pool_id, sources.site_share()))
+
+
 @shared_task
 def sweep() -> dict:
     """Periodic: queue again what a lost publish or a killed worker left undone."""

@@ -1,10 +1,11 @@
 """Site-admin pages: node pools, nodes with their state, last report, errors and tenants."""
 
 from django.contrib import messages
+from django.db.models import F
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from agents import services
+from agents import desired, services
 from agents.choices import NodeStatus, TenantNetworkStatus
 from agents.models import Node, NodePool
 from portal.pages import render_page
@@ -16,7 +17,8 @@ from tenants.models import Tenant
 @staff_member_required
 def node_list(request):
     """Nodes with their status, one page at a time, filtered by pool, status or name; live with htmx."""
-    nodes = Node.objects.select_related("pool").defer("last_report", "desired_node").order_by("pool__name", "name")
+    nodes = (Node.objects.select_related("pool").defer("last_report", "desired_node")
+             .annotate(pool_schema=F("pool__document__schema")).order_by("pool__name", "name"))  # fmt: skip
     if request.GET.get("pool", "").isdigit():
         nodes = nodes.filter(pool_id=int(request.GET["pool"]))
     if request.GET.get("status") in NodeStatus.values:
@@ -24,6 +26,8 @@ def node_list(request):
     if request.GET.get("q"):
         nodes = nodes.filter(name__icontains=request.GET["q"])
     pager = paginate(request, nodes)
+    for node in pager.rows:  # which nodes hold their pool's schema back, or cannot read it
+        node.wire_note = desired.wire_note(node.wire_reads, node.pool.name, node.pool_schema)
     pools = paginate(request, NodePool.objects.prefetch_related("subnets"), param="pools")
     context = {"nodes": pager.rows, "pager": pager, "pools": pools, "statuses": NodeStatus.choices,
                "all_pools": NodePool.objects.values_list("pk", "name")[:200],
@@ -34,7 +38,9 @@ def node_list(request):
 @staff_member_required
 def node_detail(request, pk):
     """A node, its capabilities and the tenants it reported; live while it has not applied its generation."""
-    node = get_object_or_404(Node.objects.select_related("pool").prefetch_related("credentials"), pk=pk)
+    nodes = Node.objects.select_related("pool").prefetch_related("credentials")
+    node = get_object_or_404(nodes.annotate(pool_schema=F("pool__document__schema")), pk=pk)
+    node.wire_note = desired.wire_note(node.wire_reads, node.pool.name, node.pool_schema)
     reported = sorted((node.last_report or {}).get("tenants", {}).items(), key=lambda item: _as_int(item[0]))
     pager = paginate(request, reported)
     ids = [_as_int(tid) for tid, _ in pager.rows]

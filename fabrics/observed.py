@@ -95,7 +95,7 @@ def record_report(fabric: Fabric, report: dict) -> Fabric:
         current.applied_generation = report[wire.APPLIED]
         current.last_seen = timezone.now()
         current.last_report = {wire.PORTS: {g: [f"0x{e:04x}" for e in t] for g, t in tables.items()},
-                               wire.GENERATION: report[wire.GENERATION]}  # fmt: skip
+                               wire.GENERATION: report[wire.GENERATION], wire.READS: report[wire.READS]}  # fmt: skip
         current.sm, current.errors = report[wire.SM], "\n".join(report[wire.ERRORS])[:4000]
         current.drift = "\n".join(p for v in verdicts.values() for p in v.problems)[:4000]
         current.save()

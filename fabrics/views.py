@@ -1,6 +1,7 @@
 """Site-admin pages: fabrics with their partitions, agent, generations, drift and the hardening check."""
 
 from django.contrib import messages
+from django.db.models import F
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
@@ -24,7 +25,9 @@ def fabric_list(request):
 @staff_member_required
 def fabric_detail(request, pk):
     """A fabric: settings, hosts and pools on it, shared ports, the hardening check, the tenants' partitions."""
-    fabric = get_object_or_404(with_counts(Fabric.objects.defer("last_report", "desired")), pk=pk)
+    fabrics = with_counts(Fabric.objects.defer("last_report", "desired"))
+    # the schemas its agent reads, out of the (large) report in the same query
+    fabric = get_object_or_404(fabrics.annotate(agent_reads=F("last_report__reads")), pk=pk)
     partitions = PartitionKey.objects.filter(fabric=fabric, released__isnull=True).select_related("tenant")
     pager = paginate(request, partitions.order_by("pkey"))
     context = {"fabric": fabric, "pager": pager, "partitions": pager.rows, "facts": hardening.facts(fabric.sm),

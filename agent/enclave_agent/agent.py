@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import credential, ibports, kernel, nftables
+from . import credential, ibports, kernel, nftables, wire
 from .client import DocumentRefused, PortalClient, PortalError
 from .config import DEFAULT_STATE_DIR
 from .plan import Capabilities, KernelState, Plan, plan, projected
@@ -34,6 +34,7 @@ class Report:
     tenants: dict[str, dict] = field(default_factory=dict)
     node_errors: list[str] = field(default_factory=list)
     ib_ports: list[dict] = field(default_factory=list)  # schema 2, additive: this node's IB port GUIDs
+    reads: list[int] = field(default_factory=lambda: list(wire.READS))  # the document schemas this agent reads
 
     def to_dict(self) -> dict:
         """Plain dict for JSON (shallow: asdict's deep copy is slow at thousands of tenants)."""

@@ -160,6 +160,7 @@ class PortalClient:
             "Accept": "application/json",
             **({"Content-Type": "application/json"} if data else {}),
             **({"Authorization": f"Bearer {self.credential}"} if auth else {}),
+            wire.WIRE_HEADER: wire.reads_header(),  # every request says which document schemas it reads
             **(headers or {}),
         }
         parts = urllib.parse.urlsplit(url)
@@ -175,7 +176,7 @@ class PortalClient:
                 status=status,
             )
         if status >= 400:
-            raise PortalError(f"{method} {url}: HTTP {status}", _retry_after(hdrs), status)
+            raise PortalError(f"{method} {url}: HTTP {status}{_detail(answer)}", _retry_after(hdrs), status)
         return status, hdrs, answer
 
     def desired_state(self, etag: str | None, wait: int = 30) -> Fetched:
@@ -208,6 +209,15 @@ class PortalClient:
 def _header(headers: dict, name: str) -> str | None:
     """A header's value, its name matched without case (HTTP names are case-insensitive)."""
     return next((value for key, value in headers.items() if key.lower() == name.lower()), None)
+
+
+def _detail(body: bytes) -> str:
+    """The portal's stated reason (e.g. 409: "upgrade the agent"), printable and short, for the log."""
+    try:
+        detail = json.loads(body).get("detail")
+    except (ValueError, AttributeError):
+        return ""
+    return f": {detail[:300]!r}" if isinstance(detail, str) else ""
 
 
 def _decoded(body: bytes, coding: str | None) -> bytes:
@@ -248,7 +258,13 @@ def join(
             "POST",
             client.server + "/api/v1/agents/join",
             auth=False,
-            body={"token": token, "hostname": hostname, "capabilities": capabilities, "interfaces": interfaces or []},
+            body={
+                "token": token,
+                "hostname": hostname,
+                "capabilities": capabilities,
+                "interfaces": interfaces or [],
+                "reads": list(wire.READS),
+            },
         )
     finally:
         client.close()
