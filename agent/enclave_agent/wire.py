@@ -80,7 +80,7 @@ def schema_of(data: dict) -> int:
     return schema
 
 
-def check_reads(value) -> tuple[int, ...]:
+def check_reads(value: object) -> tuple[int, ...]:
     """The schemas a reader reports, ascending; refuses anything but 1..16 distinct ints in 1..MAX_SCHEMA."""
     if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_READS:
         raise SchemaError(f"the schemas read are a list of 1 to {MAX_READS} versions")
