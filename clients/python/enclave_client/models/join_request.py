@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -24,12 +24,14 @@ class JoinRequest:
         hostname (str): The node's name (DNS label)
         capabilities (CapabilitiesRequest | Unset): What the agent probed (enclave_agent.plan.Capabilities).
         interfaces (list[InterfaceRequest] | Unset):
+        reads (list[int] | Unset): The desired-state schemas the agent reads, e.g. [1, 2]
     """
 
     token: str
     hostname: str
     capabilities: CapabilitiesRequest | Unset = UNSET
     interfaces: list[InterfaceRequest] | Unset = UNSET
+    reads: list[int] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         token = self.token
@@ -47,6 +49,10 @@ class JoinRequest:
                 interfaces_item = interfaces_item_data.to_dict()
                 interfaces.append(interfaces_item)
 
+        reads: list[int] | Unset = UNSET
+        if not isinstance(self.reads, Unset):
+            reads = self.reads
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -59,6 +65,8 @@ class JoinRequest:
             field_dict["capabilities"] = capabilities
         if interfaces is not UNSET:
             field_dict["interfaces"] = interfaces
+        if reads is not UNSET:
+            field_dict["reads"] = reads
 
         return field_dict
 
@@ -88,11 +96,14 @@ class JoinRequest:
 
                 interfaces.append(interfaces_item)
 
+        reads = cast(list[int], d.pop("reads", UNSET))
+
         join_request = cls(
             token=token,
             hostname=hostname,
             capabilities=capabilities,
             interfaces=interfaces,
+            reads=reads,
         )
 
         return join_request

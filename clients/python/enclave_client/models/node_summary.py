@@ -36,6 +36,9 @@ class NodeSummary:
         last_error (str):
         enrolled (datetime.datetime | None):
         credentials (list[NodeCredential]):
+        wire_reads (list[int]): The schemas the agent reads (empty: never said)
+        pool_schema (int | None): The schema the pool's document is written in
+        wire_note (str): Whether the node cannot read or holds its pool's schema
         address (None | str | Unset): Underlay address; SNAT target
         interfaces (list[Interface] | Unset):
     """
@@ -51,6 +54,9 @@ class NodeSummary:
     last_error: str
     enrolled: datetime.datetime | None
     credentials: list[NodeCredential]
+    wire_reads: list[int]
+    pool_schema: int | None
+    wire_note: str
     address: None | str | Unset = UNSET
     interfaces: list[Interface] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -89,6 +95,13 @@ class NodeSummary:
             credentials_item = credentials_item_data.to_dict()
             credentials.append(credentials_item)
 
+        wire_reads = self.wire_reads
+
+        pool_schema: int | None
+        pool_schema = self.pool_schema
+
+        wire_note = self.wire_note
+
         address: None | str | Unset
         if isinstance(self.address, Unset):
             address = UNSET
@@ -117,6 +130,9 @@ class NodeSummary:
                 "last_error": last_error,
                 "enrolled": enrolled,
                 "credentials": credentials,
+                "wire_reads": wire_reads,
+                "pool_schema": pool_schema,
+                "wire_note": wire_note,
             }
         )
         if address is not UNSET:
@@ -185,6 +201,17 @@ class NodeSummary:
 
             credentials.append(credentials_item)
 
+        wire_reads = cast(list[int], d.pop("wire_reads"))
+
+        def _parse_pool_schema(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        pool_schema = _parse_pool_schema(d.pop("pool_schema"))
+
+        wire_note = d.pop("wire_note")
+
         def _parse_address(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -215,6 +242,9 @@ class NodeSummary:
             last_error=last_error,
             enrolled=enrolled,
             credentials=credentials,
+            wire_reads=wire_reads,
+            pool_schema=pool_schema,
+            wire_note=wire_note,
             address=address,
             interfaces=interfaces,
         )

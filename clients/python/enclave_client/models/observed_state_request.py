@@ -30,6 +30,7 @@ class ObservedStateRequest:
         processes (int | Unset):
         seconds (float | Unset):
         ib_ports (list[IbPortRequest] | Unset):
+        reads (list[int] | Unset): The desired-state schemas the agent reads, e.g. [1, 2]
     """
 
     generation: int
@@ -41,6 +42,7 @@ class ObservedStateRequest:
     processes: int | Unset = UNSET
     seconds: float | Unset = UNSET
     ib_ports: list[IbPortRequest] | Unset = UNSET
+    reads: list[int] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         generation = self.generation
@@ -72,6 +74,10 @@ class ObservedStateRequest:
                 ib_ports_item = ib_ports_item_data.to_dict()
                 ib_ports.append(ib_ports_item)
 
+        reads: list[int] | Unset = UNSET
+        if not isinstance(self.reads, Unset):
+            reads = self.reads
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -95,6 +101,8 @@ class ObservedStateRequest:
             field_dict["seconds"] = seconds
         if ib_ports is not UNSET:
             field_dict["ib_ports"] = ib_ports
+        if reads is not UNSET:
+            field_dict["reads"] = reads
 
         return field_dict
 
@@ -140,6 +148,8 @@ class ObservedStateRequest:
 
                 ib_ports.append(ib_ports_item)
 
+        reads = cast(list[int], d.pop("reads", UNSET))
+
         observed_state_request = cls(
             generation=generation,
             tenants=tenants,
@@ -150,6 +160,7 @@ class ObservedStateRequest:
             processes=processes,
             seconds=seconds,
             ib_ports=ib_ports,
+            reads=reads,
         )
 
         return observed_state_request

@@ -16,7 +16,11 @@ def _get_kwargs(
     node: str,
     *,
     wait: int | Unset = UNSET,
+    enclave_wire: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(enclave_wire, Unset):
+        headers["Enclave-Wire"] = enclave_wire
 
     params: dict[str, Any] = {}
 
@@ -32,6 +36,7 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -67,6 +72,11 @@ def _parse_response(
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -99,6 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     wait: int | Unset = UNSET,
+    enclave_wire: str | Unset = UNSET,
 ) -> Response[AgentsDesiredStateRetrieveResponse200 | AgentsDesiredStateRetrieveResponse503 | Any | Error]:
     """GET the node's desired state; with If-None-Match and ?wait=N it long-polls until it changes.
 
@@ -107,6 +118,7 @@ def sync_detailed(
     Args:
         node (str):
         wait (int | Unset):
+        enclave_wire (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -119,6 +131,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         node=node,
         wait=wait,
+        enclave_wire=enclave_wire,
     )
 
     response = client.get_httpx_client().request(
@@ -133,6 +146,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     wait: int | Unset = UNSET,
+    enclave_wire: str | Unset = UNSET,
 ) -> AgentsDesiredStateRetrieveResponse200 | AgentsDesiredStateRetrieveResponse503 | Any | Error | None:
     """GET the node's desired state; with If-None-Match and ?wait=N it long-polls until it changes.
 
@@ -141,6 +155,7 @@ def sync(
     Args:
         node (str):
         wait (int | Unset):
+        enclave_wire (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,6 +169,7 @@ def sync(
         node=node,
         client=client,
         wait=wait,
+        enclave_wire=enclave_wire,
     ).parsed
 
 
@@ -162,6 +178,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     wait: int | Unset = UNSET,
+    enclave_wire: str | Unset = UNSET,
 ) -> Response[AgentsDesiredStateRetrieveResponse200 | AgentsDesiredStateRetrieveResponse503 | Any | Error]:
     """GET the node's desired state; with If-None-Match and ?wait=N it long-polls until it changes.
 
@@ -170,6 +187,7 @@ async def asyncio_detailed(
     Args:
         node (str):
         wait (int | Unset):
+        enclave_wire (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,6 +200,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         node=node,
         wait=wait,
+        enclave_wire=enclave_wire,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -194,6 +213,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     wait: int | Unset = UNSET,
+    enclave_wire: str | Unset = UNSET,
 ) -> AgentsDesiredStateRetrieveResponse200 | AgentsDesiredStateRetrieveResponse503 | Any | Error | None:
     """GET the node's desired state; with If-None-Match and ?wait=N it long-polls until it changes.
 
@@ -202,6 +222,7 @@ async def asyncio(
     Args:
         node (str):
         wait (int | Unset):
+        enclave_wire (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -216,5 +237,6 @@ async def asyncio(
             node=node,
             client=client,
             wait=wait,
+            enclave_wire=enclave_wire,
         )
     ).parsed
