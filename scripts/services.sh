@@ -19,7 +19,10 @@ pg_start() {
     [ -f "$ENCLAVE_DATA_DIR/pg_password" ] || (umask 077; head -c 24 /dev/urandom | base64 | tr -d '/+=' > "$ENCLAVE_DATA_DIR/pg_password")
     [ "$(id -u)" -ne 0 ] || chown postgres: "$PGDATA"
     chmod 700 "$PGDATA"
-    as_pg "$PGBIN/initdb" -D "$PGDATA" -U postgres --auth-local=peer --auth-host=scram-sha-256 >/dev/null
+    # UTF-8 whatever the caller's locale: a shell without LANG would make an SQL_ASCII cluster, which refuses
+    # to convert the UTF-8 text the portal stores (audit diffs, webhook URLs) once it leaves ASCII.
+    as_pg "$PGBIN/initdb" -D "$PGDATA" -U postgres --encoding=UTF8 --locale=C.UTF-8 \
+      --auth-local=peer --auth-host=scram-sha-256 >/dev/null
     echo "services: initialised PostgreSQL in $PGDATA"
   fi
   if ! as_pg "$PGBIN/pg_ctl" -D "$PGDATA" status >/dev/null 2>&1; then
