@@ -49,8 +49,8 @@ def cluster_note(cluster) -> str | None:
     state = key.get_state_display().lower() if key else "not taken"
     text = (f"{BYPASS}: its isolation rests on the tenant's own InfiniBand partition "
             f"{key.text if key else ''} on fabric {fabric.name} ({state}), whose subnet manager Enclave programs: "
-            f"the VFs ({', '.join(sorted(g or 'GUID pending' for g, _ in rows))}) are full members of it and of no "
-            f"other tenant's.")  # fmt: skip
+            f"the VFs (port GUIDs {', '.join(sorted(g or 'pending' for g, _ in rows))}, which Enclave sets through "
+            f"each VF adapter's MAC address) are full members of it and of no other tenant's.")  # fmt: skip
     if hardening.protected(fabric.sm) is False:
         text += UNHARDENED
     unmanaged = vfs.count() - len(rows)
