@@ -52,7 +52,7 @@ LONG_FILES = (
 )
 
 
-# Last: the Terraform tests wait for the Terraform build that bootstrap starts in the background.
+# Last: the Terraform tests wait for the Terraform build that scripts/test.sh starts in the background.
 LAST_FILES = ("terraform/",)
 
 
