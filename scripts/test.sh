@@ -18,4 +18,4 @@ echo "== pytest"
 # module fixtures (Chromium, the VRF guest) start once. Files are handed out in collection order,
 # where tests/conftest.py puts the longest first: xdist's default reorder (most tests first) would
 # start the VRF guest's single ~8-minute test near the end, alone.
-python -m pytest -p tests.xdist_env -n "${ENCLAVE_TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@"
+python -m pytest -p tests.xdist_env -n "${ENCLAVE_TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder --durations=30 "$@"
