@@ -92,6 +92,11 @@ def service_call(request, call, *args):
         return None, exc
 
 
+def attach_detail(form, exc: ServiceError) -> None:
+    """Each of the service's messages (a list stays a list) next to its field, else above the form."""
+    form.add_error(exc.field if exc.field in form.fields else None, exc.detail)
+
+
 class ObjectEditView(PageView):
     """A form whose valid POST calls the service; a refusal is shown next to its field (`attach`), else above."""
 
