@@ -82,7 +82,7 @@ class ObjectDetailView(PageView):
         return {self.context_object_name: obj} | self.get_extra_context(request, obj)
 
 
-def service_call(request, call, *args):
+def service_call(call, *args):
     """Run a service call for a page: (result, None), or (None, the ServiceError); a NotFound is a 404."""
     try:
         return call(*args), None
@@ -125,7 +125,7 @@ class ObjectEditView(PageView):
     def post(self, request, **kwargs):
         form = self.get_form(request, **kwargs)
         if self.may_save(request, form):
-            result, error = service_call(request, self.save, request, form)
+            result, error = service_call(self.save, request, form)
             if error is None:
                 return self.saved(request, result, **kwargs)
             self.form_error(form, error)
@@ -161,7 +161,7 @@ class ObjectActionView(PageView):
 
     def post(self, request, **kwargs):
         obj = self.get_object(request, **kwargs)
-        result, error = service_call(request, self.perform, request, obj)
+        result, error = service_call(self.perform, request, obj)
         if error is not None:
             return self.refused(request, obj, error)
         if text := self.success_message(obj, result):
