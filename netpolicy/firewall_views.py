@@ -4,7 +4,7 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 
-from core.views import ObjectActionView, ObjectDeleteView, ObjectEditView, PageView
+from core.views import ObjectActionView, ObjectDeleteView, ObjectEditView, PageView, service_call
 from netpolicy import findings, firewall_page, policy, service_requests, whatif
 from netpolicy import rules as rule_service
 from netpolicy.forms import GroupAddressForm, GroupCreateForm, RuleForm, ServiceForm, ServiceRequestForm
@@ -83,10 +83,9 @@ class _EditorPage:
         if request.method.lower() not in self.http_method_names:
             return self.http_method_not_allowed(request, *args, **kwargs)
         self.target = self.get_target(request, **kwargs)
-        try:  # a refusal here is a 403 page, not a message
-            policy.require_editor(request.user, self.editor_tenant_id)
-        except ServiceError as exc:
-            return refused_page(request, exc)
+        _, refusal = service_call(policy.require_editor, request.user, self.editor_tenant_id)
+        if refusal is not None:  # a 403 page, not a message
+            return refused_page(request, refusal)
         return super().dispatch(request, *args, **kwargs)
 
 
