@@ -12,9 +12,9 @@ from django.dispatch import receiver
 
 from agents.models import NodePool
 from audit.context import ActorKind, current_actor
+from core.errors import Conflict
 from netpolicy.choices import SegmentKind
 from netpolicy.models import LIVE, RELEASED_STATES, Segment
-from portal.errors import Conflict
 from tenants.models import Membership, Tenant
 from tenants.signals import membership_pre_create
 

@@ -8,8 +8,8 @@ from django.views.decorators.http import require_POST
 from agents import desired, services
 from agents.choices import NodeStatus, TenantNetworkStatus
 from agents.models import Node, NodePool
-from portal.pages import render_page
-from portal.paging import paginate
+from core.pages import render_page
+from core.paging import paginate
 from tenants.access import staff_member_required
 from tenants.models import Tenant
 

@@ -10,11 +10,11 @@ from audit import export
 from audit.filtersets import AuditEventFilterSet
 from audit.models import AuditEvent
 from audit.serializers import AuditEventSerializer
-from portal.api import TenantScopedViewSet
-from portal.errors import InvalidRequest
-from portal.filters import FilterBackend
-from portal.rest import int_param
+from core.errors import InvalidRequest
+from core.filters import FilterBackend
+from core.rest import int_param
 from tenants.access import tenant_ids
+from tenants.api_base import TenantScopedViewSet
 
 FORMATS = {"csv": export.csv_response, "json": export.json_response}
 
@@ -28,7 +28,7 @@ class AuditCursorPagination(pagination.CursorPagination):
     max_page_size = 1000
 
     def get_page_size(self, request):
-        """A limit the schema does not allow is a 400, as on every other list (portal.rest.Pagination)."""
+        """A limit the schema does not allow is a 400, as on every other list (core.rest.Pagination)."""
         return int_param(request, self.page_size_query_param, self.page_size, 1, self.max_page_size)
 
     def decode_cursor(self, request):

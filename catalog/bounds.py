@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from catalog import fields as grammar
 from catalog.models import ClusterOrigin
-from portal.errors import InvalidRequest
+from core.errors import InvalidRequest
 from tenants.signals import cluster_lease_limit, cluster_pre_change
 
 

@@ -8,8 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from catalog import services
 from catalog.forms import ItemForm, RequestForm, item_initial
 from catalog.models import CatalogItem
-from portal.errors import NotFound, ServiceError
-from portal.paging import paginate
+from core.errors import NotFound, ServiceError
+from core.paging import paginate
 from tenants import advice, offers
 from tenants.access import is_site_admin
 

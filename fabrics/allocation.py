@@ -12,8 +12,8 @@ from django.utils import timezone
 from enclave_agent import fabric_wire as wire
 
 from audit.services import record, snapshot
+from core.errors import Conflict, ServiceError
 from fabrics.models import Fabric, PartitionKey
-from portal.errors import Conflict, ServiceError
 
 ATTEMPTS = 3
 

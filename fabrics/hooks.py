@@ -11,7 +11,7 @@ from fabrics.models import Fabric, FabricPool, PartitionKey
 def register() -> None:
     """Called once from FabricsConfig.ready()."""
     from agents import sources
-    from portal import readiness
+    from core import readiness
     from tenants import network, realizers
 
     realizers.on_held_changed("fabrics", cluster_held_changed)

@@ -5,11 +5,11 @@ from django.db.models import F
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
+from core.pages import render_page
+from core.paging import paginate
 from fabrics import hardening, services
 from fabrics.api import with_counts
 from fabrics.models import Fabric, PartitionKey
-from portal.pages import render_page
-from portal.paging import paginate
 from tenants.access import staff_member_required
 
 

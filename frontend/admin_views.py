@@ -11,10 +11,10 @@ from django.views.decorators.http import require_POST
 from audit import chain, export
 from audit.filtersets import AuditEventFilterSet
 from audit.models import AuditEvent
+from core.errors import ServiceError
+from core.pages import render_page
+from core.paging import keyset, paginate
 from frontend.forms import MembershipForm, QuotaForm, TenantForm, TokenForm
-from portal.errors import ServiceError
-from portal.pages import render_page
-from portal.paging import keyset, paginate
 from tenants import quotas, services
 from tenants.access import is_site_admin, staff_member_required, tenant_ids
 from tenants.models import Membership, Tenant, VirtualCluster

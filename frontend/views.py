@@ -10,14 +10,14 @@ from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
 from audit.services import snapshot
+from core.errors import Conflict, NotFound, ServiceError
+from core.pages import render_page
+from core.paging import paginate
 from fabrics import notes as fabric_notes
 from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm, ResizeForm
 from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from notices import services as notice_services
-from portal.errors import Conflict, NotFound, ServiceError
-from portal.pages import render_page
-from portal.paging import paginate
 from tenants import advice, notifications, offers, quotas, realizers, resize, services
 from tenants.access import (
     can_decide,

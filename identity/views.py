@@ -7,10 +7,10 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from core.paging import paginate
 from identity import services
 from identity.forms import GroupRuleForm, SignInForm
 from identity.models import DirectoryAccount, GroupRule
-from portal.paging import paginate
 from tenants.access import staff_member_required
 
 

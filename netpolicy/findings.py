@@ -1,7 +1,7 @@
 """Lint findings for the rules of a few tenants (a page of rules) in a bounded number of queries.
 
 Only the tenants on the page and the site policies are built. Findings are rendered for a viewer
-(portal.viewer_text): names of other tenants' objects never reach a tenant's members. Which other
+(core.viewer_text): names of other tenants' objects never reach a tenant's members. Which other
 tenants a rule's sources reach is asked only for site admins (one query against the segments' GiST
 index, at most EXPOSED_SHOWN segments per address); for anyone else a rule is measured against the
 site's address pools and the tenant's own networks, which no other tenant's allocation moves, so
@@ -17,13 +17,13 @@ from types import SimpleNamespace
 
 from django.db import connection
 
+from core import viewer_text
+from core.viewer_text import Viewer
 from netpolicy import propagation
 from netpolicy.choices import SegmentState
 from netpolicy.compiler import analysis, vds
 from netpolicy.compiler import model as ir
 from netpolicy.models import FirewallPolicy, FirewallRule
-from portal import viewer_text
-from portal.viewer_text import Viewer
 from tenants.models import Tenant
 
 BROKEN = "does-not-compile"
@@ -57,7 +57,7 @@ class Findings:
 
 def findings(tenant_ids, viewer: Viewer) -> Findings:
     """Findings for these tenants' rules (None in the set: the site policies' rules), as the viewer may read them."""
-    from portal.errors import ServiceError
+    from core.errors import ServiceError
 
     tenant_pks = sorted(t for t in set(tenant_ids) if t is not None)
     try:

@@ -3,6 +3,7 @@
 from django.db import transaction
 
 from audit.services import record, snapshot
+from core.errors import Forbidden, InvalidRequest
 from netpolicy import propagation
 from netpolicy.checks import compiling
 from netpolicy.choices import TENANT_CATEGORIES, SegmentKind
@@ -20,7 +21,6 @@ from netpolicy.policy import (
     require_owner_editor,
 )
 from netpolicy.policy import rule_snapshot as rule_state
-from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_site_admin
 from tenants.choices import LIVE_STATES, SiteKind
 from tenants.models import Tenant, VirtualCluster

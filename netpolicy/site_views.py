@@ -4,9 +4,9 @@ from django import forms
 from django.contrib import messages
 from django.shortcuts import redirect, render
 
+from core.errors import ServiceError
 from netpolicy import site
 from netpolicy.ipam import site_settings
-from portal.errors import ServiceError
 from tenants.access import staff_member_required
 
 LIST_FIELDS = ("dns_servers", "ntp_servers", "nfs_servers")

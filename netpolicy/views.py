@@ -12,6 +12,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
+from core.errors import Forbidden, NotFound, ServiceError
+from core.pages import attach, render_page
+from core.paging import paginate
 from netpolicy import allocation, findings, firewall_page, policy, realization, segments, service_requests, whatif
 from netpolicy import rules as rule_service
 from netpolicy.allocation import PoolExhausted, pool_usage
@@ -29,9 +32,6 @@ from netpolicy.forms import (
 from netpolicy.ir import Builder
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
 from netpolicy.serializers import WhatIfSerializer
-from portal.errors import Forbidden, NotFound, ServiceError
-from portal.pages import attach, render_page
-from portal.paging import paginate
 from tenants.access import is_owner, is_site_admin, scope, staff_member_required, tenant_ids, viewer, visible_tenants
 from tenants.choices import Role
 

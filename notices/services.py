@@ -17,7 +17,7 @@ def notify(users, kind: str, subject: str, body: str, url: str = "", email: bool
 
     `about` is the tenant whose objects the words are built from (None: the site's). Only that tenant's
     members and the site admins are told: a notice's text is never rendered for anyone else, whatever a
-    caller passes (portal.viewer_text's rule for text that is stored before anyone reads it).
+    caller passes (core.viewer_text's rule for text that is stored before anyone reads it).
     """
     unique = _readers({u.pk: u for u in users if u is not None and u.is_active}, about)
     if not unique:

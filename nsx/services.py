@@ -4,10 +4,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from audit.services import record, snapshot
+from core.errors import Conflict, InvalidRequest
+from core.secrets import SecretPathError, secret_path
 from nsx.choices import CheckResult
 from nsx.models import AppliedState, NsxManager
-from portal.errors import Conflict, InvalidRequest
-from portal.secrets import SecretPathError, secret_path
 
 FIELDS = frozenset({"vcenter", "url", "username", "password", "verify_tls", "ca_bundle", "transport_zone_path",
                     "tier0_path", "domain"})  # fmt: skip

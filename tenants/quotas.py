@@ -2,7 +2,7 @@
 
 from django.db.models import Q
 
-from portal.errors import QuotaExceeded
+from core.errors import QuotaExceeded
 from tenants.choices import COMMITTED_STATES, PENDING_STATES
 from tenants.models import Quota, VirtualCluster
 

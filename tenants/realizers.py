@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from portal import leases
-from portal.errors import InvalidRequest
+from core import leases
+from core.errors import InvalidRequest
 from tenants.choices import SiteKind
 
-LEASE = "cluster"  # portal.leases: a cluster's reconcile is queued or running (the sweep leaves it alone)
+LEASE = "cluster"  # core.leases: a cluster's reconcile is queued or running (the sweep leaves it alone)
 
 
 @dataclass

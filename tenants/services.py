@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.services import record, snapshot
-from portal.errors import Conflict, Forbidden, InvalidRequest, NotOffered
+from core.errors import Conflict, Forbidden, InvalidRequest, NotOffered
 from tenants import notifications, offers, quotas, realizers, signals
 from tenants.access import can_decide, forget_memberships, is_owner, is_site_admin, require_member
 from tenants.choices import (

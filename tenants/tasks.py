@@ -9,8 +9,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from audit.services import record
+from core import leases
 from notices.services import once
-from portal import leases
 from tenants import notifications, realizers, services
 from tenants.choices import LIVE_STATES, RECONCILED_STATES, Role
 from tenants.models import Membership, VirtualCluster

@@ -10,7 +10,7 @@ APPS = (*FEATURE_APPS, "frontend")
 # portal is also the project: its URL confs, admin site and commands wire the apps together (the top),
 # metrics.py counts clusters, and api.py's tenant-scoped base viewset reads tenants.access; every other
 # portal module is the bottom.
-PORTAL_WIRING = {"urls.py", "api_urls.py", "admin.py", "api.py", "metrics.py", "reencrypt_secrets.py"}
+PORTAL_WIRING = {"urls.py", "api_urls.py", "schema.py", "metrics.py", "reencrypt_secrets.py"}
 
 
 def _imports(package: str):

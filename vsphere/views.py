@@ -8,9 +8,9 @@ from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from portal.errors import ServiceError
-from portal.pages import render_page
-from portal.paging import paginate
+from core.errors import ServiceError
+from core.pages import render_page
+from core.paging import paginate
 from tenants.access import get_cluster, staff_member_required
 from vsphere import allocation, previews, services
 from vsphere.api import capacity_report

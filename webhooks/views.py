@@ -5,9 +5,9 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from portal.errors import ServiceError
-from portal.pages import attach, render_page
-from portal.paging import keyset, paginate
+from core.errors import ServiceError
+from core.pages import attach, render_page
+from core.paging import keyset, paginate
 from tenants.access import is_site_admin, tenant_ids
 from tenants.choices import Role
 from tenants.models import Tenant
