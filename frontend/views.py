@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
 from audit.services import snapshot
+from catalog.models import ClusterOrigin
 from core.errors import Conflict, NotFound, ServiceError
 from core.pages import render_page
 from core.paging import paginate
@@ -214,8 +215,6 @@ def _lease_context(cluster, user) -> dict:
 
 def catalog_origin(cluster):
     """The catalog item version the request came from, if any."""
-    from catalog.models import ClusterOrigin
-
     return ClusterOrigin.objects.select_related("version__item").filter(cluster=cluster).first()
 
 

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from core.errors import InvalidRequest, ServiceError
 from netpolicy.compiler import nft, nsx
 from netpolicy.compiler.model import PolicyError
-from netpolicy.findings import readable, scope_viewer
 from netpolicy.ir import Isolated, build_site, build_site_isolating
+from netpolicy.names import readable, scope_viewer
 from tenants.models import Tenant
 
 SITE = "site"

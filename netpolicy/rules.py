@@ -9,9 +9,9 @@ from netpolicy.checks import compiling
 from netpolicy.choices import TENANT_CATEGORIES, SegmentKind
 from netpolicy.compiler import vds
 from netpolicy.compiler.model import PolicyError
-from netpolicy.findings import readable, scope_viewer
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.models import FirewallPolicy, FirewallRule
+from netpolicy.names import readable, scope_viewer
 from netpolicy.policy import (
     M2M_FIELDS,
     RULE_FIELDS,

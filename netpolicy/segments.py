@@ -205,6 +205,11 @@ def _check_quota(tenant: Tenant, admin: bool) -> None:
         raise QuotaExceeded([f"segment requests: {pending} of {quota.max_pending_segments} already await approval"])
 
 
+def waiting_for_admin() -> int:
+    """Segment requests waiting for a site admin (tenants' approvals counts and digest ask, one query)."""
+    return Segment.objects.filter(state=S.REQUESTED).count()
+
+
 def create_segment(tenant: Tenant, user, data: dict) -> Segment:
     """Request a segment; ids and subnet are reserved at once, site admins' are approved."""
     require_member(user, tenant)

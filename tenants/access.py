@@ -57,6 +57,11 @@ def tenant_ids(user, role: str | None = None) -> set[int]:
     return ids
 
 
+def members_among(tenant, user_ids: list[int]) -> set[int]:
+    """Which of these users belong to the tenant (one query; notices asks, through its registry)."""
+    return set(Membership.objects.filter(tenant=tenant, user__in=user_ids).values_list("user_id", flat=True))
+
+
 def viewer(user) -> Viewer:
     """Who reads derived text (core.viewer_text): a site admin, or a user with their tenants."""
     if is_site_admin(user):

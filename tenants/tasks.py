@@ -17,17 +17,6 @@ from tenants.models import Membership, VirtualCluster
 
 
 @shared_task
-def reconcile_cluster(cluster_id: int) -> str:
-    """Placeholder reconciler: records that it ran and changes nothing (vSphere lands separately)."""
-    cluster = VirtualCluster.objects.filter(pk=cluster_id).first()
-    if cluster is None:
-        return "gone"
-    with transaction.atomic():
-        record("cluster.reconcile", cluster, tenant=cluster.tenant_id, message="no reconciler configured")
-    return "noop"
-
-
-@shared_task
 def expire_leases() -> int:
     """Start decommissioning every live cluster whose lease has ended."""
     expired = VirtualCluster.objects.filter(state__in=LIVE_STATES, lease_end__lt=timezone.localdate())
