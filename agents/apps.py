@@ -10,5 +10,8 @@ class AgentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        """Connect the receivers: POSIX accounts, and refusal of pool conflicts (network changes are explicit calls)."""
+        """Connect the receivers (POSIX accounts, segment pool conflicts); register the membership check."""
         from agents import conflicts, receivers  # noqa: F401
+        from tenants import hooks
+
+        hooks.MEMBERSHIP_CHECKS["agents-pool-conflict"] = conflicts.refuse_membership_overlap

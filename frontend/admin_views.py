@@ -10,10 +10,10 @@ from django.urls import reverse
 from audit import chain, export
 from audit.filtersets import AuditEventFilterSet
 from audit.models import AuditEvent
+from core.errors import InvalidRequest
+from core.paging import keyset, paginate
 from core.views import ObjectActionView, ObjectEditView, PageView, attach_detail, service_call
 from frontend.forms import MembershipForm, QuotaForm, TenantForm, TokenForm
-from portal.errors import InvalidRequest
-from portal.paging import keyset, paginate
 from tenants import quotas, services
 from tenants.access import is_site_admin, staff_member_required, tenant_ids
 from tenants.models import Membership, Tenant, VirtualCluster

@@ -5,10 +5,10 @@ from dataclasses import dataclass
 from django.db.models.fields.json import KeyTransform
 
 from agents.choices import NodeStatus, TenantNetworkStatus
+from core import readiness
+from core.viewer_text import Viewer
 from netpolicy.choices import SegmentKind
 from netpolicy.choices import SegmentState as S
-from portal import readiness
-from portal.viewer_text import Viewer
 
 # A node's own errors are nft's and ip's words about the whole node, which may quote any tenant's objects.
 NODE_PROBLEM = "the node itself reports a problem (site admins see its errors)"
