@@ -169,6 +169,9 @@ DB_OWNER_PASSWORD = env_str("ENCLAVE_DB_OWNER_PASSWORD")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("ENCLAVE_REDIS_URL", "redis://127.0.0.1:63799/0")
+# Redis Sentinel ("host:port,host:port"): clients ask them for the master named below (portal/ha/redisconn.py).
+REDIS_SENTINELS = env_list("ENCLAVE_REDIS_SENTINELS")
+REDIS_SENTINEL_MASTER = env_str("ENCLAVE_REDIS_SENTINEL_MASTER", "enclave")
 # Shared by every process: throttle counters, the audit chain status.
 CACHES = {
     "default": {
@@ -286,6 +289,11 @@ NOTICE_DIGEST_SECONDS = float(env_int("ENCLAVE_NOTICE_DIGEST_SECONDS", 86400))
 # In-app notices older than this are deleted once a day, read or not (the audit log keeps the changes).
 NOTICE_RETENTION_DAYS = env_int("ENCLAVE_NOTICE_RETENTION_DAYS", 180)
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# Beat runs on every beat host; only the holder of a Redis lease sends the schedule (portal/ha/beat.py).
+CELERY_BEAT_SCHEDULER = "portal.ha.beat:LeasedScheduler"
+BEAT_LEASE = env_bool("ENCLAVE_BEAT_LEASE", True)
+BEAT_LEASE_SECONDS = env_int("ENCLAVE_BEAT_LEASE_SECONDS", 30)  # a dead holder's schedule resumes after this
+BEAT_LEASE_KEY = env_str("ENCLAVE_BEAT_LEASE_KEY", "enclave:beat:lease")
 CELERY_BEAT_SCHEDULE = {
     "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
     "lease-warnings": {"task": "tenants.tasks.warn_expiring_leases", "schedule": 3600.0},  # idempotent

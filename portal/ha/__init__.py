@@ -1,0 +1,1 @@
+"""High availability: the beat lease, Redis through Sentinel, the database through Patroni (docs/deployment.md)."""
