@@ -10,9 +10,15 @@ from django.http import HttpResponse, JsonResponse
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
+from portal.ha import redisconn
+
 REGISTRY = CollectorRegistry(auto_describe=True)
 REQUESTS = Counter("enclave_http_requests_total", "HTTP requests", ["method", "status"], registry=REGISTRY)
 LATENCY = Histogram("enclave_http_request_seconds", "HTTP request latency", ["method"], registry=REGISTRY)
+# A wake published while the long-poll listener was disconnected (a Redis failover) is lost: each
+# resubscription wakes every parked poll to read its document again; this counts those catch-ups.
+LONGPOLL_CATCHUPS = Counter("enclave_longpoll_catchups_total", "Long-poll listener resubscriptions that woke "
+                            "every parked poll to catch up", registry=REGISTRY)  # fmt: skip
 
 
 class MetricsMiddleware:
@@ -45,7 +51,8 @@ class StateCollector:
         yield clusters
         depth = GaugeMetricFamily("enclave_queue_depth", "Celery messages waiting in Redis")
         try:
-            depth.add_metric([], redis.Redis.from_url(settings.CELERY_BROKER_URL).llen("celery"))
+            url = settings.REDIS_URL if settings.REDIS_SENTINELS else settings.CELERY_BROKER_URL  # no sentinel:// here
+            depth.add_metric([], redisconn.client(url).llen("celery"))
         except redis.RedisError:
             depth.add_metric([], float("nan"))
         yield depth

@@ -5,6 +5,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from portal.env import env_bool, env_int, env_list, env_str
+from portal.ha import redisconn
 from portal.proxies import parse_networks
 from portal.secrets import load_secret_key, refuse_placeholders
 
@@ -180,6 +181,8 @@ CACHES = {
         "KEY_PREFIX": "enclave-cache",
     }
 }
+if REDIS_SENTINELS:  # the cache's connections ask the Sentinels for the master (follows a failover)
+    CACHES["default"]["OPTIONS"] = {"pool_class": "portal.ha.redisconn.SentinelPool"}
 
 # Node agents: credential lifetime and rotation grace, long-poll limits (agents/longpoll.py).
 AGENT_CREDENTIAL_DAYS = env_int("ENCLAVE_NODE_CREDENTIAL_DAYS", 30)
@@ -274,6 +277,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ENCLAVE_TASK_VISIBILITY", 600)}
+if REDIS_SENTINELS:  # kombu's Sentinel transport: workers and publishers reconnect to the new master
+    CELERY_BROKER_URL = redisconn.broker_url(REDIS_URL, REDIS_SENTINELS)
+    CELERY_BROKER_TRANSPORT_OPTIONS["master_name"] = REDIS_SENTINEL_MASTER
 # Seconds a queued or running task keeps its objects from the lost-work sweeps (portal.leases).
 LEASE_SECONDS = env_int("ENCLAVE_LEASE_SECONDS", 60)
 # Lease policy: no lease runs longer than LEASE_MAX_DAYS from today without a PI's or admin's
