@@ -163,6 +163,15 @@ DATABASES = {
 if env_int("ENCLAVE_DB_POOL_SIZE", 0):
     DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": env_int("ENCLAVE_DB_POOL_SIZE", 0),
                                                 "timeout": env_int("ENCLAVE_DB_POOL_TIMEOUT", 30)}}  # fmt: skip
+# PostgreSQL behind Patroni: libpq tries every "host:port" and keeps the one that accepts writes (the
+# leader), so web, worker, beat and migrations follow a failover by reconnecting (docs/deployment.md).
+DB_HOSTS = env_list("ENCLAVE_DB_HOSTS")
+if DB_HOSTS:
+    DATABASES["default"]["HOST"] = ",".join(item.rpartition(":")[0] for item in DB_HOSTS)
+    DATABASES["default"]["PORT"] = ",".join(item.rpartition(":")[2] for item in DB_HOSTS)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        target_session_attrs="read-write", connect_timeout=env_int("ENCLAVE_DB_CONNECT_TIMEOUT", 5)
+    )
 # The schema owner: only `manage.py migrate` and `flush` connect as it (portal/dbroles.py). Give its
 # password to the migration job alone; web, worker and beat then cannot rewrite the audit log.
 DB_OWNER_USER = env_str("ENCLAVE_DB_OWNER_USER")
