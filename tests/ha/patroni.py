@@ -22,6 +22,16 @@ PASSWORD = "patroni-test"  # noqa: S105 - a throwaway cluster on loopback, delet
 AS_PG = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
 
 
+def _children(parent: int) -> list[int]:
+    """Processes whose parent is `parent` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == parent:
+                found.append(int(stat.parent.name))
+    return found
+
+
 class PatroniCluster:
     """etcd + two Patroni members; `dsn()` is libpq's multi-host string that follows the leader."""
 
@@ -106,9 +116,11 @@ class PatroniCluster:
         name = self.leader()
         proc = self.members[name][0]
         postmaster = int((self.dir / name / "postmaster.pid").read_text().split()[0])
+        # Backends outlive a killed postmaster for a moment and would still answer their clients.
         os.killpg(proc.pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(postmaster, signal.SIGKILL)
+        for pid in [postmaster, *_children(postmaster)]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         proc.wait(timeout=10)
         return name
 

@@ -43,8 +43,9 @@ class SentinelCluster:
         ports = [free_port() for _ in range(3)]
         for port in ports:
             extra = [] if port == ports[0] else ["--replicaof", "127.0.0.1", str(ports[0])]
+            (self.tmp / str(port)).mkdir()  # a replica's full sync writes dump.rdb there: one directory each
             cmd = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                   "--dir", str(self.tmp), *extra]  # fmt: skip
+                   "--dir", str(self.tmp / str(port)), "--repl-diskless-sync-delay", "0", *extra]  # fmt: skip
             self.servers[port] = self._spawn(cmd, f"redis-{port}")
         for _ in range(3):
             port = free_port()
@@ -63,7 +64,10 @@ class SentinelCluster:
             return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
 
     def _replicas(self, port) -> int:
-        return redis.Redis(port=port, socket_timeout=1).info("replication")["connected_slaves"]
+        """Replicas whose first sync is done (a replica still waiting for it would be promoted empty)."""
+        synced = [redis.Redis(port=p, socket_timeout=1).info("replication")["master_link_status"] == "up"
+                  for p in self.servers if p != port]  # fmt: skip
+        return sum(synced) if redis.Redis(port=port, socket_timeout=1).info("replication")["connected_slaves"] else 0
 
     def _peers(self, port) -> int:
         return len(redis.Redis(port=port, socket_timeout=1).sentinel_sentinels(MASTER))
