@@ -35,7 +35,8 @@ def _children(parent: int) -> list[int]:
 class PatroniCluster:
     """etcd + two Patroni members; `dsn()` is libpq's multi-host string that follows the leader."""
 
-    def __init__(self):
+    def __init__(self, ttl: int = 6, loop_wait: int = 1, retry_timeout: int = 2):
+        self.timeouts = {"ttl": ttl, "loop_wait": loop_wait, "retry_timeout": retry_timeout}
         self.dir = Path(tempfile.mkdtemp(prefix="enclave-patroni-"))
         self.etcd, self.members = None, {}  # name -> (process, pg port, rest port)
 
@@ -68,7 +69,7 @@ class PatroniCluster:
             "restapi": {"listen": f"127.0.0.1:{rest}", "connect_address": f"127.0.0.1:{rest}"},
             "etcd": {"host": f"127.0.0.1:{etcd}"},
             "bootstrap": {
-                "dcs": {"ttl": 6, "loop_wait": 1, "retry_timeout": 2, "synchronous_mode": synchronous,
+                "dcs": {**self.timeouts, "synchronous_mode": synchronous,
                         "postgresql": {"parameters": {"fsync": "off", "max_connections": 50}}},
                 "initdb": [{"encoding": "UTF8"}, {"locale": "C.UTF-8"}],
                 "pg_hba": [f"host replication replicator {local} scram-sha-256", f"host all all {local} scram-sha-256",

@@ -36,8 +36,8 @@ def wait_for(predicate, timeout: float, interval: float = 0.2):
 class SentinelCluster:
     """The six processes; `master()` asks the Sentinels where the master is now."""
 
-    def __init__(self, tmp):
-        self.tmp, self.servers, self.sentinels = tmp, {}, {}
+    def __init__(self, tmp, down_after_ms: int = 1000):
+        self.tmp, self.servers, self.sentinels, self.down_after_ms = tmp, {}, {}, down_after_ms
 
     def start(self) -> "SentinelCluster":
         ports = [free_port() for _ in range(3)]
@@ -52,7 +52,7 @@ class SentinelCluster:
             conf = self.tmp / f"sentinel-{port}.conf"
             conf.write_text(f"port {port}\nbind 127.0.0.1\ndir {self.tmp}\n"
                             f"sentinel monitor {MASTER} 127.0.0.1 {ports[0]} 2\n"
-                            f"sentinel down-after-milliseconds {MASTER} 1000\n"
+                            f"sentinel down-after-milliseconds {MASTER} {self.down_after_ms}\n"
                             f"sentinel failover-timeout {MASTER} 5000\n")  # fmt: skip
             self.sentinels[port] = self._spawn(["redis-sentinel", str(conf)], f"sentinel-{port}")
         ready = lambda: self._replicas(ports[0]) == 2 and all(self._peers(p) == 2 for p in self.sentinels)  # noqa: E731
