@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
+from core import redisconn
 from core.env import env_bool, env_int, env_list, env_str
 from core.proxies import parse_networks
 from core.secrets import load_secret_key, refuse_placeholders
@@ -162,6 +163,15 @@ DATABASES = {
 if env_int("ENCLAVE_DB_POOL_SIZE", 0):
     DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": env_int("ENCLAVE_DB_POOL_SIZE", 0),
                                                 "timeout": env_int("ENCLAVE_DB_POOL_TIMEOUT", 30)}}  # fmt: skip
+# PostgreSQL behind Patroni: libpq tries every "host:port" and keeps the one that accepts writes (the
+# leader), so web, worker, beat and migrations follow a failover by reconnecting (docs/deployment.md).
+DB_HOSTS = env_list("ENCLAVE_DB_HOSTS")
+if DB_HOSTS:
+    DATABASES["default"]["HOST"] = ",".join(item.rpartition(":")[0] for item in DB_HOSTS)
+    DATABASES["default"]["PORT"] = ",".join(item.rpartition(":")[2] for item in DB_HOSTS)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        target_session_attrs="read-write", connect_timeout=env_int("ENCLAVE_DB_CONNECT_TIMEOUT", 5)
+    )
 # The schema owner: only `manage.py migrate` and `flush` connect as it (portal/dbroles.py). Give its
 # password to the migration job alone; web, worker and beat then cannot rewrite the audit log.
 DB_OWNER_USER = env_str("ENCLAVE_DB_OWNER_USER")
@@ -169,6 +179,9 @@ DB_OWNER_PASSWORD = env_str("ENCLAVE_DB_OWNER_PASSWORD")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("ENCLAVE_REDIS_URL", "redis://127.0.0.1:63799/0")
+# Redis Sentinel ("host:port,host:port"): clients ask them for the master named below (core/redisconn.py).
+REDIS_SENTINELS = env_list("ENCLAVE_REDIS_SENTINELS")
+REDIS_SENTINEL_MASTER = env_str("ENCLAVE_REDIS_SENTINEL_MASTER", "enclave")
 # Shared by every process: throttle counters, the audit chain status.
 CACHES = {
     "default": {
@@ -177,6 +190,8 @@ CACHES = {
         "KEY_PREFIX": "enclave-cache",
     }
 }
+if REDIS_SENTINELS:  # the cache's connections ask the Sentinels for the master (follows a failover)
+    CACHES["default"]["OPTIONS"] = {"pool_class": "core.redisconn.SentinelPool"}
 
 # Node agents: credential lifetime and rotation grace, long-poll limits (agents/longpoll.py).
 AGENT_CREDENTIAL_DAYS = env_int("ENCLAVE_NODE_CREDENTIAL_DAYS", 30)
@@ -271,6 +286,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ENCLAVE_TASK_VISIBILITY", 600)}
+if REDIS_SENTINELS:  # kombu's Sentinel transport: workers and publishers reconnect to the new master
+    CELERY_BROKER_URL = redisconn.broker_url(REDIS_URL, REDIS_SENTINELS)
+    CELERY_BROKER_TRANSPORT_OPTIONS["master_name"] = REDIS_SENTINEL_MASTER
 # Seconds a queued or running task keeps its objects from the lost-work sweeps (core.leases).
 LEASE_SECONDS = env_int("ENCLAVE_LEASE_SECONDS", 60)
 # Lease policy: no lease runs longer than LEASE_MAX_DAYS from today without a PI's or admin's
@@ -286,6 +304,11 @@ NOTICE_DIGEST_SECONDS = float(env_int("ENCLAVE_NOTICE_DIGEST_SECONDS", 86400))
 # In-app notices older than this are deleted once a day, read or not (the audit log keeps the changes).
 NOTICE_RETENTION_DAYS = env_int("ENCLAVE_NOTICE_RETENTION_DAYS", 180)
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# Beat runs on every beat host; only the holder of a Redis lease sends the schedule (portal/beat.py).
+CELERY_BEAT_SCHEDULER = "portal.beat:LeasedScheduler"
+BEAT_LEASE = env_bool("ENCLAVE_BEAT_LEASE", True)
+BEAT_LEASE_SECONDS = env_int("ENCLAVE_BEAT_LEASE_SECONDS", 30)  # a dead holder's schedule resumes after this
+BEAT_LEASE_KEY = env_str("ENCLAVE_BEAT_LEASE_KEY", "enclave:beat:lease")
 CELERY_BEAT_SCHEDULE = {
     "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
     "lease-warnings": {"task": "tenants.tasks.warn_expiring_leases", "schedule": 3600.0},  # idempotent

@@ -13,11 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 ORDER = ("core", "audit", "users", "notices", "tenants", "netpolicy", "agents", "nsx", "vsphere", "fabrics",
          "catalog", "identity", "webhooks", "frontend", "portal")  # fmt: skip
 RANK = {app: rank for rank, app in enumerate(ORDER)}
-# The project's wiring: settings, URL confs, the Celery app, the WSGI/gunicorn entry points, login lockout
-# and schema access (named by settings and the URL conf), health and metrics endpoints, the database roles
-# and the management commands that wire the apps. Anything else belongs to core or to an app.
+# The project's wiring: settings, URL confs, the Celery app and its beat scheduler, the WSGI/gunicorn entry
+# points, login lockout and schema access (named by settings and the URL conf), health and metrics endpoints,
+# the database roles and the management commands that wire the apps. Anything else belongs to core or an app.
 PORTAL_WIRING = {"__init__.py", "apps.py", "settings.py", "ldap_settings.py", "oidc_settings.py", "urls.py",
-                 "api_urls.py", "celery.py", "tasks.py", "wsgi.py", "gunicorn_conf.py", "gunicorn_worker.py",
+                 "api_urls.py", "celery.py", "beat.py", "tasks.py", "wsgi.py", "gunicorn_conf.py", "gunicorn_worker.py",
                  "auth.py", "schema.py", "health.py", "metrics.py", "dbroles.py", "management/__init__.py",
                  "management/commands/__init__.py", "management/commands/flush.py",
                  "management/commands/migrate.py", "management/commands/reencrypt_secrets.py"}  # fmt: skip
