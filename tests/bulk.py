@@ -73,7 +73,7 @@ def clusters(world, n):
 
 def events(world, n):
     AuditEvent.objects.bulk_create([
-        AuditEvent(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant=world.tenant_a,
+        AuditEvent(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant_id=world.tenant_a.pk,
                    action="bulk.create", object_type="tests.bulk", object_id=str(i), object_repr=f"bulk {i}",
                    after={"i": i})
         for i in range(n)
@@ -221,7 +221,7 @@ def cluster_history(world, n):
     cluster.state, cluster.generation, cluster.observed_generation = "ready", n + 1, n
     cluster.save()
     AuditEvent.objects.bulk_create([
-        AuditEvent(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant=world.tenant_a,
+        AuditEvent(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant_id=world.tenant_a.pk,
                    action="cluster.resize", object_type="tenants.virtualcluster", object_id=str(cluster.pk),
                    object_repr=str(cluster), before={"worker_count": i, "generation": i},
                    after={"worker_count": i + 1, "generation": i + 1})
