@@ -2,6 +2,8 @@
 
 from django.apps import AppConfig
 
+from netpolicy import node_pools
+
 
 class AgentsConfig(AppConfig):
     """Server side of the Linux node agents: nodes, enrolment, desired and observed state."""
@@ -10,5 +12,7 @@ class AgentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        """Connect the receivers: POSIX accounts, and refusal of pool conflicts (network changes are explicit calls)."""
+        """Connect the receivers (POSIX accounts, membership pool conflicts); register the segment pool check."""
         from agents import conflicts, receivers  # noqa: F401
+
+        node_pools.register_check(conflicts.refuse_segment_overlap)

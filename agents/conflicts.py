@@ -7,7 +7,6 @@ that creates the overlap, is refused. Admins are told which tenant and pool; oth
 the names of tenants they cannot see. Pool rows are locked so concurrent changes cannot both pass.
 """
 
-from django.db.models.signals import pre_save
 from django.dispatch import receiver
 
 from agents.models import NodePool
@@ -62,8 +61,7 @@ def refuse_membership_overlap(sender, tenant, user, **kwargs):
                    f"node pools, and {WHY}. A site admin can resolve this.")  # fmt: skip
 
 
-@receiver(pre_save, sender=Segment, dispatch_uid="agents-segment-pool-conflict")
-def refuse_segment_overlap(sender, instance, **kwargs):
+def refuse_segment_overlap(instance: Segment) -> None:
     """Refuse a live overlay segment that puts a tenant on a pool where its members meet another tenant."""
     if instance.kind != SegmentKind.OVERLAY or not instance.node_pool_id or instance.state in RELEASED_STATES:
         return

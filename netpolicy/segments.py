@@ -8,6 +8,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 
 from audit.services import record, snapshot
+from netpolicy import node_pools
 from netpolicy.allocation import (
     ID_COLUMN,
     POOL_FOR,
@@ -214,6 +215,7 @@ def create_segment(tenant: Tenant, user, data: dict) -> Segment:
         claims = _Claims()
         for attempt in range(ATTEMPTS):
             segment = _new_segment(tenant, user, data, claims, admin)
+            node_pools.check_segment(segment)
             try:
                 with transaction.atomic():
                     segment.save()
@@ -282,6 +284,7 @@ def transition_segment(segment: Segment, user, action: str, to_state: str, reaso
         before = snapshot(current)
         current.state = to_state
         current.generation += 1
+        node_pools.check_segment(current)
         current.save(update_fields=["state", "generation", "updated"])
         record(
             f"segment.{action}",
