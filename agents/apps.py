@@ -12,7 +12,8 @@ class AgentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        """Connect the receivers (POSIX accounts, membership pool conflicts); register the segment pool check."""
-        from agents import conflicts, receivers  # noqa: F401
+        """Connect the receivers (POSIX accounts, membership conflicts); register the segments' node pools."""
+        from agents import conflicts, receivers, segment_pools  # noqa: F401
 
+        node_pools.register(segment_pools.SegmentPools())
         node_pools.register_check(conflicts.refuse_segment_overlap)

@@ -30,7 +30,7 @@ def _viewer_is_admin() -> bool:
 
 
 def _overlays():
-    return Segment.objects.filter(LIVE, kind=SegmentKind.OVERLAY, node_pool__isnull=False)
+    return Segment.objects.filter(LIVE, kind=SegmentKind.OVERLAY, pool_link__isnull=False)
 
 
 def _lock_pools(pool_ids) -> dict[int, NodePool]:
@@ -39,12 +39,12 @@ def _lock_pools(pool_ids) -> dict[int, NodePool]:
 
 def membership_conflicts(tenant: Tenant, user) -> list[tuple[Tenant, NodePool]]:
     """(other tenant, shared pool) for each overlap that adding user to tenant would create."""
-    pools = _lock_pools(_overlays().filter(tenant=tenant).values_list("node_pool", flat=True))
+    pools = _lock_pools(_overlays().filter(tenant=tenant).values_list("pool_link__pool", flat=True))
     if not pools:
         return []
     others = Membership.objects.filter(user=user).exclude(tenant=tenant).values_list("tenant", flat=True)
-    shared = _overlays().filter(tenant__in=others, node_pool__in=pools).select_related("tenant")
-    return sorted({(s.tenant, pools[s.node_pool_id]) for s in shared}, key=lambda x: (x[0].slug, x[1].name))
+    shared = _overlays().filter(tenant__in=others, pool_link__pool__in=pools).select_related("tenant", "pool_link")
+    return sorted({(s.tenant, pools[s.pool_link.pool_id]) for s in shared}, key=lambda x: (x[0].slug, x[1].name))
 
 
 @receiver(membership_pre_create, dispatch_uid="agents-membership-pool-conflict")
@@ -67,7 +67,9 @@ def refuse_segment_overlap(instance: Segment) -> None:
         return
     pool = _lock_pools([instance.node_pool_id])[instance.node_pool_id]
     members = Membership.objects.filter(tenant=instance.tenant_id).values_list("user", flat=True)
-    neighbours = _overlays().filter(node_pool=pool).exclude(tenant=instance.tenant_id).values_list("tenant", flat=True)
+    neighbours = (
+        _overlays().filter(pool_link__pool=pool).exclude(tenant=instance.tenant_id).values_list("tenant", flat=True)
+    )
     shared = (Membership.objects.filter(user__in=members, tenant__in=neighbours)
               .select_related("user", "tenant").order_by("user__username", "tenant__slug"))  # fmt: skip
     if not shared:

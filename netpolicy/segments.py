@@ -219,18 +219,24 @@ def create_segment(tenant: Tenant, user, data: dict) -> Segment:
             try:
                 with transaction.atomic():
                     segment.save()
+                    node_pools.link(segment)
                 break
             except IntegrityError as exc:
                 lost = _lost_to_a_concurrent_commit(exc, segment, data)
                 if lost is None or attempt == ATTEMPTS - 1:
                     raise Conflict(f"Segment collides with another one: {_constraint(exc)}.") from None
                 claims.lost.add(lost)
-        record("segment.create", segment, after=snapshot(segment), tenant=tenant)
+        record("segment.create", segment, after=_snapshot(segment), tenant=tenant)
         if segment.state == S.REQUESTED:
             notifications.segment_requested(segment)
         if segment.node_pool_id:
             network_changed([tenant])  # an admin's overlay segment is approved at once
     return segment
+
+
+def _snapshot(segment: Segment) -> dict:
+    """The audit's view of a segment: its fields and its node pool (a link agents holds)."""
+    return {**snapshot(segment), "node_pool": segment.node_pool_id}
 
 
 def _new_segment(tenant: Tenant, user, data: dict, claims: _Claims, admin: bool) -> Segment:
@@ -281,7 +287,7 @@ def transition_segment(segment: Segment, user, action: str, to_state: str, reaso
         current = Segment.objects.select_for_update().get(pk=segment.pk)
         if current.state not in allowed:
             raise Conflict(f"Cannot {action}: the segment is {current.state}.")
-        before = snapshot(current)
+        before = _snapshot(current)
         current.state = to_state
         current.generation += 1
         node_pools.check_segment(current)
@@ -290,7 +296,7 @@ def transition_segment(segment: Segment, user, action: str, to_state: str, reaso
             f"segment.{action}",
             current,
             before=before,
-            after=snapshot(current),
+            after=_snapshot(current),
             tenant=current.tenant_id,
             message=reason,
         )

@@ -12,7 +12,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
-from netpolicy import allocation, findings, firewall_page, policy, realization, segments, service_requests, whatif
+from netpolicy import (
+    allocation,
+    findings,
+    firewall_page,
+    node_pools,
+    policy,
+    realization,
+    segments,
+    service_requests,
+    whatif,
+)
 from netpolicy import rules as rule_service
 from netpolicy.allocation import PoolExhausted, pool_usage
 from netpolicy.choices import SegmentKind, SegmentState
@@ -147,7 +157,7 @@ def segment_create(request):
 def _get_segment(user, pk) -> Segment:
     """Another tenant's segment is a 404, exactly like a missing one."""
     queryset = scope(
-        Segment.objects.select_related("tenant", "id_pool", "prefix_pool", "node_pool", "requested_by"), user
+        node_pools.with_pools(Segment.objects.select_related("tenant", "id_pool", "prefix_pool", "requested_by")), user
     )
     return get_object_or_404(queryset, pk=pk)
 

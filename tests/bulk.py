@@ -6,7 +6,7 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from agents.models import JoinToken, Node, NodePool, PoolSubnet
+from agents.models import JoinToken, Node, NodePool, PoolSubnet, SegmentPool
 from audit.models import AuditEvent
 from catalog import fields as grammar
 from catalog.models import CatalogItem, CatalogItemVersion, ClusterOrigin
@@ -243,8 +243,10 @@ def segment_nodes(world, n):
     vnis = Pool.objects.create(name="bulk-vnis", kind="vni", first=5000, last=5999)
     v4 = Pool.objects.create(name="bulk-v4", kind="ipv4", cidr="10.0.0.0/8", default_prefix_length=26)
     pool = NodePool.objects.create(name="bulk-rack")
-    Segment.objects.create(tenant=world.tenant_a, name="uvn", kind="overlay", id_pool=vnis, vni=5000, prefix_pool=v4,
-                           subnet="10.0.0.0/26", gateway="10.0.0.1", state="approved", node_pool=pool)  # fmt: skip
+    segment = Segment.objects.create(tenant=world.tenant_a, name="uvn", kind="overlay", id_pool=vnis, vni=5000,
+                                     prefix_pool=v4, subnet="10.0.0.0/26", gateway="10.0.0.1",
+                                     state="approved")  # fmt: skip
+    SegmentPool.objects.create(segment=segment, pool=pool)
     report = {"generation": 2, "tenants": {str(world.tenant_a.pk): {"status": "ready", "errors": []}}}
     Node.objects.bulk_create([Node(name=f"n{i}", pool=pool, status="ready", last_report=report, desired_generation=2,
                                    applied_generation=2) for i in range(n)])  # fmt: skip

@@ -122,3 +122,11 @@ def test_two_concurrent_additions_to_tenants_on_one_pool_let_exactly_one_through
         thread.join(timeout=60)
     assert sorted(outcomes) == ["Conflict", "ok"]
     assert Membership.objects.filter(user=user).count() == 1
+
+
+def test_no_signal_vetoes_a_segment_save_the_segment_service_calls_the_pool_check_itself():
+    from django.db.models.signals import pre_save
+
+    from netpolicy.models import Segment
+
+    assert not pre_save.has_listeners(Segment)
