@@ -3,7 +3,7 @@ SHELL := /bin/bash
 ENV := source scripts/env.sh &&
 PORT ?= 8000
 
-.PHONY: run test bootstrap services stop lint migrate demo schema clean-data
+.PHONY: run test bootstrap services stop lint migrate demo schema clean-data terraform
 
 bootstrap:
 	@bash scripts/bootstrap.sh
@@ -22,6 +22,10 @@ run: migrate
 
 test: services
 	@$(ENV) bash scripts/test.sh
+
+# Terraform v1.5.7 and Enclave's provider into .data/bin (for your own Terraform runs; `make test` builds them too).
+terraform: bootstrap
+	@$(ENV) bash scripts/terraform.sh build
 
 # Fails on any finding: lint, formatting, types (the same as the start of `make test`).
 lint: bootstrap

@@ -7,15 +7,12 @@ that creates the overlap, is refused. Admins are told which tenant and pool; oth
 the names of tenants they cannot see. Pool rows are locked so concurrent changes cannot both pass.
 """
 
-from django.dispatch import receiver
-
 from agents.models import NodePool
 from audit.context import ActorKind, current_actor
+from core.errors import Conflict
 from netpolicy.choices import SegmentKind
 from netpolicy.models import LIVE, RELEASED_STATES, Segment
-from portal.errors import Conflict
 from tenants.models import Membership, Tenant
-from tenants.signals import membership_pre_create
 
 WHY = "a login session enters only one tenant network per node"
 
@@ -47,8 +44,7 @@ def membership_conflicts(tenant: Tenant, user) -> list[tuple[Tenant, NodePool]]:
     return sorted({(s.tenant, pools[s.pool_link.pool_id]) for s in shared}, key=lambda x: (x[0].slug, x[1].name))
 
 
-@receiver(membership_pre_create, dispatch_uid="agents-membership-pool-conflict")
-def refuse_membership_overlap(sender, tenant, user, **kwargs):
+def refuse_membership_overlap(tenant, user) -> None:
     """Refuse adding a user who already belongs to another tenant on one of this tenant's pools."""
     conflicts = membership_conflicts(tenant, user)
     if not conflicts:

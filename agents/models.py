@@ -76,7 +76,7 @@ class Node(models.Model):
     applied_generation = models.PositiveBigIntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
     last_report = models.JSONField(default=dict, blank=True)
-    # The node's own errors; each tenant's errors are kept apart (portal.viewer_text: a member reads their
+    # The node's own errors; each tenant's errors are kept apart (core.viewer_text: a member reads their
     # tenants' only), and node-level text (nft's, ip's stderr) may quote any tenant, so only admins read it.
     last_error = models.TextField(blank=True)
     tenant_errors = models.JSONField(default=dict, blank=True, help_text='{"<tenant id>": ["error", ...]}')

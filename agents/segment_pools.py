@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from agents.choices import NodeStatus, TenantNetworkStatus
 from agents.models import NodePool, SegmentPool
-from portal.viewer_text import Viewer
+from core.viewer_text import Viewer
 
 # A node's own errors are nft's and ip's words about the whole node, which may quote any tenant's objects.
 NODE_PROBLEM = "the node itself reports a problem (site admins see its errors)"

@@ -5,13 +5,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from agents.desired import CGNAT
+from core.lookups import any_of
 from netpolicy import propagation
 from netpolicy.choices import PoolKind, SegmentKind, SegmentState
 from netpolicy.compiler import model as ir
 from netpolicy.compiler import nft
 from netpolicy.ir import build_site, build_site_isolating
 from netpolicy.models import Pool, Segment
-from portal.lookups import any_of
 from tenants.models import Membership, Tenant
 from users.models import PosixAccount
 

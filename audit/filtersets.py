@@ -5,7 +5,7 @@ from django.db.models import Q
 
 from audit.context import ActorKind
 from audit.models import AuditEvent
-from portal import filters
+from core import filters
 
 
 class AuditEventFilterSet(filters.FilterSet):

@@ -7,8 +7,8 @@ from catalog import views
 app_name = "catalog"
 
 urlpatterns = [
-    path("", views.item_list, name="item-list"),
-    path("new/", views.item_create, name="item-create"),
-    path("<int:pk>/", views.item_detail, name="item-detail"),
-    path("<int:pk>/edit/", views.item_edit, name="item-edit"),
+    path("", views.ItemListView.as_view(), name="item-list"),
+    path("new/", views.ItemCreateView.as_view(), name="item-create"),
+    path("<int:pk>/", views.ItemDetailView.as_view(), name="item-detail"),
+    path("<int:pk>/edit/", views.ItemEditView.as_view(), name="item-edit"),
 ]

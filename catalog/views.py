@@ -1,15 +1,13 @@
 """Catalog pages: the items a user may request from, their trade-offs and what the site offers; admins publish."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 
 from catalog import services
 from catalog.forms import ItemForm, RequestForm, item_initial
 from catalog.models import CatalogItem
-from portal.errors import NotFound, ServiceError
-from portal.paging import paginate
+from core.views import ObjectEditView, ObjectListView, attach_detail
 from tenants import advice, offers
 from tenants.access import is_site_admin
 
@@ -31,34 +29,41 @@ def _profiles(site_offers, *keep: str) -> list[str]:
     return names + [k for k in keep if k and k not in names]
 
 
-@login_required
-def item_list(request):
+class ItemListView(ObjectListView):
     """Every item the user may request from (admins also see retired ones)."""
-    pager = paginate(request, services.visible_items(request.user).order_by("slug"), PER_PAGE)
-    return render(request, "catalog/item_list.html", {"pager": pager, "is_admin": is_site_admin(request.user)})
+
+    template_name = "catalog/item_list.html"
+    per_page = PER_PAGE
+
+    def get_queryset(self, request):
+        return services.visible_items(request.user).order_by("slug")
+
+    def get_extra_context(self, request, pager) -> dict:
+        return {"is_admin": is_site_admin(request.user)}
 
 
-@login_required
-def item_detail(request, pk):
+class ItemDetailView(ObjectEditView):
     """An item's description, trade-offs and the site's view of it; researchers request from here (POST)."""
-    item = _item(request.user, pk)
-    version = item.current
-    site_offers = offers.site_offers()
-    form = RequestForm(request.POST or None, user=request.user, rules=version.rules, site_offers=site_offers)
-    if request.method == "POST" and form.is_valid():
-        try:
-            cluster = services.request_cluster(item, form.cleaned_data["tenant"], request.user, form.service_data(),
-                                               submit="submit" in request.POST)  # fmt: skip
-        except NotFound:
-            raise Http404("No such catalog item.") from None
-        except ServiceError as exc:
-            detail = exc.detail if isinstance(exc.detail, list) else [exc.detail]
-            for message in detail:
-                form.add_error(exc.field if exc.field in form.fields else None, message)
-        else:
-            messages.success(request, f"Cluster request {cluster} is {cluster.get_state_display().lower()}.")
-            return redirect("frontend:cluster-detail", pk=cluster.pk)
-    return render(request, "catalog/item_detail.html", _detail_context(request, item, form))
+
+    template_name = "catalog/item_detail.html"
+
+    def get_form(self, request, pk):
+        self.item = _item(request.user, pk)
+        rules, site_offers = self.item.current.rules, offers.site_offers()
+        return RequestForm(request.POST or None, user=request.user, rules=rules, site_offers=site_offers)
+
+    def save(self, request, form):
+        return services.request_cluster(self.item, form.cleaned_data["tenant"], request.user, form.service_data(),
+                                        submit="submit" in request.POST)  # fmt: skip
+
+    form_error = staticmethod(attach_detail)
+
+    def saved(self, request, cluster, pk):
+        messages.success(request, f"Cluster request {cluster} is {cluster.get_state_display().lower()}.")
+        return redirect("frontend:cluster-detail", pk=cluster.pk)
+
+    def get_context(self, request, form=None, pk=None) -> dict:
+        return _detail_context(request, self.item, form)
 
 
 def _detail_context(request, item: CatalogItem, form) -> dict:
@@ -74,38 +79,44 @@ def _detail_context(request, item: CatalogItem, form) -> dict:
     }  # fmt: skip
 
 
-@login_required
-def item_create(request):
+class ItemCreateView(ObjectEditView):
     """Publish a new item (site admins)."""
-    _require_admin(request.user)
-    site_offers = offers.site_offers()
-    form = ItemForm(request.POST or None, profiles=_profiles(site_offers))
-    if request.method == "POST" and form.is_valid():
-        try:
-            item = services.create_item(request.user, form.service_data())
-        except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.detail)
-        else:
-            messages.success(request, f"Catalog item {item} published (version 1).")
-            return redirect("catalog:item-detail", pk=item.pk)
-    return render(request, "catalog/item_form.html", {"form": form, "item": None, "site_offers": site_offers})
+
+    template_name = "catalog/item_form.html"
+    item = None
+
+    def get_form(self, request, **kwargs):
+        _require_admin(request.user)
+        self.site_offers = offers.site_offers()
+        return ItemForm(request.POST or None, profiles=_profiles(self.site_offers))
+
+    def save(self, request, form):
+        return services.create_item(request.user, form.service_data())
+
+    form_error = staticmethod(attach_detail)
+
+    def saved(self, request, item, **kwargs):
+        messages.success(request, f"Catalog item {item} published (version 1).")
+        return redirect("catalog:item-detail", pk=item.pk)
+
+    def get_context(self, request, form=None, **kwargs) -> dict:
+        return {"form": form, "item": self.item, "site_offers": self.site_offers}
 
 
-@login_required
-def item_edit(request, pk):
+class ItemEditView(ItemCreateView):
     """Change an item (site admins): new content becomes a new version; existing clusters keep theirs."""
-    _require_admin(request.user)
-    item = get_object_or_404(CatalogItem.objects.select_related("current"), pk=pk)
-    site_offers = offers.site_offers()
-    profiles = _profiles(site_offers, *(item.current.rules.get("vgpu_profile", {}).get("choices", [])),
-                         item.current.rules.get("vgpu_profile", {}).get("value", ""))  # fmt: skip
-    form = ItemForm(request.POST or None, initial=item_initial(item), profiles=profiles, item=item)
-    if request.method == "POST" and form.is_valid():
-        try:
-            item = services.update_item(item, request.user, form.service_data())
-        except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.detail)
-        else:
-            messages.success(request, f"Catalog item {item} saved (version {item.current.number}).")
-            return redirect("catalog:item-detail", pk=item.pk)
-    return render(request, "catalog/item_form.html", {"form": form, "item": item, "site_offers": site_offers})
+
+    def get_form(self, request, pk):
+        _require_admin(request.user)
+        item = self.item = get_object_or_404(CatalogItem.objects.select_related("current"), pk=pk)
+        self.site_offers = offers.site_offers()
+        profiles = _profiles(self.site_offers, *(item.current.rules.get("vgpu_profile", {}).get("choices", [])),
+                             item.current.rules.get("vgpu_profile", {}).get("value", ""))  # fmt: skip
+        return ItemForm(request.POST or None, initial=item_initial(item), profiles=profiles, item=item)
+
+    def save(self, request, form):
+        return services.update_item(self.item, request.user, form.service_data())
+
+    def saved(self, request, item, **kwargs):
+        messages.success(request, f"Catalog item {item} saved (version {item.current.number}).")
+        return redirect("catalog:item-detail", pk=item.pk)

@@ -1,4 +1,4 @@
-"""The fabrics app's API routes, registered in portal/api_urls.py."""
+"""Router registrations and fabric-agent paths of the fabrics API; portal/api_urls.py includes both."""
 
 from django.urls import path
 
@@ -15,6 +15,7 @@ from fabrics.api import (
 
 
 def register(router) -> None:
+    """Add the fabrics endpoints to the project's /api/v1/ router."""
     router.register("fabrics", FabricViewSet, basename="fabric")
     router.register("fabric-shared-ports", SharedPortViewSet, basename="sharedport")
     router.register("fabric-join-tokens", FabricJoinTokenViewSet, basename="fabricjointoken")

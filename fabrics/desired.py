@@ -10,7 +10,7 @@ from django.db import transaction
 
 from agents.models import Node
 from audit.services import record
-from fabrics import allocation, membership
+from fabrics import allocation, channel, membership
 from fabrics.models import Fabric, PartitionKey
 from netpolicy.models import LIVE, Segment
 from tenants import network
@@ -93,6 +93,4 @@ def _store(fabric: Fabric, doc: dict) -> bool:
 
 def wake(fabric_id: int) -> None:
     """Tell a fabric agent parked on its desired state that it changed (fabrics.channel)."""
-    from fabrics import channel
-
     channel.wake(fabric_id)

@@ -7,6 +7,7 @@ from enclave_agent import fabric_wire as wire
 
 from fabrics import desired, hardening
 from fabrics.models import Fabric, PartitionKey
+from tenants.advice import IB_UNMANAGED
 from vsphere.choices import LinkType
 from vsphere.models import Host, VFAssignment
 
@@ -22,8 +23,6 @@ def _ib_hosts(vcenter=None):
 
 def site_note() -> str:
     """For the request form: whether the site's InfiniBand hosts are on fabrics Enclave manages."""
-    from tenants.advice import IB_UNMANAGED
-
     hosts = _ib_hosts()
     total, managed = hosts.count(), hosts.filter(fabric_link__isnull=False).count()
     if not managed:
@@ -49,8 +48,8 @@ def cluster_note(cluster) -> str | None:
     state = key.get_state_display().lower() if key else "not taken"
     text = (f"{BYPASS}: its isolation rests on the tenant's own InfiniBand partition "
             f"{key.text if key else ''} on fabric {fabric.name} ({state}), whose subnet manager Enclave programs: "
-            f"the VFs ({', '.join(sorted(g or 'GUID pending' for g, _ in rows))}) are full members of it and of no "
-            f"other tenant's.")  # fmt: skip
+            f"the VFs (port GUIDs {', '.join(sorted(g or 'pending' for g, _ in rows))}, which Enclave sets through "
+            f"each VF adapter's MAC address) are full members of it and of no other tenant's.")  # fmt: skip
     if hardening.protected(fabric.sm) is False:
         text += UNHARDENED
     unmanaged = vfs.count() - len(rows)

@@ -13,9 +13,10 @@ from enclave_agent import fabric_wire as wire
 
 from agents import credentials
 from audit.services import record, snapshot
+from core.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from fabrics import desired
 from fabrics.models import Fabric, FabricCredential, FabricHost, FabricJoinToken, FabricPool, SharedPort
-from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
+from vsphere import vf_mac
 
 CREDENTIAL_PREFIX = "encf_"  # a fabric agent's credential; never accepted by the tenant or node API
 JOIN_PREFIX = "encfj_"  # a fabric agent's one-time join token
@@ -24,7 +25,7 @@ FIELDS = ("name", "kind", "description", "pkey_first", "pkey_last", "reserved_pk
 
 
 def _check(fabric: Fabric) -> None:
-    """The key range and reserved keys inside 0x0001..0x7ffe; a VF GUID range that fits 64 bits."""
+    """The key range and reserved keys inside 0x0001..0x7ffe; a VF GUID range that VF adapters' MACs can carry."""
     for name in ("pkey_first", "pkey_last"):
         if not wire.PKEY_MIN <= getattr(fabric, name) <= wire.PKEY_MAX:
             raise InvalidRequest(f"{name} must lie within 0x0001..0x7ffe (0x7fff is the default partition).", name)
@@ -37,8 +38,9 @@ def _check(fabric: Fabric) -> None:
             first = int(wire.guid(fabric.vf_guid_first, "vf_guid_first"), 16)
         except wire.FabricError as exc:
             raise InvalidRequest(str(exc), "vf_guid_first") from None
-        if first + fabric.vf_guid_count > 1 << 64:
-            raise InvalidRequest("The VF GUID range runs past 0xffffffffffffffff.", "vf_guid_count")
+        problem = vf_mac.range_problem(first, fabric.vf_guid_count)
+        if problem:
+            raise InvalidRequest(problem, "vf_guid_first")
 
 
 def create_fabric(data: dict, hosts=(), pools=()) -> Fabric:

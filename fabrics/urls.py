@@ -7,7 +7,7 @@ from fabrics import views
 app_name = "fabrics"
 
 urlpatterns = [
-    path("", views.fabric_list, name="fabric-list"),
-    path("<int:pk>/", views.fabric_detail, name="fabric-detail"),
-    path("<int:pk>/join-token/", views.join_token_create, name="join-token-create"),
+    path("", views.FabricListView.as_view(), name="fabric-list"),
+    path("<int:pk>/", views.FabricDetailView.as_view(), name="fabric-detail"),
+    path("<int:pk>/join-token/", views.JoinTokenCreateView.as_view(), name="join-token-create"),
 ]

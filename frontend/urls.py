@@ -7,16 +7,16 @@ from frontend import admin_views, views
 app_name = "frontend"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("clusters/", views.cluster_list, name="cluster-list"),
-    path("clusters/new/", views.cluster_create, name="cluster-create"),
-    path("clusters/<int:pk>/", views.cluster_detail, name="cluster-detail"),
-    path("clusters/<int:pk>/<slug:verb>/", views.cluster_action, name="cluster-action"),
-    path("approvals/", views.approvals, name="approvals"),
-    path("audit/", admin_views.audit_list, name="audit"),
-    path("tokens/", admin_views.token_list, name="tokens"),
-    path("tokens/<int:pk>/revoke/", admin_views.token_revoke, name="token-revoke"),
-    path("tenants/", admin_views.tenant_list, name="tenant-list"),
-    path("tenants/<int:pk>/", admin_views.tenant_detail, name="tenant-detail"),
-    path("memberships/<int:pk>/remove/", admin_views.membership_remove, name="membership-remove"),
+    path("", views.HomeView.as_view(), name="home"),
+    path("clusters/", views.ClusterListView.as_view(), name="cluster-list"),
+    path("clusters/new/", views.ClusterCreateView.as_view(), name="cluster-create"),
+    path("clusters/<int:pk>/", views.ClusterDetailView.as_view(), name="cluster-detail"),
+    path("clusters/<int:pk>/<slug:verb>/", views.ClusterActionView.as_view(), name="cluster-action"),
+    path("approvals/", views.ApprovalsView.as_view(), name="approvals"),
+    path("audit/", admin_views.AuditListView.as_view(), name="audit"),
+    path("tokens/", admin_views.TokenListView.as_view(), name="tokens"),
+    path("tokens/<int:pk>/revoke/", admin_views.TokenRevokeView.as_view(), name="token-revoke"),
+    path("tenants/", admin_views.TenantListView.as_view(), name="tenant-list"),
+    path("tenants/<int:pk>/", admin_views.TenantDetailView.as_view(), name="tenant-detail"),
+    path("memberships/<int:pk>/remove/", admin_views.MembershipRemoveView.as_view(), name="membership-remove"),
 ]

@@ -2,22 +2,21 @@
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
 from audit.services import snapshot
+from core.errors import Conflict
+from core.paging import paginate
+from core.views import ObjectActionView, ObjectDetailView, ObjectEditView, ObjectListView, PageView, attach_detail
 from fabrics import notes as fabric_notes
 from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm, ResizeForm
 from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from notices import services as notice_services
-from portal.errors import Conflict, NotFound, ServiceError
-from portal.pages import render_page
-from portal.paging import paginate
 from tenants import advice, notifications, offers, quotas, realizers, resize, services
 from tenants.access import (
     can_decide,
@@ -33,22 +32,32 @@ from tenants.filtersets import ClusterFilterSet
 from tenants.models import LeaseExtension, VirtualCluster
 
 
-@login_required
-def home(request):
-    clusters = paginate(request, visible_clusters(request.user).exclude(state=ClusterState.RETIRED), 20)
-    tenants = paginate(request, visible_tenants(request.user).order_by("slug"), 20, param="tenants")
-    context = {"tenants": tenants, "clusters": clusters.rows, "pager": clusters,
-               "notices": notice_services.recent(request.user),
-               "unread_notices": notice_services.unread_count(request.user)}  # fmt: skip
-    return render(request, "frontend/home.html", context)
+class HomeView(ObjectListView):
+    """The user's live clusters, tenants and newest notices."""
+
+    template_name = "frontend/home.html"
+    context_object_name = "clusters"
+    per_page = 20
+
+    def get_queryset(self, request):
+        return visible_clusters(request.user).exclude(state=ClusterState.RETIRED)
+
+    def get_extra_context(self, request, pager) -> dict:
+        return {"tenants": paginate(request, visible_tenants(request.user).order_by("slug"), 20, param="tenants"),
+                "notices": notice_services.recent(request.user),
+                "unread_notices": notice_services.unread_count(request.user)}  # fmt: skip
 
 
-@login_required
-def cluster_list(request):
-    filterset = ClusterFilterSet(request.GET, queryset=visible_clusters(request.user))
-    pager = paginate(request, filterset.qs)
-    context = {"filter": filterset, "clusters": pager.rows, "pager": pager}
-    return render_page(request, "frontend/cluster_list.html", context, "frontend/partials/cluster_table.html")
+class ClusterListView(ObjectListView):
+    """The clusters the user may see, filtered; the htmx partial is the table alone."""
+
+    template_name = "frontend/cluster_list.html"
+    partial_name = "frontend/partials/cluster_table.html"
+    filterset_class = ClusterFilterSet
+    context_object_name = "clusters"
+
+    def get_queryset(self, request):
+        return visible_clusters(request.user)
 
 
 def _advice_context(form) -> dict:
@@ -117,41 +126,61 @@ def _site_problems(form) -> list[str]:
     return offers.refusals(VirtualCluster(**values))
 
 
-@login_required
-def cluster_create(request):
+class ClusterCreateView(ObjectEditView):
     """The request form; htmx posts it on every change to validate and advise live."""
-    applying = request.method == "POST" and "apply_recommendation" in request.POST
-    data = _with_recommendation(request.POST) if applying else request.POST or None
-    form = ClusterForm(data, user=request.user)
-    live_check = applying or request.htmx and request.headers.get("X-Enclave-Validate") == "1"
-    if request.method == "POST" and form.is_valid() and not live_check:
+
+    template_name = "frontend/cluster_form.html"
+    partial_name = "frontend/partials/cluster_form_body.html"
+    form_error = staticmethod(attach_detail)
+
+    def get_form(self, request):
+        applying = request.method == "POST" and "apply_recommendation" in request.POST
+        data = _with_recommendation(request.POST) if applying else request.POST or None
+        self.live = applying or request.htmx and request.headers.get("X-Enclave-Validate") == "1"
+        return ClusterForm(data, user=request.user)
+
+    def may_save(self, request, form) -> bool:
+        return form.is_valid() and not self.live
+
+    def save(self, request, form):
         data = dict(form.cleaned_data)
         tenant = data.pop("tenant")
-        try:
-            cluster = services.create_cluster(tenant, request.user, data, submit="submit" in request.POST)
-        except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.detail)
-        else:
-            messages.success(request, f"Cluster request {cluster} is {cluster.get_state_display().lower()}.")
-            return redirect("frontend:cluster-detail", pk=cluster.pk)
-    context = {
-        "form": form, "live": live_check, **_quota_context(form), "site_problems": _site_problems(form),
-        "site_offers": form.site_offers, **_advice_context(form),
-    }  # fmt: skip
-    return render_page(request, "frontend/cluster_form.html", context, "frontend/partials/cluster_form_body.html")
+        return services.create_cluster(tenant, request.user, data, submit="submit" in request.POST)
+
+    def saved(self, request, cluster):
+        messages.success(request, f"Cluster request {cluster} is {cluster.get_state_display().lower()}.")
+        return redirect("frontend:cluster-detail", pk=cluster.pk)
+
+    def get_context(self, request, form=None) -> dict:
+        return {
+            "form": form, "live": self.live, **_quota_context(form), "site_problems": _site_problems(form),
+            "site_offers": form.site_offers, **_advice_context(form),
+        }  # fmt: skip
 
 
-@login_required
-def cluster_detail(request, pk):
-    cluster = get_cluster(request.user, pk)
-    if request.htmx:  # the live status card alone: what is being applied, and why it waits or failed
-        if not cluster.work_pending:  # the work is done: load the whole page once (actions, access, history)
-            return HttpResponse(headers={"HX-Refresh": "true"})
-        return render(request, "frontend/partials/cluster_status.html", _status_context(cluster))
+class ClusterDetailView(ObjectDetailView):
+    """A cluster: its status, decisions, lease, resize, access and history; htmx polls the status card alone."""
+
+    template_name = "frontend/cluster_detail.html"
+    partial_name = "frontend/partials/cluster_status.html"
+
+    def get(self, request, pk):
+        cluster = get_cluster(request.user, pk)
+        if request.htmx:  # the live status card alone: what is being applied, and why it waits or failed
+            if not cluster.work_pending:  # the work is done: load the whole page once (actions, access, history)
+                return HttpResponse(headers={"HX-Refresh": "true"})
+            return render(request, "frontend/partials/cluster_status.html", _status_context(cluster))
+        return self.render(request, self.get_extra_context(request, cluster))
+
+    def get_extra_context(self, request, cluster) -> dict:
+        return _detail_context(request, cluster)
+
+
+def _detail_context(request, cluster) -> dict:
     history = AuditEvent.objects.filter(object_type="tenants.virtualcluster", object_id=str(cluster.pk))
     can_resize = can_decide(request.user, cluster) and cluster.state in RESIZABLE_STATES
     origin = catalog_origin(cluster)
-    context = {
+    return {
         **_status_context(cluster),
         "history": [_with_summary(e) for e in history.order_by("created", "id")],
         "can_endorse": cluster.state == ClusterState.SUBMITTED and is_owner(request.user, cluster.tenant_id),
@@ -169,7 +198,6 @@ def cluster_detail(request, pk):
         "ib_partition": fabric_notes.partition_of(cluster) if cluster.interconnect == Interconnect.SRIOV_IB else None,
         **_access_context(cluster, request.user),
     }  # fmt: skip
-    return render_page(request, "frontend/cluster_detail.html", context, "frontend/partials/cluster_status.html")
 
 
 def _status_context(cluster) -> dict:
@@ -288,37 +316,49 @@ def _resize_plan(request, cluster, changes: dict):
     return render(request, "frontend/cluster_resize.html", context)
 
 
-@login_required
-@require_POST
-def cluster_action(request, pk, verb):
+class ClusterActionView(ObjectActionView):
     """Run one state transition; errors come back as a message, nothing half-done."""
-    cluster = get_cluster(request.user, pk)
-    if verb in FORM_ACTIONS:
-        form_class, call, problem = FORM_ACTIONS[verb]
-        form = form_class(request.POST)
-        if not form.is_valid():
-            messages.error(request, problem)
-            return redirect("frontend:cluster-detail", pk=pk)
-        if verb == "resize" and request.POST.get("confirm") != "yes":
-            return _resize_plan(request, cluster, form.cleaned_data)
-        handler = lambda c, u, p: call(c, u, form.cleaned_data)  # noqa: E731
-    elif verb in ACTIONS:
-        handler = ACTIONS[verb]
-    else:
-        raise Http404("No such action.")
-    try:
-        result = handler(cluster, request.user, request.POST)
-        messages.success(request, _done(result, cluster))
-    except NotFound:
-        raise Http404("No such cluster.") from None
-    except ServiceError as exc:
-        messages.error(request, exc.text)
-    return redirect("frontend:cluster-detail", pk=pk)
+
+    def get_object(self, request, **kwargs):
+        return self.cluster
+
+    def post(self, request, pk, verb):
+        self.cluster = get_cluster(request.user, pk)
+        if verb in FORM_ACTIONS:
+            form_class, call, problem = FORM_ACTIONS[verb]
+            form = form_class(request.POST)
+            if not form.is_valid():
+                messages.error(request, problem)
+                return redirect("frontend:cluster-detail", pk=pk)
+            if verb == "resize" and request.POST.get("confirm") != "yes":
+                return _resize_plan(request, self.cluster, form.cleaned_data)
+            self.handler = lambda c, u, p: call(c, u, form.cleaned_data)
+        elif verb in ACTIONS:
+            self.handler = ACTIONS[verb]
+        else:
+            raise Http404("No such action.")
+        return super().post(request, pk=pk, verb=verb)
+
+    def perform(self, request, cluster):
+        return self.handler(cluster, request.user, request.POST)
+
+    def success_message(self, cluster, result) -> str:
+        return _done(result, cluster)
+
+    def get_success_url(self, request, cluster, result=None) -> str:
+        return reverse("frontend:cluster-detail", kwargs={"pk": cluster.pk})
 
 
-@login_required
-def approvals(request):
+class ApprovalsView(PageView):
     """Requests waiting for this user's decision: endorsements for owners, approvals for admins."""
+
+    template_name = "frontend/approvals.html"
+
+    def get_context(self, request) -> dict:
+        return _approvals_context(request)
+
+
+def _approvals_context(request) -> dict:
     user = request.user
     admin = is_site_admin(user)
     to_endorse = visible_clusters(user).filter(state=ClusterState.SUBMITTED)
@@ -332,8 +372,7 @@ def approvals(request):
     extensions = LeaseExtension.objects.waiting().select_related("cluster__tenant", "requested_by").order_by("pk")
     if not admin:
         extensions = extensions.filter(cluster__tenant__in=tenant_ids(user, Role.OWNER)).exclude(requested_by=user)
-    context = {"to_endorse": paginate(request, to_endorse, param="endorse"),
-               "extensions": paginate(request, extensions, param="extensions"),
-               "to_approve": paginate(request, to_approve, param="approve"),
-               "pending": paginate(request, pending, param="segments")}  # fmt: skip
-    return render(request, "frontend/approvals.html", context)
+    return {"to_endorse": paginate(request, to_endorse, param="endorse"),
+            "extensions": paginate(request, extensions, param="extensions"),
+            "to_approve": paginate(request, to_approve, param="approve"),
+            "pending": paginate(request, pending, param="segments")}  # fmt: skip

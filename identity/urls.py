@@ -7,6 +7,6 @@ from identity import views
 app_name = "identity"
 
 urlpatterns = [
-    path("rules/", views.rule_list, name="rule-list"),
-    path("rules/<int:pk>/delete/", views.rule_delete, name="rule-delete"),
+    path("rules/", views.RuleListView.as_view(), name="rule-list"),
+    path("rules/<int:pk>/delete/", views.RuleDeleteView.as_view(), name="rule-delete"),
 ]

@@ -8,6 +8,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from core.errors import InvalidRequest, NotFound
 from netpolicy import allocation, checks, findings, node_pools, policy, rules, segments, whatif
 from netpolicy.choices import SegmentState
 from netpolicy.compiler import nft, nsx
@@ -32,9 +33,8 @@ from netpolicy.serializers import (
     ServiceSerializer,
     WhatIfSerializer,
 )
-from portal.api import TenantScopedViewSet
-from portal.errors import InvalidRequest, NotFound
 from tenants.access import is_site_admin, tenant_ids, viewer
+from tenants.api_base import TenantScopedViewSet
 from tenants.models import Tenant
 
 CRUD = (

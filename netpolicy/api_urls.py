@@ -1,4 +1,6 @@
-"""Router registrations of the netpolicy API; portal/api_urls.py calls register(router)."""
+"""Router registrations and paths of the netpolicy API; portal/api_urls.py includes both."""
+
+from django.urls import path
 
 from netpolicy.api import (
     ExportViewSet,
@@ -10,6 +12,7 @@ from netpolicy.api import (
     ServiceViewSet,
     WhatIfViewSet,
 )
+from netpolicy.site_api import SiteSettingsView
 
 
 def register(router) -> None:
@@ -22,3 +25,8 @@ def register(router) -> None:
     router.register("firewall-rules", FirewallRuleViewSet)
     router.register("what-if", WhatIfViewSet, basename="what-if")
     router.register("exports", ExportViewSet, basename="netpolicy-export")
+
+
+urlpatterns = [
+    path("site-settings/", SiteSettingsView.as_view(), name="site-settings"),
+]

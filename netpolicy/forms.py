@@ -3,16 +3,16 @@
 from django import forms
 from django.db.models import Q
 
+from core.fields import clean_network
+from core.widgets import FastSelect, by_slug_when_long
 from netpolicy import node_pools
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Action, PoolKind, Protocol, SegmentKind
 from netpolicy.models import FirewallRule, Group, Pool, Segment, Service, ir_name
-from portal.fields import clean_network
-from portal.widgets import FastSelect, by_slug_when_long
 from tenants.access import is_site_admin, visible_tenants
 
 
 def strict_network(text: str) -> str:
-    """A canonical network (portal.addresses), or a ValidationError naming the value."""
+    """A canonical network (core.addresses), or a ValidationError naming the value."""
     return clean_network(text.strip())
 
 

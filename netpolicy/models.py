@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import F, Func, Q, Value
 
+from core.addresses import AddressError, parse_network
 from netpolicy import node_pools
 from netpolicy.choices import (
     DERIVED_SITE_GROUPS,
@@ -32,7 +33,6 @@ from netpolicy.choices import (
     SegmentState,
 )
 from netpolicy.compiler.model import NAME_RE
-from portal.addresses import AddressError, parse_network
 from tenants.choices import DataPath
 from tenants.models import Tenant, dns_label
 

@@ -31,7 +31,7 @@ def register(provider: Provider) -> None:
 
 
 def register_check(check: Callable) -> None:
-    """Add a check(segment, pool) that raises a portal.errors.ServiceError to refuse a segment about to be saved."""
+    """Add a check(segment, pool) that raises a core.errors.ServiceError to refuse a segment about to be saved."""
     if check not in _checks:
         _checks.append(check)
 

@@ -1,10 +1,10 @@
 """How far a segment is realized, and why not further: read from the database (pages never ask a node or vCenter)."""
 
+from core import readiness
+from core.viewer_text import Viewer
 from netpolicy import node_pools
 from netpolicy.choices import SegmentKind
 from netpolicy.choices import SegmentState as S
-from portal import readiness
-from portal.viewer_text import Viewer
 
 NOT_REALIZED = {
     S.REQUESTED: "Waits for a site admin's approval; nothing is realized before that.",

@@ -8,6 +8,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 
 from audit.services import record, snapshot
+from core import viewer_text
+from core.addresses import AddressError, parse_address, parse_network
+from core.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
+from core.viewer_text import SITE_ADMIN, Viewer
 from netpolicy import node_pools
 from netpolicy.allocation import (
     ID_COLUMN,
@@ -21,10 +25,6 @@ from netpolicy.allocation import (
 from netpolicy.checks import compiling
 from netpolicy.choices import PoolKind, SegmentState
 from netpolicy.models import LIVE, Pool, Segment
-from portal import viewer_text
-from portal.addresses import AddressError, parse_address, parse_network
-from portal.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
-from portal.viewer_text import SITE_ADMIN, Viewer
 from tenants import notifications
 from tenants.access import is_site_admin, require_member, require_owner_or_admin
 from tenants.models import Tenant
@@ -204,6 +204,11 @@ def _check_quota(tenant: Tenant, admin: bool) -> None:
     pending = Segment.objects.filter(tenant=tenant, state=S.REQUESTED).count()
     if not admin and pending >= quota.max_pending_segments:
         raise QuotaExceeded([f"segment requests: {pending} of {quota.max_pending_segments} already await approval"])
+
+
+def waiting_for_admin() -> int:
+    """Segment requests waiting for a site admin (tenants' approvals counts and digest ask, one query)."""
+    return Segment.objects.filter(state=S.REQUESTED).count()
 
 
 def create_segment(tenant: Tenant, user, data: dict) -> Segment:

@@ -3,13 +3,13 @@
 from django.db.models import Q
 from rest_framework import relations, serializers
 
+from core.addresses import AddressError, parse_network
+from core.fields import AddressField, NetworkField, NetworkListField
+from core.openapi import IPV4_NETWORK, IPV6_NETWORK, OCTET
 from netpolicy import node_pools, realization
 from netpolicy.allocation import pool_usage
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, PoolKind, Protocol
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
-from portal.addresses import AddressError, parse_network
-from portal.fields import AddressField, NetworkField, NetworkListField
-from portal.openapi import IPV4_NETWORK, IPV6_NETWORK, OCTET
 from tenants.access import tenant_ids
 from tenants.models import Tenant
 
@@ -243,7 +243,7 @@ class GroupSerializer(serializers.ModelSerializer):
         validators = []
 
     def validate_cidrs(self, value):
-        """One message per bad value, naming it (portal.addresses' grammar)."""
+        """One message per bad value, naming it (core.addresses' grammar)."""
         try:
             return [str(parse_network(text)) for text in value]
         except AddressError as exc:

@@ -2,11 +2,11 @@
 
 from django import forms
 from django.contrib import messages
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 
+from core.views import ObjectEditView, attach_detail
 from netpolicy import site
 from netpolicy.ipam import site_settings
-from portal.errors import ServiceError
 from tenants.access import staff_member_required
 
 LIST_FIELDS = ("dns_servers", "ntp_servers", "nfs_servers")
@@ -29,19 +29,26 @@ class SiteSettingsForm(forms.Form):
         return data
 
 
-@staff_member_required
-def site_settings_page(request):
+class SiteSettingsView(ObjectEditView):
     """Show and change the site's shared servers; every tenant's VMs and firewall groups use them."""
-    current = site_settings()
-    initial = {f: "\n".join(getattr(current, f)) for f in LIST_FIELDS}
-    initial |= {"dns_domain": current.dns_domain, "address_cooldown_minutes": current.address_cooldown_minutes}
-    form = SiteSettingsForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            site.update_settings(request.user, form.service_data())
-        except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.detail)
-        else:
-            messages.success(request, "Site settings saved; the NFS and DNS groups and the VMs' filters follow.")
-            return redirect("netpolicy:site-settings")
-    return render(request, "netpolicy/site_settings.html", {"form": form, "settings": current})
+
+    decorators = (staff_member_required,)
+    template_name = "netpolicy/site_settings.html"
+
+    def get_form(self, request):
+        self.current = current = site_settings()
+        initial = {f: "\n".join(getattr(current, f)) for f in LIST_FIELDS}
+        initial |= {"dns_domain": current.dns_domain, "address_cooldown_minutes": current.address_cooldown_minutes}
+        return SiteSettingsForm(request.POST or None, initial=initial)
+
+    def save(self, request, form):
+        return site.update_settings(request.user, form.service_data())
+
+    form_error = staticmethod(attach_detail)
+
+    def saved(self, request, result):
+        messages.success(request, "Site settings saved; the NFS and DNS groups and the VMs' filters follow.")
+        return redirect("netpolicy:site-settings")
+
+    def get_context(self, request, form=None) -> dict:
+        return {"form": form, "settings": self.current}

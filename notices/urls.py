@@ -7,5 +7,5 @@ from notices import views
 app_name = "notices"
 
 urlpatterns = [
-    path("preferences/", views.preferences, name="preferences"),
+    path("preferences/", views.PreferencesView.as_view(), name="preferences"),
 ]

@@ -7,5 +7,5 @@ from nsx import views
 app_name = "nsx"
 
 urlpatterns = [
-    path("managers/<int:pk>/check/", views.manager_check, name="manager-check"),
+    path("managers/<int:pk>/check/", views.ManagerCheckView.as_view(), name="manager-check"),
 ]

@@ -10,6 +10,8 @@ from django.http import HttpResponse, JsonResponse
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
+from tenants.models import VirtualCluster
+
 REGISTRY = CollectorRegistry(auto_describe=True)
 REQUESTS = Counter("enclave_http_requests_total", "HTTP requests", ["method", "status"], registry=REGISTRY)
 LATENCY = Histogram("enclave_http_request_seconds", "HTTP request latency", ["method"], registry=REGISTRY)
@@ -37,8 +39,6 @@ class StateCollector:
         return []
 
     def collect(self):
-        from tenants.models import VirtualCluster
-
         clusters = GaugeMetricFamily("enclave_clusters", "Cluster requests by state", labels=["state"])
         for row in VirtualCluster.objects.values("state").annotate(n=Count("id")):
             clusters.add_metric([row["state"]], row["n"])

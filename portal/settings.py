@@ -4,9 +4,9 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from portal.env import env_bool, env_int, env_list, env_str
-from portal.proxies import parse_networks
-from portal.secrets import load_secret_key, refuse_placeholders
+from core.env import env_bool, env_int, env_list, env_str
+from core.proxies import parse_networks
+from core.secrets import load_secret_key, refuse_placeholders
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("ENCLAVE_DATA_DIR", str(BASE_DIR / ".data")))
@@ -17,7 +17,7 @@ PRODUCTION = env_bool("ENCLAVE_PRODUCTION", False)
 SECRET_KEY = load_secret_key(env_str("ENCLAVE_SECRET_KEY"), DATA_DIR, allow_generate=not PRODUCTION)
 ALLOWED_HOSTS = env_list("ENCLAVE_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("ENCLAVE_CSRF_TRUSTED_ORIGINS")
-# Keys for credentials at rest (vCenter passwords), newest first (portal/crypto.py). Production must set
+# Keys for credentials at rest (vCenter passwords), newest first (core/crypto.py). Production must set
 # them; elsewhere one is derived from SECRET_KEY. ENCLAVE_FIELD_ENCRYPTION_KEY is the one-key spelling.
 FIELD_ENCRYPTION_KEYS = env_list("ENCLAVE_FIELD_ENCRYPTION_KEYS") or env_list("ENCLAVE_FIELD_ENCRYPTION_KEY")
 if PRODUCTION and not FIELD_ENCRYPTION_KEYS:
@@ -91,7 +91,7 @@ AUTHENTICATION_BACKENDS = [
     "identity.local.LocalBackend",
 ]
 # Reverse proxies whose X-Forwarded-For is believed (CIDRs): the client is the right-most address they did not
-# write (portal.proxies). Empty: REMOTE_ADDR is the client.
+# write (core.proxies). Empty: REMOTE_ADDR is the client.
 TRUSTED_PROXIES = parse_networks(env_list("ENCLAVE_TRUSTED_PROXIES"))
 AXES_FAILURE_LIMIT = env_int("ENCLAVE_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("ENCLAVE_LOGIN_COOLOFF_MINUTES", 15) / 60  # hours
@@ -227,18 +227,18 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "portal.rest.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "core.rest.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
-        "portal.filters.FilterBackend",
+        "core.filters.FilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_SCHEMA_CLASS": "portal.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "portal.rest.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "core.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "core.rest.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_THROTTLE_CLASSES": ["users.throttling.UserRateThrottle", "users.throttling.AnonRateThrottle"],
-    "DEFAULT_PARSER_CLASSES": ["portal.parsers.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.BoundedJSONParser"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Enclave API",
@@ -247,7 +247,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.postprocess_variants"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "core.openapi.postprocess_variants"],
     "ENUM_NAME_OVERRIDES": {
         "SiteKindEnum": "tenants.choices.SiteKind",
         "ApprovableSiteKindEnum": "tenants.choices.APPROVABLE_SITE_KINDS",
@@ -271,7 +271,7 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ENCLAVE_TASK_VISIBILITY", 600)}
-# Seconds a queued or running task keeps its objects from the lost-work sweeps (portal.leases).
+# Seconds a queued or running task keeps its objects from the lost-work sweeps (core.leases).
 LEASE_SECONDS = env_int("ENCLAVE_LEASE_SECONDS", 60)
 # Lease policy: no lease runs longer than LEASE_MAX_DAYS from today without a PI's or admin's
 # approval; requesters and owners are warned LEASE_WARNING_DAYS before expiry (each warning once).
@@ -293,7 +293,7 @@ CELERY_BEAT_SCHEDULE = {
     "prune-notices": {"task": "notices.tasks.prune_notices", "schedule": 86400.0},
     "worker-heartbeat": {"task": "portal.tasks.heartbeat", "schedule": 30.0},
     "silent-nodes": {"task": "agents.tasks.mark_silent_nodes", "schedule": 30.0},
-    "sweep-nodes": {"task": "agents.tasks.sweep", "schedule": 30.0},  # portal.leases.SWEEP_INTERVAL
+    "sweep-nodes": {"task": "agents.tasks.sweep", "schedule": 30.0},  # core.leases.SWEEP_INTERVAL
     "sweep-clusters": {"task": "tenants.tasks.sweep_clusters", "schedule": 30.0},
     "refresh-desired-state": {"task": "agents.tasks.refresh_everything", "schedule": 3600.0},
     "vsphere-discovery": {"task": "vsphere.tasks.discover_all", "schedule": 900.0},

@@ -5,7 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from identity import oidc
-from identity import views as identity_views
+from identity.signin import SignInView
 from portal.health import healthz
 from portal.metrics import metrics_view
 from portal.schema import schema_permissions
@@ -21,7 +21,7 @@ urlpatterns = [
     path("nsx/", include("nsx.urls")),
     path("fabrics/", include("fabrics.urls")),
     path("webhooks/", include("webhooks.urls")),
-    path("login/", identity_views.SignInView.as_view(), name="login"),
+    path("login/", SignInView.as_view(), name="login"),
     path("logout/", oidc.logout, name="logout"),
     path("oidc/authenticate/", oidc.authenticate_view, name="oidc_authentication_init"),
     path("oidc/callback/", oidc.callback_view, name="oidc_authentication_callback"),
@@ -37,5 +37,5 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),
 ]
-handler404 = "portal.rest.not_found"
-handler500 = "portal.rest.server_error"
+handler404 = "core.rest.not_found"
+handler500 = "core.rest.server_error"

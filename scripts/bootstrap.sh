@@ -34,6 +34,5 @@ mkdir -p "$ENCLAVE_DATA_DIR"
 
 # The vSphere API simulator (govmomi pinned in tools/vcsim/go.mod), for tests and `make run`.
 bash scripts/vcsim.sh build
-# Terraform v1.5.7 (the last MPL release, go install) and Enclave's provider (terraform/provider), for
-# tests/terraform: built in the background (minutes when cold); the Terraform tests run last and wait for it.
-bash scripts/terraform.sh background
+# Terraform and Enclave's provider are built by `make test` (scripts/test.sh) or `make terraform`, never by
+# `make run`: the demo never uses them, and a cold build takes minutes of every core.

@@ -6,6 +6,10 @@ source scripts/env.sh
 # Tests use their own Redis database so a running `make run` is never disturbed.
 export ENCLAVE_REDIS_URL="redis://127.0.0.1:$ENCLAVE_REDIS_PORT/15"
 export ENCLAVE_EMAIL_BACKEND=django.core.mail.backends.locmem.EmailBackend
+# Terraform v1.5.7 (the last MPL release, go install) and Enclave's provider (terraform/provider), for
+# tests/terraform: built in the background at low priority (minutes when cold, in the suite's idle time);
+# the Terraform tests run last and wait for it.
+bash scripts/terraform.sh background
 bash scripts/lint.sh
 echo "== migrations"; python manage.py makemigrations --check --dry-run -v0
 echo "== pytest"
@@ -14,4 +18,4 @@ echo "== pytest"
 # module fixtures (Chromium, the VRF guest) start once. Files are handed out in collection order,
 # where tests/conftest.py puts the longest first: xdist's default reorder (most tests first) would
 # start the VRF guest's single ~8-minute test near the end, alone.
-python -m pytest -p tests.xdist_env -n "${ENCLAVE_TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@"
+python -m pytest -p tests.xdist_env -n "${ENCLAVE_TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder --durations=30 "$@"

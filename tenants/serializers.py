@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from tenants.access import tenant_ids
 from tenants.choices import (
     APPROVABLE_SITE_KINDS,
     VMXNET3_DATA_PATHS,
@@ -102,8 +103,6 @@ class ClusterSerializer(serializers.ModelSerializer):
 
     def validate_tenant(self, tenant):
         """Only the user's own tenants may be named; others do not exist for them."""
-        from tenants.access import tenant_ids
-
         user = self.context["request"].user
         if not user.is_staff and tenant.pk not in tenant_ids(user):
             raise serializers.ValidationError("No such tenant.")

@@ -52,7 +52,7 @@ LONG_FILES = (
 )
 
 
-# Last: the Terraform tests wait for the Terraform build that bootstrap starts in the background.
+# Last: the Terraform tests wait for the Terraform build that scripts/test.sh starts in the background.
 LAST_FILES = ("terraform/",)
 
 
@@ -187,7 +187,7 @@ def redis_client():
     return client
 
 
-TEST_LEASE_SECONDS = 4  # portal.leases in the worker: lost work is swept again after this
+TEST_LEASE_SECONDS = 4  # core.leases in the worker: lost work is swept again after this
 
 
 class Worker:

@@ -80,7 +80,7 @@ def test_tenants_on_different_pools_may_share_a_user_and_roles_may_change(site, 
 
 
 def test_a_segment_that_would_put_a_shared_user_on_one_pool_twice_is_refused(site, world):
-    from portal.errors import Conflict
+    from core.errors import Conflict
 
     other = services.create_tenant("tenant-c", "Tenant C", owner=world.owner_b)  # owner-b: also in tenant-b
     as_owner = Actor(kind=ActorKind.USER, request=SimpleNamespace(user=world.owner_b))

@@ -221,7 +221,7 @@ class _Builder:
             elif change.kind == ChangeKind.ADD_NIC:
                 devices.append(d.network_adapter_add(self.snap, node.adapter, next(temp), change.data["network"]))
             elif change.kind == ChangeKind.ADD_SRIOV_NIC:
-                devices.append(d.nic_add(pfs[change.data["pf"]], pg_key, uuid, next(temp)))
+                devices.append(d.nic_add(pfs[change.data["pf"]], pg_key, uuid, next(temp), change.data.get("mac", "")))
             else:
                 devices += self._attachment(results, node, change, pg_key, uuid, temp)
         return devices

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from portal.errors import Conflict
+from core.errors import Conflict
 from tenants.models import VirtualCluster
 from vsphere.capacity import HostCapacity, NodeNeeds, SiteCapacity, node_needs, site_capacity
 from vsphere.device_specs import NodeDevices, PassthroughDevice
@@ -42,6 +42,7 @@ class Placement:
 
     hosts: dict[str, str] = field(default_factory=dict)  # node -> host name
     vfs: dict[str, PhysicalFunction] = field(default_factory=dict)
+    vf_guids: dict[str, str] = field(default_factory=dict)  # node -> its VF's InfiniBand port GUID, once set
     devices: dict[str, list[Taken]] = field(default_factory=lambda: defaultdict(list))
 
     def held_on(self, name: str, host: str) -> list[Taken]:
@@ -94,6 +95,7 @@ def layout(cluster: VirtualCluster) -> Placement:
         placement.hosts.setdefault(row.node_name, row.device.host.name)
     for row in VFAssignment.objects.filter(cluster=cluster).select_related("pf__host"):
         placement.vfs[row.node_name] = row.pf
+        placement.vf_guids[row.node_name] = row.port_guid or ""
         placement.hosts.setdefault(row.node_name, row.pf.host.name)
     return placement
 

@@ -331,6 +331,7 @@ def _parse_nics(devices, pg_names: dict[str, str]) -> tuple[ObservedNic, ...]:
                 switch_uuid=switch,
                 kind=_nic_kind(dev),
                 network=network,
+                mac=(getattr(dev, "macAddress", "") or "").lower(),
             )
         )
     return tuple(nics)
@@ -704,9 +705,9 @@ class Driver(VerbsMixin, DeviceDriverMixin):
         return vim.vm.ConfigSpec(deviceChange=devices)
 
     @staticmethod
-    def nic_add(pf: PhysicalFunction, pg_key: str, switch_uuid: str, temp_key: int):
-        """Device change adding one SR-IOV adapter."""
-        return sriov_nic_spec(pf, pg_key, switch_uuid, temp_key)
+    def nic_add(pf: PhysicalFunction, pg_key: str, switch_uuid: str, temp_key: int, mac: str = ""):
+        """Device change adding one SR-IOV adapter (with that MAC, if given)."""
+        return sriov_nic_spec(pf, pg_key, switch_uuid, temp_key, mac)
 
     @staticmethod
     def nic_remove(key: int):

@@ -3,6 +3,7 @@
 import ipaddress
 from dataclasses import dataclass
 
+from core.errors import InvalidRequest
 from netpolicy import ipam
 from netpolicy.choices import SegmentKind
 from netpolicy.compiler import vds
@@ -11,10 +12,9 @@ from netpolicy.compiler.vds import VdsRule
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.segments import peek_next_id
 from nsx.realize import segment_name as nsx_segment_name
-from portal.errors import InvalidRequest
 from tenants.choices import ClusterState, WorkloadClass
 from tenants.models import VirtualCluster
-from vsphere import allocation, devices
+from vsphere import allocation, devices, vf_mac
 from vsphere.capacity import node_needs
 from vsphere.driver import VCenterConfig
 from vsphere.models import PhysicalFunction, VCenter
@@ -215,6 +215,7 @@ def _nodes(cluster: VirtualCluster, vcenter: VCenter, hosts: list[str], marker: 
                 host_name=host_name(cluster, name),
                 primary_ip=ips.get((name, NicRole.PRIMARY), ""),
                 sriov_ips=(ips[(name, NicRole.SRIOV)],) if pf and (name, NicRole.SRIOV) in ips else (),
+                sriov_macs=(vf_mac.mac_for_guid(layout.vf_guids.get(name)),) if pf else (),
                 devices=layout.node_devices(name, needs[name]),
                 pvrdma_ip=ips.get((name, NicRole.PVRDMA), ""),
                 pinned=pinned,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from vsphere import guest
+from vsphere import guest, vf_mac
 from vsphere.plan_devices import device_changes, freed, relocation
 from vsphere.plan_kinds import Change, ChangeKind
 from vsphere.specs import ClusterIntent, NicRole, NodeIntent, Observed, ObservedNic, ObservedVM, PowerState
@@ -94,7 +94,7 @@ def filter_drift(have, want) -> str:
 def _node_changes(node: NodeIntent, intent: ClusterIntent, observed: Observed, pg_key: str | None) -> list[Change]:
     vm = observed.vm(node.name)
     if vm is None:
-        nics = _nic_changes(node, intent, (), pg_key) + [_add_nic(node, pf) for pf in node.sriov_pfs]
+        nics = _nic_changes(node, intent, (), pg_key) + [_add_nic(node, vf) for vf in _wanted_vfs(node)]
         nics += device_changes(node, None, intent.portgroup, pg_key)
         changes = [_clone(node, intent, observed.template_nics, nics)]
         changes += _config_changes(node, None)
@@ -108,19 +108,28 @@ def _node_changes(node: NodeIntent, intent: ClusterIntent, observed: Observed, p
     return _with_power(node, vm, config + nics + _guest_changes(node, intent, vm, nics, pg_key))
 
 
+def _wanted_vfs(node: NodeIntent) -> list[tuple[str, str]]:
+    """(PF, MAC) of each VF the node should have; MAC "" where vSphere may pick it."""
+    macs = node.sriov_macs or ("",) * len(node.sriov_pfs)
+    return list(zip(node.sriov_pfs, macs, strict=True))
+
+
 def _sriov_changes(node: NodeIntent, vm: ObservedVM, pg_key: str | None) -> list[Change]:
-    attached = [nic for nic in vm.sriov_nics if nic.portgroup_key == pg_key]
-    have = Counter(nic.pf for nic in attached)
-    want = Counter(node.sriov_pfs)
-    adds = [_add_nic(node, pf) for pf in sorted((want - have).elements())]
-    extra = have - want
-    removes = []
+    """VFs on the tenant's port group from the right PFs, with the MACs their InfiniBand port GUIDs need.
+
+    A VF whose MAC differs (changed out of band) is replaced: its port GUID would not be in the tenant's partition.
+    """
+    want = Counter(_wanted_vfs(node))
+    kept: list[int] = []
     for nic in vm.sriov_nics:
-        stray = nic.portgroup_key != pg_key  # on another port group: not part of this intent
-        if stray or extra[nic.pf] > 0:
-            extra[nic.pf] -= 0 if stray else 1
-            removes.append(Change(ChangeKind.REMOVE_SRIOV_NIC, node.name, nic.pf, {"key": nic.key}))
-    return removes + adds
+        for key in ((nic.pf, nic.mac), (nic.pf, "")):
+            if nic.portgroup_key == pg_key and want[key] > 0:
+                want[key] -= 1
+                kept.append(nic.key)
+                break
+    removes = [Change(ChangeKind.REMOVE_SRIOV_NIC, node.name, nic.pf, {"key": nic.key})
+               for nic in vm.sriov_nics if nic.key not in kept]  # fmt: skip
+    return removes + [_add_nic(node, vf) for vf in sorted(want.elements())]
 
 
 def _added_roles(changes: list[Change]) -> list[NicRole]:
@@ -231,8 +240,12 @@ def _describe(hw: tuple) -> tuple:
     return cpus, memory, "all" if locked else "none", "high" if latency else "normal"
 
 
-def _add_nic(node: NodeIntent, pf: str) -> Change:
-    return Change(ChangeKind.ADD_SRIOV_NIC, node.name, f"VF of {pf} on {node.host}", {"pf": pf})
+def _add_nic(node: NodeIntent, vf: tuple[str, str]) -> Change:
+    pf, mac = vf
+    if not mac:
+        return Change(ChangeKind.ADD_SRIOV_NIC, node.name, f"VF of {pf} on {node.host}", {"pf": pf})
+    detail = f"VF of {pf} on {node.host}, MAC {mac} (InfiniBand port GUID {vf_mac.guid_for_mac(mac)})"
+    return Change(ChangeKind.ADD_SRIOV_NIC, node.name, detail, {"pf": pf, "mac": mac})
 
 
 def _removal(vm: ObservedVM) -> list[Change]:

@@ -3,11 +3,11 @@
 from django.db.models import Q
 
 from agents.models import Node
+from core.errors import InvalidRequest, NotOffered
 from netpolicy import ipam, segments
 from netpolicy.choices import NodeRole as GroupRole
 from netpolicy.choices import SegmentKind, SegmentState
 from netpolicy.models import NicRole, Segment
-from portal.errors import InvalidRequest, NotOffered
 from tenants.choices import Interconnect, NetworkMode, SiteKind
 from tenants.models import Tenant, VirtualCluster
 from tenants.realizers import Placement, Realizer, SiteView

@@ -71,6 +71,7 @@ class NodeIntent:
     host_name: str = ""  # the guest's host name, set by customization ("" before approval)
     primary_ip: str = ""  # fixed address of the primary adapter ("" before approval)
     sriov_ips: tuple[str, ...] = ()  # fixed address of each VF, in sriov_pfs order
+    sriov_macs: tuple[str, ...] = ()  # each VF adapter's MAC, in sriov_pfs order ("": vSphere picks one)
     latency_high: bool = False
     power_on: bool = True
     reserve_memory: bool | None = None  # None: reserve all memory exactly when SR-IOV or a device needs it
@@ -132,6 +133,7 @@ class ObservedNic:
     switch_uuid: str
     kind: str = "sriov"  # "sriov", "pvrdma", an Adapter value, or the device's vSphere type name
     network: str = ""  # port group or standard network name
+    mac: str = ""  # the adapter's MAC address, lower case (a VF's InfiniBand port GUID follows it)
 
     @property
     def is_sriov(self) -> bool:

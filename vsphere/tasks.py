@@ -9,9 +9,9 @@ from django.conf import settings
 from django.db import transaction
 
 from audit.services import record
+from core import leases, readiness
+from core.errors import ServiceError
 from netpolicy import ipam
-from portal import leases, readiness
-from portal.errors import ServiceError
 from tenants import choices as tenant_choices
 from tenants import realizers
 from tenants import services as tenant_services

@@ -2,15 +2,14 @@
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Count
-from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 
-from portal.errors import ServiceError
-from portal.pages import render_page
-from portal.paging import paginate
+from core.errors import InvalidRequest
+from core.paging import paginate
+from core.views import ObjectActionView, ObjectDetailView, ObjectEditView, ObjectListView, attach_detail
 from tenants.access import get_cluster, staff_member_required
 from vsphere import allocation, previews, services
 from vsphere.api import capacity_report
@@ -42,75 +41,116 @@ PhysicalFunctionForm = type(
 )
 
 
-@staff_member_required
-def capacity(request):
+class CapacityView(ObjectListView):
     """Used and free VFs per PF, grouped by host, as a chart and a table."""
-    pager = paginate(request, VCenter.objects.order_by("name"), 10)
-    return render(request, "vsphere/capacity.html", {"report": capacity_report(pager.rows), "pager": pager})
+
+    decorators = (staff_member_required,)
+    template_name = "vsphere/capacity.html"
+    per_page = 10
+
+    def get_queryset(self, request):
+        return VCenter.objects.order_by("name")
+
+    def get_extra_context(self, request, pager) -> dict:
+        return {"report": capacity_report(pager.rows)}
 
 
-@staff_member_required
-def vcenter_list(request):
-    pager = paginate(request, VCenter.objects.annotate(host_total=Count("hosts")).order_by("name"))
-    return render(request, "vsphere/vcenter_list.html", {"vcenters": pager.rows, "pager": pager})
+class VCenterListView(ObjectListView):
+    decorators = (staff_member_required,)
+    template_name = "vsphere/vcenter_list.html"
+    context_object_name = "vcenters"
+
+    def get_queryset(self, request):
+        return VCenter.objects.annotate(host_total=Count("hosts")).order_by("name")
 
 
-@staff_member_required
-def vcenter_detail(request, pk):
-    vcenter = get_object_or_404(VCenter, pk=pk)
-    context = {
-        "vcenter": vcenter,
-        "nsx": vcenter.nsx_manager(),
-        "hosts": allocation.capacity_by_host(vcenter),
-        "inventory": vcenter.inventory or {},
-    }
-    return render(request, "vsphere/vcenter_detail.html", context)
+class VCenterDetailView(ObjectDetailView):
+    decorators = (staff_member_required,)
+    template_name = "vsphere/vcenter_detail.html"
+    context_object_name = "vcenter"
+
+    def get_object(self, request, pk):
+        return get_object_or_404(VCenter, pk=pk)
+
+    def get_extra_context(self, request, vcenter) -> dict:
+        return {
+            "nsx": vcenter.nsx_manager(),
+            "hosts": allocation.capacity_by_host(vcenter),
+            "inventory": vcenter.inventory or {},
+        }
 
 
-@staff_member_required
-@require_POST
-def vcenter_discover(request, pk):
+class VCenterDiscoverView(ObjectActionView):
     """Queue discovery for the worker; the page shows its outcome once it has run."""
-    vcenter = get_object_or_404(VCenter, pk=pk)
-    services.queue_discovery(vcenter)
-    messages.success(request, f"Discovery of {vcenter} queued; reload this page in a moment.")
-    return redirect("vsphere:vcenter-detail", pk=pk)
+
+    decorators = (staff_member_required,)
+
+    def get_object(self, request, pk):
+        return get_object_or_404(VCenter, pk=pk)
+
+    def perform(self, request, vcenter):
+        return services.queue_discovery(vcenter)
+
+    def success_message(self, vcenter, result) -> str:
+        return f"Discovery of {vcenter} queued; reload this page in a moment."
+
+    def get_success_url(self, request, vcenter, result=None) -> str:
+        return reverse("vsphere:vcenter-detail", kwargs={"pk": vcenter.pk})
 
 
-@staff_member_required
-def pf_list(request):
+class PFListView(ObjectEditView):
     """Every PF with its VF usage, and the form to add one by hand."""
-    form = PhysicalFunctionForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+
+    decorators = (staff_member_required,)
+    template_name = "vsphere/pf_list.html"
+
+    def get_form(self, request):
+        return PhysicalFunctionForm(request.POST or None)
+
+    def save(self, request, form):
         try:
-            pf = services.create_pf(form.cleaned_data)
-        except ServiceError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.detail)
-        except ValidationError as exc:
-            form.add_error(None, exc)
-        else:
-            messages.success(request, f"Physical function {pf} added.")
-            return redirect("vsphere:pf-list")
-    queryset = PhysicalFunction.objects.select_related("host__vcenter").order_by("host__name", "pci_id")
-    filterset = PhysicalFunctionFilterSet(request.GET, queryset=allocation.with_used(queryset))
-    pager = paginate(request, filterset.qs)
-    rows = [(pf, {"used": pf.used_vfs}) for pf in pager.rows]
-    return render(request, "vsphere/pf_list.html", {"form": form, "rows": rows, "filter": filterset, "pager": pager})
+            return services.create_pf(form.cleaned_data)
+        except ValidationError as exc:  # the model's own checks, after the service's: shown as the form's errors
+            raise InvalidRequest(exc) from exc
+
+    form_error = staticmethod(attach_detail)
+
+    def saved(self, request, pf):
+        messages.success(request, f"Physical function {pf} added.")
+        return redirect("vsphere:pf-list")
+
+    def get_context(self, request, form=None) -> dict:
+        queryset = PhysicalFunction.objects.select_related("host__vcenter").order_by("host__name", "pci_id")
+        filterset = PhysicalFunctionFilterSet(request.GET, queryset=allocation.with_used(queryset))
+        pager = paginate(request, filterset.qs)
+        rows = [(pf, {"used": pf.used_vfs}) for pf in pager.rows]
+        return {"form": form, "rows": rows, "filter": filterset, "pager": pager}
 
 
-@login_required
-def cluster_plan(request, pk):
+class ClusterPlanView(ObjectDetailView):
     """Plan preview for one cluster: asked of the worker, shown when ready (the partial polls meanwhile)."""
-    cluster = get_cluster(request.user, pk)
-    context = {"cluster": cluster, "plan": previews.request(cluster)}
-    return render_page(request, "vsphere/cluster_plan.html", context, "vsphere/partials/plan.html")
+
+    template_name = "vsphere/cluster_plan.html"
+    partial_name = "vsphere/partials/plan.html"
+    context_object_name = "cluster"
+
+    def get_object(self, request, pk):
+        return get_cluster(request.user, pk)
+
+    def get_extra_context(self, request, cluster) -> dict:
+        return {"plan": previews.request(cluster)}
 
 
-@login_required
-def cluster_operations(request, pk):
+class ClusterOperationsView(ObjectDetailView):
     """The reconciler's operation log; the htmx partial polls itself while the cluster is busy."""
-    cluster = get_cluster(request.user, pk)
-    operations = list(OperationLog.objects.filter(cluster=cluster).order_by("-id")[:LOG_TAIL])[::-1]
-    polling = cluster.state in ACTIVE_STATES or cluster.work_pending
-    context = {"cluster": cluster, "operations": operations, "polling": polling}
-    return render_page(request, "vsphere/cluster_operations.html", context, "vsphere/partials/operation_log.html")
+
+    template_name = "vsphere/cluster_operations.html"
+    partial_name = "vsphere/partials/operation_log.html"
+    context_object_name = "cluster"
+
+    def get_object(self, request, pk):
+        return get_cluster(request.user, pk)
+
+    def get_extra_context(self, request, cluster) -> dict:
+        operations = list(OperationLog.objects.filter(cluster=cluster).order_by("-id")[:LOG_TAIL])[::-1]
+        return {"operations": operations, "polling": cluster.state in ACTIVE_STATES or cluster.work_pending}

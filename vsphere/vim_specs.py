@@ -18,9 +18,11 @@ def marker_text(marker: str) -> str:
     return DESCRIPTION_PREFIX + marker
 
 
-def sriov_nic_spec(pf: PhysicalFunction, pg_key: str, switch_uuid: str, temp_key: int):
-    """Device spec adding one SR-IOV passthrough adapter on the port group, naming the PF."""
+def sriov_nic_spec(pf: PhysicalFunction, pg_key: str, switch_uuid: str, temp_key: int, mac: str = ""):
+    """Device spec adding one SR-IOV passthrough adapter on the port group, naming the PF (and its MAC if given)."""
     nic = vim.vm.device.VirtualSriovEthernetCard(key=temp_key)
+    if mac:  # an InfiniBand VF's port GUID is made from it (vsphere/vf_mac.py)
+        nic.addressType, nic.macAddress = "manual", mac
     nic.backing = vim.vm.device.VirtualEthernetCard.DistributedVirtualPortBackingInfo(
         port=vim.dvs.PortConnection(portgroupKey=pg_key, switchUuid=switch_uuid)
     )

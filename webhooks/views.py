@@ -1,13 +1,11 @@
 """Webhook pages: the list with a create form, one webhook with its settings, secrets and delivery log."""
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.urls import reverse
 
-from portal.errors import ServiceError
-from portal.pages import attach, render_page
-from portal.paging import keyset, paginate
+from core.paging import keyset, paginate
+from core.views import ObjectActionView, ObjectEditView
 from tenants.access import is_site_admin, tenant_ids
 from tenants.choices import Role
 from tenants.models import Tenant
@@ -25,82 +23,110 @@ def _hook(user, pk) -> Webhook:
     return get_object_or_404(managed(Webhook.objects.select_related("tenant"), user), pk=pk)
 
 
-@login_required
-def webhook_list(request):
+class WebhookListView(ObjectEditView):
     """The webhooks the user manages (owners: their tenants'; admins: all) and the form for a new one."""
-    admin = is_site_admin(request.user)
-    owned = [] if admin else _owned_tenants(request.user)
-    form = forms.WebhookForm(request.POST or None, tenants=owned, site=admin)
-    if request.method == "POST" and form.is_valid():
-        try:
-            hook, secret = services.create_webhook(request.user, form.tenant_id(), form.service_data())
-        except ServiceError as exc:
-            attach(form, exc)
-        else:
-            return render(request, "webhooks/secret.html", {"hook": hook, "secret": secret, "created": True})
-    hooks = (
-        managed(Webhook.objects.select_related("tenant"), request.user).defer("url").order_by("tenant__slug", "name")
-    )
-    pager = paginate(request, hooks)
-    context = {"hooks": pager.rows, "pager": pager, "form": form, "can_create": admin or bool(owned)}
-    return render_page(request, "webhooks/webhook_list.html", context, "webhooks/partials/webhook_table.html")
+
+    template_name = "webhooks/webhook_list.html"
+    partial_name = "webhooks/partials/webhook_table.html"
+
+    def get_form(self, request):
+        admin = is_site_admin(request.user)
+        self.owned = [] if admin else _owned_tenants(request.user)
+        return forms.WebhookForm(request.POST or None, tenants=self.owned, site=admin)
+
+    def save(self, request, form):
+        return services.create_webhook(request.user, form.tenant_id(), form.service_data())
+
+    def saved(self, request, result):
+        hook, secret = result
+        return render(request, "webhooks/secret.html", {"hook": hook, "secret": secret, "created": True})
+
+    def get_context(self, request, form=None) -> dict:
+        hooks = managed(Webhook.objects.select_related("tenant"), request.user).defer("url")
+        pager = paginate(request, hooks.order_by("tenant__slug", "name"))
+        can_create = is_site_admin(request.user) or bool(self.owned)
+        return {"hooks": pager.rows, "pager": pager, "form": form, "can_create": can_create}
 
 
-@login_required
-def webhook_detail(request, pk):
+class WebhookDetailView(ObjectEditView):
     """Settings (edit), secrets, and the delivery log (newest first, refreshed while the page is open)."""
-    hook = _hook(request.user, pk)
-    form = forms.WebhookForm(request.POST or None, initial=forms.initial(hook), editing=True,
-                             site=hook.tenant_id is None)  # fmt: skip
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.update_webhook(request.user, hook, form.service_data())
-        except ServiceError as exc:
-            attach(form, exc)
-        else:
-            messages.success(request, "Webhook saved.")
-            return redirect("webhooks:webhook-detail", pk=hook.pk)
-    log = keyset(request, Delivery.objects.filter(webhook=hook).order_by("-id"))
-    context = {"hook": hook, "form": form, "secrets": hook.secrets.order_by("-created"), "deliveries": log.rows,
-               "pager": log}  # fmt: skip
-    return render_page(request, "webhooks/webhook_detail.html", context, "webhooks/partials/delivery_table.html")
+
+    template_name = "webhooks/webhook_detail.html"
+    partial_name = "webhooks/partials/delivery_table.html"
+
+    def get_form(self, request, pk):
+        self.hook = _hook(request.user, pk)
+        return forms.WebhookForm(request.POST or None, initial=forms.initial(self.hook), editing=True,
+                                 site=self.hook.tenant_id is None)  # fmt: skip
+
+    def save(self, request, form):
+        return services.update_webhook(request.user, self.hook, form.service_data())
+
+    def saved(self, request, result, pk):
+        messages.success(request, "Webhook saved.")
+        return redirect("webhooks:webhook-detail", pk=self.hook.pk)
+
+    def get_context(self, request, form=None, pk=None) -> dict:
+        hook = self.hook
+        log = keyset(request, Delivery.objects.filter(webhook=hook).order_by("-id"))
+        return {"hook": hook, "form": form, "secrets": hook.secrets.order_by("-created"), "deliveries": log.rows,
+                "pager": log}  # fmt: skip
 
 
-@login_required
-@require_POST
-def webhook_rotate(request, pk):
+class _HookActionView(ObjectActionView):
+    """A POST on a webhook the user manages."""
+
+    def get_object(self, request, pk):
+        return _hook(request.user, pk)
+
+    def get_success_url(self, request, hook, result=None) -> str:
+        return reverse("webhooks:webhook-detail", kwargs={"pk": hook.pk})
+
+
+class WebhookRotateView(_HookActionView):
     """A new secret, shown once on the answer page."""
-    hook = _hook(request.user, pk)
-    secret = services.rotate_secret(request.user, hook)
-    return render(request, "webhooks/secret.html", {"hook": hook, "secret": secret, "created": False})
+
+    def perform(self, request, hook):
+        return services.rotate_secret(request.user, hook)
+
+    def answer(self, request, hook, secret):
+        return render(request, "webhooks/secret.html", {"hook": hook, "secret": secret, "created": False})
 
 
-@login_required
-@require_POST
-def webhook_test(request, pk):
-    hook = _hook(request.user, pk)
-    services.send_test(request.user, hook)
-    messages.success(request, "Test delivery queued: it appears in the log below.")
-    return redirect("webhooks:webhook-detail", pk=hook.pk)
+class WebhookTestView(_HookActionView):
+    """Queue a test delivery; it appears in the log."""
+
+    def perform(self, request, hook):
+        return services.send_test(request.user, hook)
+
+    def success_message(self, hook, result) -> str:
+        return "Test delivery queued: it appears in the log below."
 
 
-@login_required
-@require_POST
-def webhook_delete(request, pk):
-    hook = _hook(request.user, pk)
-    services.delete_webhook(request.user, hook)
-    messages.success(request, f"Webhook {hook} deleted with its delivery log.")
-    return redirect("webhooks:webhook-list")
+class WebhookDeleteView(_HookActionView):
+    """Delete the webhook with its delivery log."""
+
+    def perform(self, request, hook):
+        return services.delete_webhook(request.user, hook)
+
+    def success_message(self, hook, result) -> str:
+        return f"Webhook {hook} deleted with its delivery log."
+
+    def get_success_url(self, request, hook, result=None) -> str:
+        return reverse("webhooks:webhook-list")
 
 
-@login_required
-@require_POST
-def delivery_replay(request, pk):
+class DeliveryReplayView(ObjectActionView):
     """Send a finished delivery again; refused (with the reason) while it is still being tried."""
-    delivery = get_object_or_404(managed(Delivery.objects.all(), request.user, "webhook__tenant"), pk=pk)
-    try:
-        services.replay(request.user, delivery)
-        messages.success(request, f"Delivery {delivery.pk} queued again.")
-    except ServiceError as exc:
-        messages.error(request, exc.text)
-    return redirect("webhooks:webhook-detail", pk=delivery.webhook_id)
+
+    def get_object(self, request, pk):
+        return get_object_or_404(managed(Delivery.objects.all(), request.user, "webhook__tenant"), pk=pk)
+
+    def perform(self, request, delivery):
+        return services.replay(request.user, delivery)
+
+    def success_message(self, delivery, result) -> str:
+        return f"Delivery {delivery.pk} queued again."
+
+    def get_success_url(self, request, delivery, result=None) -> str:
+        return reverse("webhooks:webhook-detail", kwargs={"pk": delivery.webhook_id})

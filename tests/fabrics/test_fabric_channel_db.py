@@ -26,7 +26,7 @@ def test_approving_ib_clusters_of_two_tenants_gives_each_its_own_partition_of_it
     keys = {k.tenant_id: k.text for k in PartitionKey.objects.filter(released__isnull=True)}
     vfs = {c.tenant_id: sorted(VFAssignment.objects.filter(cluster=c).values_list("port_guid", flat=True))
            for c in (a, b)}  # fmt: skip
-    assert all(guid and guid.startswith("0x0002c90300a0") for guids in vfs.values() for guid in guids)
+    assert all(guid and guid.startswith("0x005056fffea0") for guids in vfs.values() for guid in guids)
     assert _members(doc) == {
         keys[world.tenant_a.pk]: vfs[world.tenant_a.pk],
         keys[world.tenant_b.pk]: vfs[world.tenant_b.pk],

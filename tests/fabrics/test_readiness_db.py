@@ -77,3 +77,26 @@ def test_the_sweep_recompiles_a_fabric_whose_hook_was_missed(world, site):
     VFAssignment.objects.filter(cluster=cluster).delete()  # released without telling the fabrics app
     assert sync_fabrics() == 1
     assert site.desired()["partitions"] == []
+
+
+def test_the_vsphere_intent_gives_each_ib_vf_the_mac_that_carries_its_port_guid(world, site):
+    from vsphere import vf_mac
+    from vsphere.intent import cluster_intent
+    from vsphere.models import VFAssignment
+
+    cluster = site.approve(world.tenant_a, world.owner_a)
+    guids = dict(VFAssignment.objects.filter(cluster=cluster).values_list("node_name", "port_guid"))
+    assert guids and all(guids.values())
+    nodes = cluster_intent(cluster, site.vcenter).nodes
+    assert {n.name: vf_mac.guid_for_mac(n.sriov_macs[0]) for n in nodes if n.sriov_pfs} == guids
+
+
+def test_a_vf_guid_range_no_adapter_mac_can_carry_is_refused_with_the_form_it_needs(world, site, api):
+    client = api(world.admin)
+    url = f"/api/v1/fabrics/{site.fabric.pk}/"
+    answer = client.patch(url, {"vf_guid_first": "0x0002c90300a00000"}, format="json")
+    assert answer.status_code == 400 and "0xXXXXXXfffeYYYYYY" in str(answer.json())
+    answer = client.patch(url, {"vf_guid_first": "0x005056fffeffff00", "vf_guid_count": 4096}, format="json")
+    assert answer.status_code == 400 and "one MAC prefix" in str(answer.json())
+    site.fabric.refresh_from_db()
+    assert site.fabric.vf_guid_first == "0x005056fffea00000"

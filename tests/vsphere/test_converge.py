@@ -2,7 +2,11 @@
 
 from dataclasses import replace
 
+from pyVmomi import vim
+
 from tests.vsphere.conftest import HOST_NAMES, PF0, cluster_intent
+from tests.vsphere.isolation import reconfigure
+from vsphere import vf_mac
 from vsphere.converge import converge, preview
 from vsphere.plan import ChangeKind
 from vsphere.specs import HPC_MTU, PowerState
@@ -86,3 +90,23 @@ def test_the_operation_log_callback_sees_every_step_start_and_finish(driver, nam
     done = {k for k, s in seen if s == "done"}
     assert started == done
     assert {f"clone:{n.name}" for n in intent.nodes} <= done
+
+
+def test_each_vf_gets_the_mac_its_port_guid_needs_and_keeps_it_against_an_out_of_band_edit(driver, names):
+    intent = cluster_intent(names("c"), 2, vlan=405)
+    guids = [f"0x005056fffea0{i:04x}" for i in range(2)]
+    nodes = tuple(replace(n, sriov_macs=(vf_mac.mac_for_guid(g),)) for n, g in zip(intent.nodes, guids, strict=True))
+    intent = replace(intent, nodes=nodes)
+    converge(driver, intent)
+    observed = driver.observe(intent)
+    assert [vf_mac.guid_for_mac(observed.vm(n.name).sriov_nics[0].mac) for n in nodes] == guids
+    vf = next(d for d in driver.snapshot("DC0").vm_mor(nodes[0].name).config.hardware.device
+              if isinstance(d, vim.vm.device.VirtualSriovEthernetCard))  # fmt: skip
+    vf.addressType, vf.macAddress = "manual", "00:50:56:12:34:56"
+    reconfigure(driver, nodes[0].name, vim.vm.device.VirtualDeviceSpec(operation="edit", device=vf))
+    assert driver.observe(intent).vm(nodes[0].name).sriov_nics[0].mac == "00:50:56:12:34:56"
+    kinds = [c.kind for c in preview(driver, intent) if c.target == nodes[0].name]
+    assert ChangeKind.REMOVE_SRIOV_NIC in kinds and ChangeKind.ADD_SRIOV_NIC in kinds
+    converge(driver, intent)
+    assert vf_mac.guid_for_mac(driver.observe(intent).vm(nodes[0].name).sriov_nics[0].mac) == guids[0]
+    assert preview(driver, intent) == []

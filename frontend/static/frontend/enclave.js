@@ -39,14 +39,35 @@
     markScrollable();
   }
 
+  // The heading a table sits under: the nearest h1-h3 before it, in its own or an enclosing block.
+  function headingBefore(node) {
+    for (; node && node !== document.body; node = node.parentElement) {
+      for (var prev = node.previousElementSibling; prev; prev = prev.previousElementSibling) {
+        if (/^H[1-3]$/.test(prev.tagName)) return squash(prev);
+      }
+    }
+    return "";
+  }
+
+  // A scrolling box's name: the table's caption or label, else its heading; numbered when a page repeats one
+  // (screen readers list regions by name, and two regions of one name cannot be told apart).
+  function boxName(box, table, seen) {
+    var caption = table && table.querySelector("caption");
+    var name = (caption && squash(caption)) || (table && table.getAttribute("aria-label")) || headingBefore(box);
+    name = (name ? name + ": table" : "Table") + ", scrolls sideways";
+    seen[name] = (seen[name] || 0) + 1;
+    return seen[name] > 1 ? name + " (" + seen[name] + ")" : name;
+  }
+
   // Only a box that really scrolls takes keyboard focus (so arrow keys scroll it) and a name.
   function markScrollable() {
+    var seen = {};
     document.querySelectorAll(".table-scroll").forEach(function (box) {
       if (box.scrollWidth > box.clientWidth + 1) {
-        var table = box.querySelector("table"), caption = table && table.querySelector("caption");
+        var table = box.querySelector("table");
         box.tabIndex = 0;
         box.setAttribute("role", "region");
-        box.setAttribute("aria-label", (caption && squash(caption)) || (table && table.getAttribute("aria-label")) || "Table, scrolls sideways");
+        box.setAttribute("aria-label", boxName(box, table, seen));
       } else if (box.hasAttribute("role")) {
         box.removeAttribute("tabindex");
         box.removeAttribute("role");

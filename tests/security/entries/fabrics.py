@@ -5,7 +5,7 @@ from tests.security.framework import Abuse, Ref
 NOT_ADMINS = ("owner_a", "member_a", "owner_b", "anonymous", "node_b")
 AGENT_DOOR = frozenset({401, 403, 404})  # no fabric credential: refused before anything is read
 FABRIC = {"name": "ib-mine", "kind": "opensm", "description": "x", "pkey_first": 0x100, "pkey_last": 0x1FF,
-          "reserved_pkeys": [0x101], "cooldown_minutes": 5, "vf_guid_first": "0x0002c90300f00000",
+          "reserved_pkeys": [0x101], "cooldown_minutes": 5, "vf_guid_first": "0x005056fffef00000",
           "vf_guid_count": 16, "hosts": [], "pools": []}  # fmt: skip
 REPORT = {"schema": 1, "reads": [1], "generation": 1, "applied_generation": 1, "errors": [],
           "ports": {"0x0002c90300000001": ["0xffff"]}, "sm": {"kind": "opensm"}}  # fmt: skip
