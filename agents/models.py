@@ -24,6 +24,18 @@ class NodePool(models.Model):
         return self.name
 
 
+class SegmentPool(models.Model):
+    """The node pool that realizes an overlay segment: held here, since netpolicy sits below agents."""
+
+    segment = models.OneToOneField(
+        "netpolicy.Segment", primary_key=True, on_delete=models.CASCADE, related_name="pool_link"
+    )
+    pool = models.ForeignKey(NodePool, on_delete=models.PROTECT, related_name="segment_links")
+
+    def __str__(self):
+        return f"{self.segment_id} on {self.pool_id}"
+
+
 class PoolSubnet(models.Model):
     """An admin-defined underlay subnet of interest; each gets its own VXLAN UDP port."""
 

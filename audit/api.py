@@ -59,7 +59,7 @@ class AuditEventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         user = self.request.user
         if user.is_staff:
             return AuditEvent.objects.all()
-        return AuditEvent.objects.filter(Q(tenant__in=tenants_of(user)) | Q(actor=user))
+        return AuditEvent.objects.filter(Q(tenant_id__in=tenants_of(user)) | Q(actor=user))
 
     @extend_schema(
         parameters=[OpenApiParameter("as", str, enum=list(FORMATS), default="csv")],

@@ -39,7 +39,7 @@ def claims(fabric: Fabric) -> list[membership.Claim]:
     if not pools:
         return found
     tenants_by_pool: dict[int, set[int]] = {}
-    segments = Segment.objects.filter(LIVE, node_pool_id__in=pools).values_list("node_pool_id", "tenant_id")
+    segments = Segment.objects.filter(LIVE, pool_link__pool_id__in=pools).values_list("pool_link__pool_id", "tenant_id")
     for pool, tenant in segments.distinct():
         tenants_by_pool.setdefault(pool, set()).add(tenant)
     for name, pool, ports in Node.objects.filter(pool_id__in=pools).values_list("name", "pool_id", "ib_ports"):

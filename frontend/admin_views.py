@@ -24,7 +24,7 @@ from users.models import APIToken, TokenScope
 def visible_events(user):
     if is_site_admin(user):
         return AuditEvent.objects.all()
-    return AuditEvent.objects.filter(Q(tenant__in=tenant_ids(user)) | Q(actor=user))
+    return AuditEvent.objects.filter(Q(tenant_id__in=tenant_ids(user)) | Q(actor=user))
 
 
 class AuditListView(PageView):

@@ -9,7 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from core.errors import InvalidRequest, NotFound
-from netpolicy import allocation, checks, findings, policy, rules, segments, whatif
+from netpolicy import allocation, checks, findings, node_pools, policy, rules, segments, whatif
 from netpolicy.choices import SegmentState
 from netpolicy.compiler import nft, nsx
 from netpolicy.compiler.model import PolicyError
@@ -82,6 +82,9 @@ class SegmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
     queryset = Segment.objects.select_related("tenant")
     serializer_class = SegmentSerializer
     filterset_class = SegmentFilterSet
+
+    def get_queryset(self):
+        return node_pools.with_pools(super().get_queryset())
 
     def get_serializer_class(self):
         return SegmentDetailSerializer if self.action == "retrieve" else SegmentSerializer

@@ -13,7 +13,7 @@ from audit.models import AuditEvent
 from core.errors import NotFound, ServiceError
 from core.paging import paginate
 from core.views import ObjectActionView, ObjectDetailView, ObjectEditView, ObjectListView
-from netpolicy import allocation, realization, segments
+from netpolicy import allocation, node_pools, realization, segments
 from netpolicy.allocation import PoolExhausted, pool_usage
 from netpolicy.choices import SegmentKind, SegmentState
 from netpolicy.forms import PoolForm, ReasonForm, SegmentForm
@@ -143,7 +143,7 @@ class SegmentCreateView(ObjectEditView):
 def _get_segment(user, pk) -> Segment:
     """Another tenant's segment is a 404, exactly like a missing one."""
     queryset = scope(
-        Segment.objects.select_related("tenant", "id_pool", "prefix_pool", "node_pool", "requested_by"), user
+        node_pools.with_pools(Segment.objects.select_related("tenant", "id_pool", "prefix_pool", "requested_by")), user
     )
     return get_object_or_404(queryset, pk=pk)
 

@@ -13,7 +13,6 @@ from django.utils import timezone
 from notices.choices import NoticeKind as K
 from notices.services import notify
 from tenants import realizers, resize
-from tenants.access import is_site_admin, tenant_ids
 from tenants.choices import ClusterState, ExtensionState, Role
 from tenants.models import LeaseExtension, VirtualCluster
 
@@ -192,21 +191,3 @@ def admin_digest() -> int:
             f"{counts.get('segments', 0)} segment requests, {counts['extensions']} lease extensions.\n")  # fmt: skip
     return notify(site_admins(), K.DIGEST, f"{total} requests wait for approval", body, reverse("frontend:approvals"),
                   about=None)  # fmt: skip
-
-
-def waiting_for(user) -> dict:
-    """What waits for this user's decision, counted in a constant number of queries (the home panel, the nav)."""
-    admin = is_site_admin(user)
-    owned = list(tenant_ids(user, Role.OWNER))
-    counts = {"endorse": 0, "approve": 0, **dict.fromkeys(ADMIN_WAITING, 0), "extensions": 0}
-    if owned:
-        counts["endorse"] = VirtualCluster.objects.filter(state=ClusterState.SUBMITTED, tenant__in=owned).count()
-    extensions = LeaseExtension.objects.waiting()
-    if admin:
-        counts["approve"] = VirtualCluster.objects.filter(state=ClusterState.ENDORSED).count()
-        counts.update({name: count() for name, count in list(ADMIN_WAITING.items())})
-        counts["extensions"] = extensions.count()
-    elif owned:
-        counts["extensions"] = extensions.filter(cluster__tenant__in=owned).exclude(requested_by=user).count()
-    counts["total"] = sum(counts.values())
-    return counts
