@@ -23,10 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.vsphere.conftest import Sim, free_port  # noqa: E402
-from vsphere.converge import converge, preview  # noqa: E402
-from vsphere.driver import Driver  # noqa: E402
-from vsphere.specs import Adapter, ClusterIntent, NodeIntent  # noqa: E402
-from vsphere.verbs import node_marker  # noqa: E402
+from vsphere.naming import node_marker  # noqa: E402
+from vsphere.plan.specs import Adapter, ClusterIntent, NodeIntent  # noqa: E402
+from vsphere.reconcile.converge import converge, preview  # noqa: E402
+from vsphere.vim.driver import Driver  # noqa: E402
 
 PF = "0000:3b:00.0"
 

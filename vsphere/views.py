@@ -12,10 +12,11 @@ from portal.errors import ServiceError
 from portal.pages import render_page
 from portal.paging import paginate
 from tenants.access import get_cluster, staff_member_required
-from vsphere import allocation, previews, services
+from vsphere import services
 from vsphere.api import capacity_report
 from vsphere.filtersets import PhysicalFunctionFilterSet
 from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter
+from vsphere.placement import vfs
 from vsphere.templatetags.vsphere_tags import ACTIVE_STATES, LOG_TAIL
 
 PF_LABELS = {
@@ -61,7 +62,7 @@ def vcenter_detail(request, pk):
     context = {
         "vcenter": vcenter,
         "nsx": vcenter.nsx_manager(),
-        "hosts": allocation.capacity_by_host(vcenter),
+        "hosts": vfs.capacity_by_host(vcenter),
         "inventory": vcenter.inventory or {},
     }
     return render(request, "vsphere/vcenter_detail.html", context)
@@ -92,7 +93,7 @@ def pf_list(request):
             messages.success(request, f"Physical function {pf} added.")
             return redirect("vsphere:pf-list")
     queryset = PhysicalFunction.objects.select_related("host__vcenter").order_by("host__name", "pci_id")
-    filterset = PhysicalFunctionFilterSet(request.GET, queryset=allocation.with_used(queryset))
+    filterset = PhysicalFunctionFilterSet(request.GET, queryset=vfs.with_used(queryset))
     pager = paginate(request, filterset.qs)
     rows = [(pf, {"used": pf.used_vfs}) for pf in pager.rows]
     return render(request, "vsphere/pf_list.html", {"form": form, "rows": rows, "filter": filterset, "pager": pager})
@@ -102,7 +103,7 @@ def pf_list(request):
 def cluster_plan(request, pk):
     """Plan preview for one cluster: asked of the worker, shown when ready (the partial polls meanwhile)."""
     cluster = get_cluster(request.user, pk)
-    context = {"cluster": cluster, "plan": previews.request(cluster)}
+    context = {"cluster": cluster, "plan": services.request_preview(cluster)}
     return render_page(request, "vsphere/cluster_plan.html", context, "vsphere/partials/plan.html")
 
 

@@ -6,7 +6,7 @@ from tenants import services
 from tenants.choices import ClusterState
 from tests.fabrics.conftest import programmed
 from vsphere import tasks
-from vsphere.services import StepLog
+from vsphere.reconcile.journal import StepLog
 
 
 def _converged(cluster) -> str:

@@ -6,7 +6,7 @@ import pytest
 
 from tests.nsx.nsxsim import NsxSim, free_port
 from tests.vsphere.conftest import HOST_NAMES, own_vcsim, vcsim, vcsim_binary  # noqa: F401
-from vsphere.driver import Driver
+from vsphere.vim.driver import Driver
 
 DC = "DC0"
 NSX_DVS = "nsx-vds"

@@ -14,8 +14,8 @@ from vmware.vapi.data.serializers.cleanjson import DataValueConverter
 from tests.nsx.conftest import DC
 from tests.vsphere.conftest import HOST_NAMES
 from tools.nsxsim import schema
-from vsphere.driver import Driver
-from vsphere.specs import Adapter, NodeIntent
+from vsphere.plan.specs import Adapter, NodeIntent
+from vsphere.vim.driver import Driver
 
 T0 = "/infra/tier-0s/t0-site"
 TZ = "/infra/sites/default/enforcement-points/default/transport-zones/tz-overlay"

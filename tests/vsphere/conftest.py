@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from vsphere.driver import Driver, VCenterConfig
-from vsphere.specs import ClusterIntent, NodeIntent
-from vsphere.verbs import node_marker
+from vsphere.naming import node_marker
+from vsphere.plan.specs import ClusterIntent, NodeIntent
+from vsphere.vim.driver import Driver, VCenterConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "vcsim.sh"

@@ -3,9 +3,9 @@
 from dataclasses import replace
 
 from tests.vsphere.conftest import HOST_NAMES, PF0, cluster_intent
-from vsphere.converge import converge, preview
-from vsphere.plan import ChangeKind
-from vsphere.specs import HPC_MTU, PowerState
+from vsphere.plan.changes import ChangeKind
+from vsphere.plan.specs import HPC_MTU, PowerState
+from vsphere.reconcile.converge import converge, preview
 
 
 def test_a_4_node_sriov_cluster_converges_with_nics_reservation_and_mtu(driver, names):

@@ -3,9 +3,9 @@
 import pytest
 
 from tests.vsphere.conftest import HOST_NAMES, PF0, cluster_intent
-from vsphere.converge import converge, preview
-from vsphere.driver import Driver
 from vsphere.errors import PermanentError, TransientError
+from vsphere.reconcile.converge import converge, preview
+from vsphere.vim.driver import Driver
 
 TRANSIENT = ["TaskInProgress", "HostCommunication", "HostNotConnected", "Timedout", "SystemError"]
 PERMANENT = ["InvalidArgument", "NotFound", "InvalidDeviceSpec", "NoPermission", "NotSupported"]

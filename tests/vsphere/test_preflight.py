@@ -5,10 +5,10 @@ from dataclasses import replace
 import pytest
 
 from tests.vsphere.conftest import HOST_NAMES, PF0, PF1, cluster_intent
-from vsphere import preflight
-from vsphere.converge import converge
 from vsphere.errors import PreflightError
-from vsphere.specs import NodeIntent, Observed, PhysicalFunction
+from vsphere.plan import preflight
+from vsphere.plan.specs import NodeIntent, Observed, PhysicalFunction
+from vsphere.reconcile.converge import converge
 
 INVENTORY = {
     host: {

@@ -4,8 +4,8 @@ import pytest
 
 from tests.vsphere.conftest import HOST_NAMES, PF0
 from vsphere.errors import MarkerMismatchError, PermanentError
-from vsphere.specs import HPC_MTU, NodeIntent, PowerState
-from vsphere.verbs import node_marker
+from vsphere.naming import node_marker
+from vsphere.plan.specs import HPC_MTU, NodeIntent, PowerState
 
 DC, CLUSTER, TEMPLATE = "DC0", "DC0_C0", "hpc-template"
 

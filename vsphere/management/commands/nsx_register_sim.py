@@ -9,9 +9,9 @@ from audit.context import acting_as, system_actor
 from netpolicy.models import Pool
 from nsx import services
 from nsx.models import NsxManager
-from vsphere.driver import Driver
-from vsphere.intent import vcenter_config
 from vsphere.models import VCenter
+from vsphere.reconcile.intent import vcenter_config
+from vsphere.vim.driver import Driver
 
 TZ = "/infra/sites/default/enforcement-points/default/transport-zones/tz-overlay"
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from vsphere import preflight, preflight_devices
-from vsphere.batch import BatchRunner, Op, StepCallback
 from vsphere.errors import MarkerMismatchError
-from vsphere.plan import Change, ChangeKind, plan
-from vsphere.specs import ClusterIntent, NicRole, NodeIntent, Observed
-from vsphere.verbs import observed_from
+from vsphere.plan import device_preflight, preflight
+from vsphere.plan.changes import Change, ChangeKind
+from vsphere.plan.diff import plan
+from vsphere.plan.specs import ClusterIntent, NicRole, NodeIntent, Observed
+from vsphere.reconcile.batch import BatchRunner, Op, StepCallback
+from vsphere.vim.verbs import observed_from
 
 NIC_KEY_BASE = -100  # temporary device keys for added NICs
 
@@ -23,12 +24,12 @@ class ConvergeResult:
     observed: Observed
 
 
-def preview(driver, intent: ClusterIntent, devices: preflight_devices.DeviceInventory | None = None) -> list[Change]:
+def preview(driver, intent: ClusterIntent, devices: device_preflight.DeviceInventory | None = None) -> list[Change]:
     """Dry run: the changes converge would make now (reads only); with `devices`, refused as converge would."""
     snap = driver.snapshot(intent.datacenter)
     observed = observed_from(snap, intent)
     if devices is not None:
-        preflight_devices.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
+        device_preflight.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
     return plan(intent, observed)
 
 
@@ -38,7 +39,7 @@ def converge(
     inventory: preflight.PFInventory | None = None,
     adopt: frozenset[str] = frozenset(),
     on_step: StepCallback | None = None,
-    devices: preflight_devices.DeviceInventory | None = None,
+    devices: device_preflight.DeviceInventory | None = None,
 ) -> ConvergeResult:
     """Make vCenter match the intent; running it again changes nothing.
 
@@ -56,8 +57,8 @@ def converge(
         raise MarkerMismatchError("; ".join(str(c) for c in blocked), fault="MarkerMismatch")
     preflight.check_cluster(intent, inventory if inventory is not None else snap.pfs, observed)
     if devices is not None:
-        preflight_devices.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
-    preflight_devices.check_adds_while_off(changes, observed)
+        device_preflight.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
+    device_preflight.check_adds_while_off(changes, observed)
     if changes or adopted:
         ops = _Builder(driver, snap, intent, inventory or snap.pfs, adopted).build(changes)
         BatchRunner(driver, on_step).run(ops)

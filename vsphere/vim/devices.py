@@ -11,7 +11,8 @@ from __future__ import annotations
 from pyVmomi import vim, vmodl
 
 from vsphere.choices import DeviceKind, DeviceMode
-from vsphere.device_specs import (
+from vsphere.errors import PermanentError
+from vsphere.plan.specs import (
     GPU_CLASS,
     NETWORK_CLASS,
     DiscoveredDevice,
@@ -21,7 +22,7 @@ from vsphere.device_specs import (
     ObservedDevices,
     PassthroughDevice,
 )
-from vsphere.errors import PermanentError
+from vsphere.vim.faults import guarded
 
 HOST_DEVICE_PATHS = [
     "name",
@@ -260,7 +261,7 @@ class DeviceDriverMixin:
 
     def uptv2_edit(self, vm, key: int, enabled: bool, name: str):
         """Device change turning UPTv2 on or off on the VM's VMXNET3 with that key (read now: edits restate it)."""
-        with self._guarded_read(f"read the adapters of {name}"):
+        with guarded(f"read the adapters of {name}"):
             found = next((d for d in vm.config.hardware.device or [] if d.key == key), None)
         if not isinstance(found, vim.vm.device.VirtualVmxnet3):
             raise PermanentError(f"{name}: no VMXNET3 with device key {key}", fault="NotFound")
@@ -271,11 +272,5 @@ class DeviceDriverMixin:
         pool = snap.clusters.get(cluster, (None, []))[0]
         if pool is None or host not in snap.hosts:
             raise PermanentError(f"{name}: cluster {cluster!r} or host {host!r} not found", fault="NotFound")
-        with self._guarded_read(f"move {name} to {host}"):
+        with guarded(f"move {name} to {host}"):
             return vm.RelocateVM_Task(vim.vm.RelocateSpec(host=snap.hosts[host], pool=pool))
-
-    @staticmethod
-    def _guarded_read(step: str):
-        from vsphere.driver import guarded  # the driver imports this module
-
-        return guarded(step)

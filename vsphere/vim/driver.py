@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-import http.client
 import ssl
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pyVim.connect import Disconnect, SmartConnect
 from pyVmomi import vim, vmodl
 
-from vsphere.errors import (
-    PermanentError,
-    TransientError,
-    VSphereError,
-    classify_fault,
-)
-from vsphere.specs import (
+from vsphere.errors import PermanentError, VSphereError
+from vsphere.plan.specs import (
     MARKER_KEY,
     PVRDMA_KIND,
     NodeIntent,
@@ -28,9 +22,9 @@ from vsphere.specs import (
     PhysicalFunction,
     PowerState,
 )
-from vsphere.verbs import VerbsMixin
-from vsphere.vim_devices import DeviceDriverMixin, observed_devices
-from vsphere.vim_specs import (
+from vsphere.vim.devices import DeviceDriverMixin, observed_devices
+from vsphere.vim.faults import fault_of, guarded
+from vsphere.vim.specs import (
     ADAPTER_TYPES,
     DESCRIPTION_PREFIX,
     adapter_spec,
@@ -44,6 +38,7 @@ from vsphere.vim_specs import (
     sriov_nic_spec,
     vm_config_spec,
 )
+from vsphere.vim.verbs import VerbsMixin
 
 TASK_PATHS = ["info.state", "info.error", "info.result"]
 
@@ -71,41 +66,6 @@ class TaskDone:
     ok: bool
     result: object = None
     error: VSphereError | None = None
-
-
-# ---------------------------------------------------------------- errors
-
-
-def translate(exc: BaseException, step: str) -> VSphereError:
-    """Map a pyvmomi fault or a socket/TLS error to a transient or permanent error."""
-    if isinstance(exc, VSphereError):
-        return exc
-    if isinstance(exc, vmodl.MethodFault):
-        return classify_fault(type(exc)._wsdlName, exc.msg or "", step)
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return PermanentError(f"{step}: TLS verification failed: {exc}", fault="TLS", step=step)
-    if isinstance(exc, OSError | http.client.HTTPException):
-        # refused, reset, timed out, half-closed: vCenter or the network is down right now
-        return TransientError(f"{step}: {type(exc).__name__}: {exc}", fault="Connection", step=step)
-    return PermanentError(f"{step}: {type(exc).__name__}: {exc}", fault="Unexpected", step=step)
-
-
-def fault_of(error: object, step: str) -> VSphereError:
-    """Turn a task's info.error (a MethodFault) into an Enclave error."""
-    name = type(error)._wsdlName if isinstance(error, vmodl.MethodFault) else "TaskError"
-    message = getattr(error, "msg", "") or getattr(error, "localizedMessage", "") or ""
-    return classify_fault(name, message, step)
-
-
-@contextlib.contextmanager
-def guarded(step: str) -> Iterator[None]:
-    """Re-raise anything a vSphere call throws as TransientError or PermanentError."""
-    try:
-        yield
-    except VSphereError:
-        raise
-    except Exception as exc:
-        raise translate(exc, step) from exc
 
 
 # ---------------------------------------------------------------- waiting

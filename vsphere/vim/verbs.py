@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from vsphere import preflight
 from vsphere.errors import MarkerMismatchError, PermanentError, PreflightError
-from vsphere.specs import (
+from vsphere.plan import preflight
+from vsphere.plan.specs import (
     HPC_MTU,
     ClusterIntent,
     NodeIntent,
@@ -22,11 +22,6 @@ def require_marker(kind: str, name: str, found: str, expected: str) -> None:
             f"{kind} {name!r} exists with {owner}, expected {expected!r}; refusing to touch it",
             fault="MarkerMismatch",
         )
-
-
-def node_marker(cluster_marker: str, node_name: str) -> str:
-    """Marker of a cluster's VM: the cluster's Enclave id plus the node name."""
-    return f"{cluster_marker}/{node_name}"
 
 
 def observed_from(snap, intent: ClusterIntent) -> Observed:

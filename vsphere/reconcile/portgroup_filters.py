@@ -15,9 +15,9 @@ from netpolicy.compiler.vds import VdsRule
 from netpolicy.ir import build_site, tenant_name
 from tenants.choices import LIVE_STATES, SiteKind
 from tenants.models import Tenant, VirtualCluster
-from vsphere.batch import BatchRunner, Op, StepCallback
-from vsphere.intent import portgroup_marker, portgroup_name
 from vsphere.models import VCenter
+from vsphere.naming import portgroup_marker, portgroup_name
+from vsphere.reconcile.batch import BatchRunner, Op, StepCallback
 
 log = logging.getLogger(__name__)
 

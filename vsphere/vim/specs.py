@@ -6,7 +6,8 @@ import ipaddress
 
 from pyVmomi import vim
 
-from vsphere.specs import MARKER_KEY, Adapter, NodeIntent, PhysicalFunction
+from netpolicy.compiler.vds import VdsRule
+from vsphere.plan.specs import MARKER_KEY, Adapter, NodeIntent, PhysicalFunction
 
 DESCRIPTION_PREFIX = MARKER_KEY + "="
 
@@ -219,8 +220,6 @@ def _port(port) -> int | None:
 
 def parse_rule(rule):
     """A DvsTrafficRule read back as Enclave's VdsRule (anything Enclave never writes cannot compare equal)."""
-    from netpolicy.compiler.vds import VdsRule
-
     qualifiers = [q for q in rule.qualifier or [] if isinstance(q, vim.dvs.TrafficRule.IpQualifier)]
     if len(qualifiers) != len(rule.qualifier or []) or len(qualifiers) > 1:
         return VdsRule(rule.sequence or 0, rule.description or "", "foreign", rule.direction or "")
