@@ -53,8 +53,8 @@ def wanted_filters(tenants: int) -> list[PortgroupFilter]:
 def prepare(drv: Driver, wanted: list[PortgroupFilter]) -> None:
     """The switch and every tenant's port group, without a filter (not timed)."""
     snap = drv.snapshot("DC0")
-    dvs = drv.wait(drv.start_create_dvs(snap, DVS, "dvs:bench", 9000), "dvs")
-    tasks = [(drv.start_create_portgroup(dvs, w.portgroup, w.marker, w.vlan), w.portgroup) for w in wanted]
+    dvs = drv.wait(drv.switches.start_create(snap, DVS, "dvs:bench", 9000), "dvs")
+    tasks = [(drv.portgroups.start_create(dvs, w.portgroup, w.marker, w.vlan), w.portgroup) for w in wanted]
     drv.run_tasks(tasks)
 
 
@@ -67,7 +67,7 @@ def run_floor(drv: Driver, wanted: list[PortgroupFilter]) -> None:
         try:
             pg, mor = snap.portgroups[target.portgroup]
             version = snap.pg_config_version[target.portgroup]
-            task = drv.start_set_portgroup_vlan(mor, target.portgroup, target.marker, target.vlan, version,
+            task = drv.portgroups.start_configure(mor, target.portgroup, target.marker, target.vlan, version,
                                                 target.rules, pg.num_ports)  # fmt: skip
             drv.wait(task, target.portgroup)
         except BaseException as exc:  # reported after join

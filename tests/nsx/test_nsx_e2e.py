@@ -43,7 +43,7 @@ def site(own_vcsim, make_user, tmp_path):
     discovery.discover(vcenter)
     hosts = list(vcenter.hosts.values_list("name", flat=True))
     with Driver(own_vcsim.config()) as drv:  # NSX places segments' port groups on a switch the site prepared
-        drv.ensure_dvs("DC0", vcenter.dvs_name, "nsx-prepared", hosts, vcenter.uplink_pnic)
+        drv.switches.ensure("DC0", vcenter.dvs_name, "nsx-prepared", hosts, vcenter.uplink_pnic)
     nsx = NsxSim(tmp_path / "nsx", free_port(), vcsim=own_vcsim, dvs=vcenter.dvs_name).start()
     yield vcenter, make_user("site-admin", staff=True), nsx
     nsx.stop()

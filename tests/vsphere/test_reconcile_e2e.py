@@ -160,7 +160,7 @@ def test_drift_marks_the_cluster_degraded_and_reconverges(celery_worker, site, o
     settle(wait_for, cluster, S.READY)
     (_r, manager), (_r, victim) = node_names(cluster)
     with Driver(own_vcsim.config()) as drv:
-        drv.destroy_vm("DC0", victim, drv.snapshot("DC0").vms[victim][0].marker)  # out of band
+        drv.vms.destroy("DC0", victim, drv.snapshot("DC0").vms[victim][0].marker)  # out of band
         reconfigure(drv, manager, e1000_on(drv, "VM Network"))  # a NIC on the shared network
     assert tasks.check_drift() == 1
     cluster.refresh_from_db()

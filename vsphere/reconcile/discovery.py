@@ -11,7 +11,6 @@ from vsphere.choices import LinkType, PFSource
 from vsphere.models import DPU, DeviceAssignment, Host, HostFeatures, PCIDevice, PhysicalFunction, VCenter, VGPUProfile
 from vsphere.plan.specs import DiscoveredHost
 from vsphere.reconcile.intent import vcenter_config
-from vsphere.vim.devices import read_hosts
 from vsphere.vim.driver import Driver
 
 DEVICE_FIELDS = ("kind", "mode", "vendor_id", "device_id", "vendor_name", "device_name", "memory_gib", "system_id")
@@ -21,7 +20,7 @@ def discover(vcenter: VCenter) -> dict:
     """Sync hosts, SR-IOV PFs, GPUs, passthrough devices, DPUs, host features and a summary of the rest."""
     with Driver(vcenter_config(vcenter)) as drv:
         snap = drv.snapshot(vcenter.datacenter)
-        found = read_hosts(drv, snap, vcenter.compute_cluster, vcenter.dvs_name)
+        found = drv.devices.read_hosts(snap, vcenter.compute_cluster, vcenter.dvs_name)
     now = timezone.now()
     hosts = snap.clusters.get(vcenter.compute_cluster, (None, []))[1]
     summary = {

@@ -72,7 +72,7 @@ def push(driver, datacenter: str, wanted: list[PortgroupFilter], on_step: StepCa
         version = snap.pg_config_version[target.portgroup]
 
         def start(results, target=target, pg=pg, mor=mor, version=version):
-            return driver.start_set_portgroup_vlan(
+            return driver.portgroups.start_configure(
                 mor, target.portgroup, target.marker, pg.vlan or target.vlan, version, target.rules, pg.num_ports
             )
 

@@ -1,4 +1,4 @@
-"""pyvmomi's faults and socket/TLS errors as the reconciler's transient or permanent errors."""
+"""pyvmomi's faults and socket/TLS errors as the reconciler's transient or permanent errors; foreign objects refused."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from pyVmomi import vmodl
 
-from vsphere.errors import PermanentError, TransientError, VSphereError, classify_fault
+from vsphere.errors import MarkerMismatchError, PermanentError, TransientError, VSphereError, classify_fault
 
 
 def translate(exc: BaseException, step: str) -> VSphereError:
@@ -42,3 +42,13 @@ def guarded(step: str) -> Iterator[None]:
         raise
     except Exception as exc:
         raise translate(exc, step) from exc
+
+
+def require_marker(kind: str, name: str, found: str, expected: str) -> None:
+    """Refuse to touch an object whose marker is not ours."""
+    if found != expected:
+        owner = repr(found) if found else "no marker"
+        raise MarkerMismatchError(
+            f"{kind} {name!r} exists with {owner}, expected {expected!r}; refusing to touch it",
+            fault="MarkerMismatch",
+        )

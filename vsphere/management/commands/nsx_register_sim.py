@@ -30,7 +30,9 @@ class Command(BaseCommand):
             raise CommandError(f"No vCenter named {vcenter}: register the simulator first.")
         hosts = list(site.hosts.values_list("name", flat=True))
         with Driver(vcenter_config(site)) as drv:  # the site prepares the switch NSX puts segments on
-            drv.ensure_dvs(site.datacenter, site.dvs_name, f"enclave:vcenter:{site.pk}:dvs", hosts, site.uplink_pnic)
+            drv.switches.ensure(
+                site.datacenter, site.dvs_name, f"enclave:vcenter:{site.pk}:dvs", hosts, site.uplink_pnic
+            )
         data = {"url": info["url"], "username": info["user"], "password": info["password"],
                 "ca_bundle": str(Path(ready_file).parent / "ca.pem"), "transport_zone_path": TZ,
                 "tier0_path": "/infra/tier-0s/t0-site"}  # fmt: skip
