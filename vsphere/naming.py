@@ -1,7 +1,10 @@
-"""Names and markers of what Enclave makes in vCenter: VMs, guests' host names, port groups (a leaf)."""
+"""Names and markers of what Enclave makes in vCenter: VMs, guests' host names, port groups.
+
+A leaf that needs no Django app loaded (the simulator tests and benchmarks import it): a cluster is
+anything with the VirtualCluster fields these read.
+"""
 
 from netpolicy.choices import NodeRole as GroupRole
-from tenants.models import VirtualCluster
 from vsphere.choices import NodeRole as VMRole
 
 TENANT_PORTGROUP_PREFIX = "enclave-"
@@ -9,7 +12,7 @@ TENANT_PORTGROUP_PREFIX = "enclave-"
 GROUP_ROLE = {VMRole.LOGIN: GroupRole.LOGIN, VMRole.MANAGER: GroupRole.MANAGER, VMRole.WORKER: GroupRole.WORKER}
 
 
-def node_names(cluster: VirtualCluster) -> list[tuple[str, str]]:
+def node_names(cluster) -> list[tuple[str, str]]:
     """(role, VM name) of every node; names are deterministic so retries find the same VMs."""
     base = f"{cluster.tenant.slug}-{cluster.name}"
     names = [("login", f"{base}-login")] if cluster.login_node else []
@@ -18,7 +21,7 @@ def node_names(cluster: VirtualCluster) -> list[tuple[str, str]]:
     return names
 
 
-def cluster_marker(cluster: VirtualCluster) -> str:
+def cluster_marker(cluster) -> str:
     """The Enclave id vCenter objects of this cluster carry."""
     return f"enclave:cluster:{cluster.pk}"
 
@@ -28,22 +31,22 @@ def node_marker(cluster_marker: str, node_name: str) -> str:
     return f"{cluster_marker}/{node_name}"
 
 
-def guest_domain(cluster: VirtualCluster, settings) -> str:
+def guest_domain(cluster, settings) -> str:
     """The tenant's DNS domain under the site's (RFC 8375-style .internal when the site has none)."""
     return f"{cluster.tenant.slug}.{settings.dns_domain or 'internal'}"
 
 
-def host_name(cluster: VirtualCluster, vm_name: str) -> str:
+def host_name(cluster, vm_name: str) -> str:
     """The guest's host name: the cluster's name and the node's suffix, one DNS label (<= 63)."""
     suffix = vm_name.rsplit("-", 1)[-1]
     return f"{cluster.name[: 62 - len(suffix)].rstrip('-')}-{suffix}"
 
 
-def portgroup_name(cluster: VirtualCluster, vlan: int) -> str:
+def portgroup_name(cluster, vlan: int) -> str:
     """One port group per tenant VLAN segment."""
     return f"{TENANT_PORTGROUP_PREFIX}{cluster.tenant.slug}-vlan{vlan}"
 
 
-def portgroup_marker(cluster: VirtualCluster, vlan: int) -> str:
+def portgroup_marker(cluster, vlan: int) -> str:
     """The Enclave id of a tenant segment's port group."""
     return f"enclave:segment:{cluster.tenant.slug}:vlan{vlan}"

@@ -11,6 +11,9 @@ Rooms, bottom to top (docs/architecture.md, "vSphere in rooms"):
 """
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "vsphere"
@@ -155,3 +158,11 @@ def test_no_module_of_vsphere_imports_another_inside_a_function_except_the_app_c
 def test_the_standard_files_of_a_django_app_stay_at_the_top_of_vsphere():
     assert all(f"vsphere.{name}" in MODULES for name in STANDARD)
     assert all(room(f"vsphere.{name}") in ("top", "leaf") for name in STANDARD)
+
+
+def test_the_driver_the_planner_and_converge_import_without_django_apps_loaded():
+    # The simulator tests and the benchmarks use them without a database.
+    code = "import vsphere.naming, vsphere.plan.diff, vsphere.plan.device_preflight, vsphere.reconcile.converge"
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=PACKAGE.parent, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
