@@ -5,7 +5,7 @@ Each tenant has the default isolation policy (netpolicy.compiler.defaults) compi
 on a freshly started simulator with the `vcenter` delay profile (tools/vcsim/delays.go):
   floor     the same ReconfigureDVPortgroup_Task calls issued directly, one thread per port group,
             each waiting on its own task (as a script would)
-  enclave   vsphere.filters.push: one inventory read, the differing port groups in one batch, one
+  enclave   vsphere.reconcile.portgroup_filters.push: one inventory read, the differing port groups in one batch, one
             property collector for every task
 Reports wall time and SOAP requests (counted by the simulator), and checks every filter read back.
 
@@ -28,13 +28,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
 import django  # noqa: E402
 
-django.setup()  # vsphere.filters imports the Django models (nothing here touches the database)
+django.setup()  # vsphere.reconcile.portgroup_filters imports the Django models (nothing here touches the database)
 
 from netpolicy.compiler.vds import compile_tenant  # noqa: E402
 from tests.netpolicy.builders import make_site, make_tenant  # noqa: E402
 from tests.vsphere.conftest import Sim, free_port  # noqa: E402
-from vsphere.driver import Driver  # noqa: E402
-from vsphere.filters import PortgroupFilter, push  # noqa: E402
+from vsphere.reconcile.portgroup_filters import PortgroupFilter, push  # noqa: E402
+from vsphere.vim.driver import Driver  # noqa: E402
 
 DVS = "bench-dvs"
 
@@ -53,8 +53,8 @@ def wanted_filters(tenants: int) -> list[PortgroupFilter]:
 def prepare(drv: Driver, wanted: list[PortgroupFilter]) -> None:
     """The switch and every tenant's port group, without a filter (not timed)."""
     snap = drv.snapshot("DC0")
-    dvs = drv.wait(drv.start_create_dvs(snap, DVS, "dvs:bench", 9000), "dvs")
-    tasks = [(drv.start_create_portgroup(dvs, w.portgroup, w.marker, w.vlan), w.portgroup) for w in wanted]
+    dvs = drv.wait(drv.switches.start_create(snap, DVS, "dvs:bench", 9000), "dvs")
+    tasks = [(drv.portgroups.start_create(dvs, w.portgroup, w.marker, w.vlan), w.portgroup) for w in wanted]
     drv.run_tasks(tasks)
 
 
@@ -67,7 +67,7 @@ def run_floor(drv: Driver, wanted: list[PortgroupFilter]) -> None:
         try:
             pg, mor = snap.portgroups[target.portgroup]
             version = snap.pg_config_version[target.portgroup]
-            task = drv.start_set_portgroup_vlan(mor, target.portgroup, target.marker, target.vlan, version,
+            task = drv.portgroups.start_configure(mor, target.portgroup, target.marker, target.vlan, version,
                                                 target.rules, pg.num_ports)  # fmt: skip
             drv.wait(task, target.portgroup)
         except BaseException as exc:  # reported after join

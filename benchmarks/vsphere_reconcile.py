@@ -23,10 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.vsphere.conftest import Sim, free_port  # noqa: E402
-from vsphere.converge import converge, preview  # noqa: E402
-from vsphere.driver import Driver  # noqa: E402
-from vsphere.specs import Adapter, ClusterIntent, NodeIntent  # noqa: E402
-from vsphere.verbs import node_marker  # noqa: E402
+from vsphere.naming import node_marker  # noqa: E402
+from vsphere.plan.specs import Adapter, ClusterIntent, NodeIntent  # noqa: E402
+from vsphere.reconcile.converge import converge, preview  # noqa: E402
+from vsphere.vim.driver import Driver  # noqa: E402
 
 PF = "0000:3b:00.0"
 
@@ -68,17 +68,17 @@ def run_batched(drv: Driver, intent: ClusterIntent) -> None:
 def run_sequential(drv: Driver, intent: ClusterIntent) -> None:
     """vhpc_toolkit dvs -create ... then, per VM, clone, network -add (the template NIC replaced by
     VMXNET3 on the port group), sriov -add, power on; each waited."""
-    drv.ensure_dvs("DC0", intent.dvs_name, intent.dvs_marker, intent.hosts, intent.uplink_pnic)
-    drv.ensure_portgroup("DC0", intent.dvs_name, intent.portgroup, intent.portgroup_marker, intent.vlan)
+    drv.switches.ensure("DC0", intent.dvs_name, intent.dvs_marker, intent.hosts, intent.uplink_pnic)
+    drv.portgroups.ensure("DC0", intent.dvs_name, intent.portgroup, intent.portgroup_marker, intent.vlan)
     for node in intent.nodes:
-        drv.ensure_vm("DC0", intent.compute_cluster, intent.template, node)
+        drv.vms.ensure("DC0", intent.compute_cluster, intent.template, node)
         snap = drv.snapshot("DC0")
         pg = snap.portgroups[intent.portgroup][0]
-        devices = [drv.nic_remove(k) for k in template_nic_keys(snap, intent)]
-        devices.append(drv.adapter_add(Adapter.VMXNET3, -100, pg.key, pg.switch_uuid))
-        drv.wait(drv.start_reconfigure(snap.vm_mor(node.name), drv.nic_change_spec(devices), node.name), "nic")
-        drv.ensure_sriov_nic("DC0", node.name, node.marker, intent.portgroup, PF)
-        drv.ensure_power("DC0", node.name, node.marker, True)
+        devices = [drv.devices.remove_nic(k) for k in template_nic_keys(snap, intent)]
+        devices.append(drv.devices.adapter(Adapter.VMXNET3, -100, pg.key, pg.switch_uuid))
+        drv.wait(drv.vms.start_reconfigure(snap.vm_mor(node.name), drv.devices.change_spec(devices), node.name), "nic")
+        drv.devices.ensure_sriov_nic("DC0", node.name, node.marker, intent.portgroup, PF)
+        drv.vms.ensure_power("DC0", node.name, node.marker, True)
 
 
 def template_nic_keys(snap, intent: ClusterIntent) -> list[int]:
@@ -104,10 +104,10 @@ def run_floor(drv: Driver, intent: ClusterIntent) -> None:
         return run
 
     def network():
-        dvs = drv.wait(drv.start_create_dvs(snap, intent.dvs_name, intent.dvs_marker, intent.mtu), "dvs")
+        dvs = drv.wait(drv.switches.start_create(snap, intent.dvs_name, intent.dvs_marker, intent.mtu), "dvs")
         hosts = [snap.hosts[h] for h in intent.hosts]
-        add = drv.start_add_dvs_hosts(dvs, drv.dvs_config_version(dvs), hosts, intent.uplink_pnic)
-        pg = drv.start_create_portgroup(dvs, intent.portgroup, intent.portgroup_marker, intent.vlan)
+        add = drv.switches.start_add_hosts(dvs, drv.switches.config_version(dvs), hosts, intent.uplink_pnic)
+        pg = drv.portgroups.start_create(dvs, intent.portgroup, intent.portgroup_marker, intent.vlan)
         drv.run_tasks([(add, "hosts"), (pg, "pg")])
         created = drv.snapshot("DC0").portgroups[intent.portgroup][0]
         pg_info["pg"] = (created.key, created.switch_uuid)
@@ -116,13 +116,15 @@ def run_floor(drv: Driver, intent: ClusterIntent) -> None:
     def vm_chain(node: NodeIntent):
         network_ready.wait()  # the clone's NICs join the port group, which must exist first
         key, uuid = pg_info["pg"]
-        devices = [drv.nic_remove(k) for k in template_nic_keys(snap, intent)]
-        devices += [drv.adapter_add(Adapter.VMXNET3, -100, key, uuid), drv.nic_add(snap.pfs[node.host][PF], key,
-                                                                                   uuid, -101)]  # fmt: skip
-        clone = drv.start_clone(snap, intent.template, intent.compute_cluster, node, devices=devices)
+        devices = [drv.devices.remove_nic(k) for k in template_nic_keys(snap, intent)]
+        devices += [
+            drv.devices.adapter(Adapter.VMXNET3, -100, key, uuid),
+            drv.devices.sriov_nic(snap.pfs[node.host][PF], key, uuid, -101),
+        ]
+        clone = drv.vms.start_clone(snap, intent.template, intent.compute_cluster, node, devices=devices)
         vm = drv.wait(clone, node.name)
-        drv.wait(drv.start_reconfigure(vm, drv.vm_spec(node, marker=True), node.name), node.name)
-        drv.wait(drv.start_power(vm, True, node.name), node.name)
+        drv.wait(drv.vms.start_reconfigure(vm, drv.vms.spec(node, marker=True), node.name), node.name)
+        drv.wait(drv.vms.start_power(vm, True, node.name), node.name)
 
     threads = [threading.Thread(target=guard(network))]
     threads += [threading.Thread(target=guard(lambda n=n: vm_chain(n))) for n in intent.nodes]

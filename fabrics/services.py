@@ -16,7 +16,7 @@ from audit.services import record, snapshot
 from core.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from fabrics import desired
 from fabrics.models import Fabric, FabricCredential, FabricHost, FabricJoinToken, FabricPool, SharedPort
-from vsphere import vf_mac
+from vsphere.plan import vf_mac
 
 CREDENTIAL_PREFIX = "encf_"  # a fabric agent's credential; never accepted by the tenant or node API
 JOIN_PREFIX = "encfj_"  # a fabric agent's one-time join token

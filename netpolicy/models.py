@@ -407,7 +407,7 @@ class AddressState(models.TextChoices):
 
 
 class NicRole(models.TextChoices):
-    """Which NIC of a VM an address belongs to (values as vsphere.specs.NicRole)."""
+    """Which NIC of a VM an address belongs to (values as vsphere.plan.specs.NicRole)."""
 
     PRIMARY = "primary", "Primary adapter"
     SRIOV = "sriov", "SR-IOV VF"

@@ -38,7 +38,7 @@ class GpuMode(models.TextChoices):
 
 
 class NicType(models.TextChoices):
-    """The primary adapter of every VM, on the tenant's network (values as vsphere.specs.Adapter)."""
+    """The primary adapter of every VM, on the tenant's network (values as vsphere.plan.specs.Adapter)."""
 
     VMXNET3 = "vmxnet3", "VMXNET3 (paravirtual, 10+ Gb/s)"
     E1000E = "e1000e", "E1000e (emulated, for guests without VMXNET3 drivers)"

@@ -12,7 +12,7 @@ from core.rest import int_param
 from tenants.access import scope
 from tenants.api_base import SITE_ADMIN_ONLY, TenantScopedViewSet
 from tenants.models import VirtualCluster
-from vsphere import allocation, previews, services
+from vsphere import services
 from vsphere.filtersets import (
     HostFilterSet,
     OperationLogFilterSet,
@@ -21,6 +21,7 @@ from vsphere.filtersets import (
     VFAssignmentFilterSet,
 )
 from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
+from vsphere.placement import vfs
 from vsphere.serializers import (
     CapacitySerializer,
     DiscoveryQueuedSerializer,
@@ -79,7 +80,7 @@ class PhysicalFunctionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, 
                               viewsets.GenericViewSet):  # fmt: skip
     """SR-IOV PFs: discovered, or entered by hand where vCenter does not report them."""
 
-    queryset = allocation.with_used(PhysicalFunction.objects.select_related("host").order_by("host__name", "pci_id"))
+    queryset = vfs.with_used(PhysicalFunction.objects.select_related("host").order_by("host__name", "pci_id"))
     serializer_class = PhysicalFunctionSerializer
     filterset_class = PhysicalFunctionFilterSet
     permission_classes = ADMIN_ONLY
@@ -127,7 +128,7 @@ class CapacityView(APIView):
 def capacity_report(vcenters) -> list[dict]:
     """Per-vCenter capacity with totals (shared by the API and the capacity page); three queries."""
     vcenters = list(vcenters)
-    by_vcenter = allocation.capacity_by_vcenter(vcenters)
+    by_vcenter = vfs.capacity_by_vcenter(vcenters)
     report = []
     for vcenter in vcenters:
         hosts = by_vcenter[vcenter.pk]
@@ -152,7 +153,7 @@ class ClusterPlanView(APIView):
 
 def plan_data(cluster: VirtualCluster) -> dict:
     """The cluster's plan preview as stored by the worker (asking for one if none is fresh)."""
-    preview = previews.request(cluster)
+    preview = services.request_preview(cluster)
     return {
         "cluster": cluster.pk,
         "state": cluster.state,

@@ -5,9 +5,9 @@ from django.http import Http404
 from django.shortcuts import render
 
 from tenants.access import is_site_admin
-from vsphere.capabilities import site_offers
-from vsphere.capacity import sites_capacity
 from vsphere.models import VCenter
+from vsphere.plan.capabilities import site_offers
+from vsphere.plan.capacity import sites_capacity
 
 
 @login_required

@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from vsphere.choices import PlanStatus, StepStatus
 from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
-from vsphere.plan import ChangeKind
+from vsphere.plan.changes import ChangeKind
 
 
 def _counted(obj, annotation: str, relation: str) -> int:

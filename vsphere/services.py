@@ -1,4 +1,4 @@
-"""Discovery, inventory changes and the operation log (the database side of the reconciler)."""
+"""Site admins' inventory changes (vCenters, PFs), queued discovery and queued plan previews."""
 
 from django.db import transaction
 from django.utils import timezone
@@ -7,82 +7,11 @@ from audit.services import record, snapshot
 from core.errors import Conflict, InvalidRequest
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
-from vsphere import device_inventory, vim_devices
-from vsphere.choices import LinkType, PFSource, StepStatus
-from vsphere.driver import Driver
-from vsphere.intent import TENANT_PORTGROUP_PREFIX, vcenter_config
-from vsphere.models import Host, OperationLog, PhysicalFunction, SecretPathError, VCenter, VFAssignment, secret_path
-
-
-def discover(vcenter: VCenter) -> dict:
-    """Sync hosts, SR-IOV PFs, GPUs, passthrough devices, DPUs, host features and a summary of the rest."""
-    with Driver(vcenter_config(vcenter)) as drv:
-        snap = drv.snapshot(vcenter.datacenter)
-        found = vim_devices.read_hosts(drv, snap, vcenter.compute_cluster, vcenter.dvs_name)
-    now = timezone.now()
-    hosts = snap.clusters.get(vcenter.compute_cluster, (None, []))[1]
-    summary = {
-        "clusters": sorted(snap.clusters),
-        "hosts": sorted(hosts),
-        "datastores": sorted(snap.datastores),
-        "templates": sorted(name for name, (vm, _) in snap.vms.items() if vm.template),
-        "switches": {name: {"mtu": dvs.mtu, "hosts": list(dvs.hosts)} for name, (dvs, _) in snap.switches.items()},
-        "portgroups": {name: {"vlan": pg.vlan} for name, (pg, _) in snap.portgroups.items()},
-    }
-    with transaction.atomic():
-        for name in hosts:
-            host, _ = Host.objects.update_or_create(
-                vcenter=vcenter, name=name, defaults={"compute_cluster": vcenter.compute_cluster, "discovered": now}
-            )
-            for pf in snap.pfs.get(name, {}).values():
-                _sync_pf(host, pf)
-        summary["device_notes"] = device_inventory.sync(vcenter, found, now)
-        VCenter.objects.filter(pk=vcenter.pk).update(inventory=summary, last_discovery=now, discovery_error="")
-        record("vcenter.discover", vcenter, message=f"{len(hosts)} hosts")
-    return summary
-
-
-def _sync_pf(host: Host, pf) -> None:
-    """Discovered PFs update capacity; an admin-entered PF keeps the admin's model and link type."""
-    existing = PhysicalFunction.objects.filter(host=host, pci_id=pf.pci_id).first()
-    firmware = max(pf.max_vfs, pf.num_vfs + 1)
-    if existing is None:
-        PhysicalFunction.objects.create(
-            host=host, pci_id=pf.pci_id, pnic=pf.pnic, link_type=LinkType.INFINIBAND,
-            firmware_num_vfs=firmware, max_vfs=pf.num_vfs, source=PFSource.DISCOVERED,
-            port=int(pf.pci_id[-1]) + 1,
-        )  # fmt: skip
-        return
-    existing.pnic, existing.max_vfs, existing.firmware_num_vfs = pf.pnic, pf.num_vfs, firmware
-    existing.save(update_fields=["pnic", "max_vfs", "firmware_num_vfs"])
-
-
-class StepLog:
-    """Writes each reconciler step to the operation log as it starts and ends."""
-
-    def __init__(self, cluster: VirtualCluster, generation: int):
-        self.cluster = cluster
-        self.generation = generation
-
-    def __call__(self, key: str, step: str, status: str) -> None:
-        # Written before the request is sent: a restarted worker reads it as its journal.
-        OperationLog.objects.create(
-            cluster=self.cluster, generation=self.generation, key=key, step=step[:2000], status=status
-        )
-
-    def note(self, message: str, status: str = StepStatus.INFO) -> None:  # type: ignore[assignment]  # TextChoices
-        OperationLog.objects.create(
-            cluster=self.cluster, generation=self.generation, key="note", step=message[:2000], status=status
-        )
-
-
-def started_clones(cluster: VirtualCluster) -> frozenset[str]:
-    """VM names whose clone Enclave started for this cluster (from the journal)."""
-    keys = OperationLog.objects.filter(cluster=cluster, key__startswith="clone:", status=StepStatus.STARTED)
-    return frozenset(key.removeprefix("clone:") for key in keys.values_list("key", flat=True))
-
-
-# ---------------------------------------------------------------- inventory changes (site admins)
+from vsphere.choices import PFSource, PlanStatus
+from vsphere.models import Host, PhysicalFunction, PlanPreview, SecretPathError, VCenter, VFAssignment, secret_path
+from vsphere.naming import TENANT_PORTGROUP_PREFIX
+from vsphere.reconcile.previews import FRESH, LOST
+from vsphere.tasks import compute_plan, discover_vcenter
 
 OBSERVED_VCENTER_FIELDS = ("id", "inventory", "last_discovery", "discovery_error")
 VCENTER_FIELDS = frozenset(f.name for f in VCenter._meta.concrete_fields if f.name not in OBSERVED_VCENTER_FIELDS)
@@ -181,8 +110,6 @@ def delete_vcenter(vcenter: VCenter) -> None:
 
 def queue_discovery(vcenter: VCenter) -> None:
     """Queue a discovery run for the worker (pages and the API never call vSphere)."""
-    from vsphere.tasks import discover_vcenter
-
     with transaction.atomic():
         record("vcenter.discovery_queued", vcenter)
         transaction.on_commit(lambda: discover_vcenter.delay(vcenter.pk))
@@ -241,3 +168,20 @@ def delete_pf(pf: PhysicalFunction) -> None:
             raise Conflict(f"{held} VFs of {pf} are assigned to clusters.")
         record("pf.delete", pf, before=snapshot(pf))
         pf.delete()
+
+
+# ---------------------------------------------------------------- plan previews (pages and the API)
+
+
+def request_preview(cluster: VirtualCluster) -> PlanPreview:
+    """The cluster's current plan preview, queueing a new one when there is none fresh for its generation."""
+    now = timezone.now()
+    latest = PlanPreview.objects.filter(cluster=cluster, generation=cluster.generation).first()
+    if latest is not None:
+        waiting = latest.status == PlanStatus.QUEUED and now - latest.requested < LOST
+        if waiting or (latest.finished and now - latest.finished < FRESH):
+            return latest
+    with transaction.atomic():
+        preview = PlanPreview.objects.create(cluster=cluster, generation=cluster.generation)
+        transaction.on_commit(lambda: compute_plan.delay(preview.pk))
+    return preview

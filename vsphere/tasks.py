@@ -16,14 +16,17 @@ from tenants import realizers
 from tenants import services as tenant_services
 from tenants.choices import ClusterState, SiteKind
 from tenants.models import VirtualCluster
-from vsphere import allocation, converge, devices, filters, nsx_steps, previews, services
-from vsphere.capacity import preflight_inventory
 from vsphere.choices import StepStatus
-from vsphere.driver import Driver
 from vsphere.errors import PermanentError, TransientError
-from vsphere.intent import DECOMMISSION_STATES, cluster_intent, inventory, vcenter_config
 from vsphere.models import VCenter
-from vsphere.realizer import reserve_again, wanted_addresses
+from vsphere.placement import hosts, vfs
+from vsphere.placement.reserve import reserve_again, wanted_addresses
+from vsphere.plan.capacity import preflight_inventory
+from vsphere.plan.network import DECOMMISSION_STATES
+from vsphere.reconcile import converge, discovery, nsx_steps, portgroup_filters, previews
+from vsphere.reconcile.intent import cluster_intent, inventory, vcenter_config
+from vsphere.reconcile.journal import StepLog, started_clones
+from vsphere.vim.driver import Driver
 
 log = logging.getLogger(__name__)
 S = ClusterState
@@ -88,7 +91,7 @@ def _reconcile(task, cluster_id: int) -> str:
     if vcenter is None:
         return _fail(cluster, "The cluster is not placed on a vCenter.")
     generation = cluster.generation
-    steps = services.StepLog(cluster, generation)
+    steps = StepLog(cluster, generation)
     try:
         if cluster.state == S.APPROVED or (cluster.state in LIVE_STATES and cluster.observed_generation != generation):
             cluster = tenant_services.set_observed(cluster, S.PROVISIONING, "Reconciling on vSphere")
@@ -103,7 +106,7 @@ def _reconcile(task, cluster_id: int) -> str:
                 drv,
                 intent,
                 inventory=inventory(vcenter),
-                adopt=services.started_clones(cluster),
+                adopt=started_clones(cluster),
                 on_step=steps,
                 devices=preflight_inventory(vcenter),
             )
@@ -131,7 +134,7 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
     cluster.refresh_from_db()
     if cluster.state in DECOMMISSION_STATES:
         with transaction.atomic():
-            freed, devs = allocation.release(cluster), devices.release(cluster)
+            freed, devs = vfs.release(cluster), hosts.release(cluster)
             record("cluster.vfs_released", cluster, tenant=cluster.tenant_id, message=f"{freed} VFs")
             if devs:
                 record("cluster.devices_released", cluster, tenant=cluster.tenant_id, message=f"{devs} devices")
@@ -146,7 +149,7 @@ def _succeed(cluster: VirtualCluster, generation: int, steps) -> str:
         return "requeued"
     with transaction.atomic():
         # Only now are the removed nodes' NICs gone from vCenter, so their VFs can be reused.
-        freed, devs = allocation.release_unwanted(cluster), devices.release_unwanted(cluster)
+        freed, devs = vfs.release_unwanted(cluster), hosts.release_unwanted(cluster)
         if freed:
             record("cluster.vfs_released", cluster, tenant=cluster.tenant_id, message=f"{freed} VFs (resized)")
         if devs:
@@ -207,7 +210,7 @@ def discover_vcenter(vcenter_id: int) -> bool:
 def _discover_one(vcenter: VCenter) -> bool:
     """Run discovery; a failure is kept on the vCenter for its page instead of raising."""
     try:
-        services.discover(vcenter)
+        discovery.discover(vcenter)
         return True
     except (TransientError, PermanentError, OSError) as exc:
         # OSError: an unreadable password_file is a configuration error, shown like the others
@@ -248,12 +251,12 @@ def push_filters(self, tenant_ids=None) -> int:
     """Apply the affected tenants' policies to their port groups' traffic filters (all tenants if None)."""
     changed = 0
     for vcenter in VCenter.objects.filter(clusters__site_kind=SiteKind.VSPHERE).distinct():
-        wanted = filters.targets(vcenter, tenant_ids)
+        wanted = portgroup_filters.targets(vcenter, tenant_ids)
         if not wanted:
             continue
         try:
             with Driver(vcenter_config(vcenter)) as drv:
-                changed += len(filters.push(drv, vcenter.datacenter, wanted))
+                changed += len(portgroup_filters.push(drv, vcenter.datacenter, wanted))
         except TransientError as exc:
             raise self.retry(countdown=min(BACKOFF_BASE * 2**self.request.retries, BACKOFF_CAP), exc=exc) from exc
         except PermanentError as exc:  # the clusters' drift check shows the filter as drift meanwhile

@@ -11,10 +11,11 @@ from core.errors import InvalidRequest
 from core.paging import paginate
 from core.views import ObjectActionView, ObjectDetailView, ObjectEditView, ObjectListView, attach_detail
 from tenants.access import get_cluster, staff_member_required
-from vsphere import allocation, previews, services
+from vsphere import services
 from vsphere.api import capacity_report
 from vsphere.filtersets import PhysicalFunctionFilterSet
 from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter
+from vsphere.placement import vfs
 from vsphere.templatetags.vsphere_tags import ACTIVE_STATES, LOG_TAIL
 
 PF_LABELS = {
@@ -75,7 +76,7 @@ class VCenterDetailView(ObjectDetailView):
     def get_extra_context(self, request, vcenter) -> dict:
         return {
             "nsx": vcenter.nsx_manager(),
-            "hosts": allocation.capacity_by_host(vcenter),
+            "hosts": vfs.capacity_by_host(vcenter),
             "inventory": vcenter.inventory or {},
         }
 
@@ -121,7 +122,7 @@ class PFListView(ObjectEditView):
 
     def get_context(self, request, form=None) -> dict:
         queryset = PhysicalFunction.objects.select_related("host__vcenter").order_by("host__name", "pci_id")
-        filterset = PhysicalFunctionFilterSet(request.GET, queryset=allocation.with_used(queryset))
+        filterset = PhysicalFunctionFilterSet(request.GET, queryset=vfs.with_used(queryset))
         pager = paginate(request, filterset.qs)
         rows = [(pf, {"used": pf.used_vfs}) for pf in pager.rows]
         return {"form": form, "rows": rows, "filter": filterset, "pager": pager}
@@ -138,7 +139,7 @@ class ClusterPlanView(ObjectDetailView):
         return get_cluster(request.user, pk)
 
     def get_extra_context(self, request, cluster) -> dict:
-        return {"plan": previews.request(cluster)}
+        return {"plan": services.request_preview(cluster)}
 
 
 class ClusterOperationsView(ObjectDetailView):

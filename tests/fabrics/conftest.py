@@ -7,7 +7,7 @@ from fabrics import services as fabric_services
 from tenants import services
 from tests.vsphere.sites import capacity_site, cluster_of
 
-VF_GUIDS = "0x005056fffea00000"  # MACs 00:50:56:a0:00:00 on carry them (vsphere/vf_mac.py)
+VF_GUIDS = "0x005056fffea00000"  # MACs 00:50:56:a0:00:00 on carry them (vsphere/plan/vf_mac.py)
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from fabrics.models import Fabric, PartitionKey
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from tests.fabrics.conftest import programmed
-from vsphere import allocation as vf_allocation
 from vsphere.models import VFAssignment
+from vsphere.placement import vfs as vf_allocation
 
 DESIRED, REPORT, JOIN = "agent-fabric-desired", "agent-fabric-report", "agent-fabric-join"
 

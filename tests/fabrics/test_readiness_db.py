@@ -6,7 +6,7 @@ from tenants import services
 from tenants.choices import ClusterState
 from tests.fabrics.conftest import programmed
 from vsphere import tasks
-from vsphere.services import StepLog
+from vsphere.reconcile.journal import StepLog
 
 
 def _converged(cluster) -> str:
@@ -80,9 +80,9 @@ def test_the_sweep_recompiles_a_fabric_whose_hook_was_missed(world, site):
 
 
 def test_the_vsphere_intent_gives_each_ib_vf_the_mac_that_carries_its_port_guid(world, site):
-    from vsphere import vf_mac
-    from vsphere.intent import cluster_intent
     from vsphere.models import VFAssignment
+    from vsphere.plan import vf_mac
+    from vsphere.reconcile.intent import cluster_intent
 
     cluster = site.approve(world.tenant_a, world.owner_a)
     guids = dict(VFAssignment.objects.filter(cluster=cluster).values_list("node_name", "port_guid"))

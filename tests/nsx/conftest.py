@@ -6,7 +6,7 @@ import pytest
 
 from tests.nsx.nsxsim import NsxSim, free_port
 from tests.vsphere.conftest import HOST_NAMES, own_vcsim, vcsim, vcsim_binary  # noqa: F401
-from vsphere.driver import Driver
+from vsphere.vim.driver import Driver
 
 DC = "DC0"
 NSX_DVS = "nsx-vds"
@@ -16,7 +16,7 @@ NSX_DVS = "nsx-vds"
 def nsx_dvs(vcsim) -> str:  # noqa: F811 (the imported fixture)
     """The distributed switch NSX's segments become port groups on (the simulator has none of its own)."""
     with Driver(vcsim.config()) as drv:
-        drv.ensure_dvs(DC, NSX_DVS, "dvs:nsx", HOST_NAMES, "vmnic2")
+        drv.switches.ensure(DC, NSX_DVS, "dvs:nsx", HOST_NAMES, "vmnic2")
     return NSX_DVS
 
 

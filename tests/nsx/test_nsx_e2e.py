@@ -19,10 +19,10 @@ from tenants import services
 from tenants.choices import ClusterState
 from tests.nsx.nsxsim import NsxSim, free_port
 from tests.vsphere.sites import ensure_pools
-from vsphere import services as vsphere_services
-from vsphere.driver import Driver
-from vsphere.intent import node_names
 from vsphere.models import VCenter
+from vsphere.naming import node_names
+from vsphere.reconcile import discovery
+from vsphere.vim.driver import Driver
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 S = ClusterState
@@ -40,10 +40,10 @@ def site(own_vcsim, make_user, tmp_path):
         password=own_vcsim.info["password"], ca_bundle=own_vcsim.ca_file, datacenter="DC0",
         compute_cluster="DC0_C0", template="hpc-template",
     )  # fmt: skip
-    vsphere_services.discover(vcenter)
+    discovery.discover(vcenter)
     hosts = list(vcenter.hosts.values_list("name", flat=True))
     with Driver(own_vcsim.config()) as drv:  # NSX places segments' port groups on a switch the site prepared
-        drv.ensure_dvs("DC0", vcenter.dvs_name, "nsx-prepared", hosts, vcenter.uplink_pnic)
+        drv.switches.ensure("DC0", vcenter.dvs_name, "nsx-prepared", hosts, vcenter.uplink_pnic)
     nsx = NsxSim(tmp_path / "nsx", free_port(), vcsim=own_vcsim, dvs=vcenter.dvs_name).start()
     yield vcenter, make_user("site-admin", staff=True), nsx
     nsx.stop()

@@ -14,8 +14,8 @@ from vmware.vapi.data.serializers.cleanjson import DataValueConverter
 from tests.nsx.conftest import DC
 from tests.vsphere.conftest import HOST_NAMES
 from tools.nsxsim import schema
-from vsphere.driver import Driver
-from vsphere.specs import Adapter, NodeIntent
+from vsphere.plan.specs import Adapter, NodeIntent
+from vsphere.vim.driver import Driver
 
 T0 = "/infra/tier-0s/t0-site"
 TZ = "/infra/sites/default/enforcement-points/default/transport-zones/tz-overlay"
@@ -376,9 +376,9 @@ def vm(vcsim, ids):
     """A powered-off VM in the vCenter simulator, destroyed afterwards."""
     node = NodeIntent(name=f"{ids}vm", marker=f"m:{ids}vm", host=HOST_NAMES[0], cpus=1, memory_mb=512, power_on=False)
     with Driver(vcsim.config()) as drv:
-        drv.ensure_vm(DC, "DC0_C0", "hpc-template", node)
+        drv.vms.ensure(DC, "DC0_C0", "hpc-template", node)
         yield drv, node.name
-        drv.destroy_vm(DC, node.name, node.marker)
+        drv.vms.destroy(DC, node.name, node.marker)
 
 
 def test_a_segment_with_a_vm_attached_cannot_be_deleted(nsx, ids, vm):
@@ -386,9 +386,9 @@ def test_a_segment_with_a_vm_attached_cannot_be_deleted(nsx, ids, vm):
     path = f"/infra/segments/{ids}seg"
     assert nsx.call("PATCH", path, {"display_name": f"{ids}net", "connectivity_path": T0})[0] == 200
     nsx.wait_status(path)
-    key, switch = drv.portgroup_info(DC, f"{ids}net")
-    nic = drv.adapter_add(Adapter.VMXNET3, -100, key, switch)
-    drv.wait(drv.start_reconfigure(drv.snapshot(DC).vms[name][1], drv.nic_change_spec([nic]), name), "attach")
+    key, switch = drv.portgroups.info(DC, f"{ids}net")
+    nic = drv.devices.adapter(Adapter.VMXNET3, -100, key, switch)
+    drv.wait(drv.vms.start_reconfigure(drv.snapshot(DC).vms[name][1], drv.devices.change_spec([nic]), name), "attach")
     status, error = nsx.call("DELETE", path)
     assert status == 400 and name in error["error_message"] and path in nsx.objects()
     status, error = nsx.patch_infra({"resource_type": "ChildSegment", "marked_for_delete": True,
@@ -398,7 +398,7 @@ def test_a_segment_with_a_vm_attached_cannot_be_deleted(nsx, ids, vm):
     assert nsx.patch_infra(in_domain(wrap("Group", id=f"{ids}on-seg", expression=[group])))[0] == 200
     assert nsx.group_members(f"{ids}on-seg") == [name]
     nsx.delete(f"{DOMAIN}/groups/{ids}on-seg")
-    drv.destroy_vm(DC, name, f"m:{name}")
+    drv.vms.destroy(DC, name, f"m:{name}")
     assert nsx.call("DELETE", path)[0] == 200
 
 

@@ -13,8 +13,8 @@ from tenants.choices import ClusterState as S
 from tenants.models import VirtualCluster
 from tests.vsphere.conftest import own_vcsim, vcsim_binary  # noqa: F401 (fixtures)
 from tests.vsphere.sites import ensure_pools
-from vsphere import services as vsphere_services
 from vsphere.models import VCenter
+from vsphere.reconcile import discovery
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -27,7 +27,7 @@ def site(own_vcsim):  # noqa: F811 (the fixture above)
         password=own_vcsim.info["password"], ca_bundle=own_vcsim.ca_file, datacenter="DC0",
         compute_cluster="DC0_C0", template="hpc-template",
     )  # fmt: skip
-    vsphere_services.discover(vcenter)
+    discovery.discover(vcenter)
     return vcenter
 
 

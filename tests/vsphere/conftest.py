@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from vsphere.driver import Driver, VCenterConfig
-from vsphere.specs import ClusterIntent, NodeIntent
-from vsphere.verbs import node_marker
+from vsphere.naming import node_marker
+from vsphere.plan.specs import ClusterIntent, NodeIntent
+from vsphere.vim.driver import Driver, VCenterConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "vcsim.sh"
@@ -164,14 +164,14 @@ def remove_everything_named(drv: Driver, prefix: str) -> None:
     snap = drv.snapshot("DC0")
     for name, (vm, _mor) in snap.vms.items():
         if name.startswith(prefix):
-            drv.destroy_vm("DC0", name, vm.marker)
+            drv.vms.destroy("DC0", name, vm.marker)
     for name, (pg, _mor) in snap.portgroups.items():
         # Uplink port groups carry no marker and go with their switch.
         if name.startswith(prefix) and pg.marker and pg.switch_uuid:
-            drv.remove_portgroup("DC0", name, pg.marker)
+            drv.portgroups.remove("DC0", name, pg.marker)
     for name, (dvs, _mor) in snap.switches.items():
         if name.startswith(prefix):
-            drv.remove_dvs("DC0", name, dvs.marker)
+            drv.switches.remove("DC0", name, dvs.marker)
 
 
 HOST_NAMES = tuple(f"DC0_C0_H{i}" for i in range(HOSTS))

@@ -11,12 +11,13 @@ from netpolicy.models import Address, AddressState
 from tenants import realizers, services
 from tenants.choices import ClusterState
 from tests.vsphere.sites import ensure_pools
-from vsphere import previews, tasks
-from vsphere import services as vsphere_services
-from vsphere.converge import preview
-from vsphere.driver import Driver
-from vsphere.intent import cluster_intent, node_names
+from vsphere import tasks
 from vsphere.models import DeviceAssignment, NodePlacement, VCenter
+from vsphere.naming import node_names
+from vsphere.reconcile import discovery, previews
+from vsphere.reconcile.converge import preview
+from vsphere.reconcile.intent import cluster_intent
+from vsphere.vim.driver import Driver
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 S = ClusterState
@@ -34,7 +35,7 @@ def site(own_vcsim, make_user):
         password=own_vcsim.info["password"], ca_bundle=own_vcsim.ca_file, datacenter="DC0",
         compute_cluster="DC0_C0", template="hpc-template",
     )  # fmt: skip
-    vsphere_services.discover(vcenter)
+    discovery.discover(vcenter)
     owner = make_user("pi")
     tenant = services.create_tenant("lab", "Lab", owner=owner)
     return vcenter, tenant, owner, make_user("site-admin", staff=True)

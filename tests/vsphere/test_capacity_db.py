@@ -13,8 +13,8 @@ from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from tests.vsphere.sites import ensure_pools
-from vsphere import allocation
 from vsphere.models import Host, PhysicalFunction, VCenter, VFAssignment
+from vsphere.placement import vfs
 
 APPROVERS = 20
 
@@ -108,11 +108,11 @@ def test_firmware_must_reserve_one_vf_for_the_pf(make_user):
 def test_allocation_is_idempotent_and_released_on_decommission(make_user):
     vcenter, _pf = site()
     cluster = endorsed_cluster(make_user, 1, worker_count=3)
-    first = allocation.allocate(cluster, vcenter)
-    assert [a.pk for a in allocation.allocate(cluster, vcenter)] == [a.pk for a in first]
+    first = vfs.allocate(cluster, vcenter)
+    assert [a.pk for a in vfs.allocate(cluster, vcenter)] == [a.pk for a in first]
     assert len(first) == 4 and sorted(a.slot for a in first) == [0, 1, 2, 3]
-    assert allocation.capacity(vcenter)[0]["free"] == 4
-    assert allocation.release(cluster) == 4
+    assert vfs.capacity(vcenter)[0]["free"] == 4
+    assert vfs.release(cluster) == 4
 
 
 @pytest.mark.django_db

@@ -6,10 +6,10 @@ from pyVmomi import vim
 
 from tests.vsphere.conftest import HOST_NAMES, PF0, cluster_intent
 from tests.vsphere.isolation import reconfigure
-from vsphere import vf_mac
-from vsphere.converge import converge, preview
-from vsphere.plan import ChangeKind
-from vsphere.specs import HPC_MTU, PowerState
+from vsphere.plan import vf_mac
+from vsphere.plan.changes import ChangeKind
+from vsphere.plan.specs import HPC_MTU, PowerState
+from vsphere.reconcile.converge import converge, preview
 
 
 def test_a_4_node_sriov_cluster_converges_with_nics_reservation_and_mtu(driver, names):
@@ -52,10 +52,10 @@ def test_drift_is_repaired_a_deleted_vm_a_removed_nic_a_lowered_reservation(driv
     intent = cluster_intent(names("c"), 3, vlan=403)
     converge(driver, intent)
     n0, n1, n2 = intent.nodes
-    driver.destroy_vm("DC0", n0.name, n0.marker)  # out-of-band: a VM deleted
-    driver.ensure_power("DC0", n1.name, n1.marker, False)
-    driver.remove_sriov_nic("DC0", n1.name, n1.marker, PF0)  # a NIC removed
-    driver.ensure_vm("DC0", "DC0_C0", "hpc-template", replace(n2, reserve_memory=False, sriov_pfs=()))
+    driver.vms.destroy("DC0", n0.name, n0.marker)  # out-of-band: a VM deleted
+    driver.vms.ensure_power("DC0", n1.name, n1.marker, False)
+    driver.devices.remove_sriov_nic("DC0", n1.name, n1.marker, PF0)  # a NIC removed
+    driver.vms.ensure("DC0", "DC0_C0", "hpc-template", replace(n2, reserve_memory=False, sriov_pfs=()))
     kinds = {c.kind for c in preview(driver, intent)}
     assert {ChangeKind.CLONE_VM, ChangeKind.ADD_SRIOV_NIC, ChangeKind.RECONFIGURE_VM} <= kinds
     converge(driver, intent)

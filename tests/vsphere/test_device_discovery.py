@@ -3,16 +3,16 @@
 import pytest
 
 from tests.vsphere.sites import sim_vcenter
-from vsphere import services
-from vsphere.capabilities import site_offers
 from vsphere.models import DPU, DeviceAssignment, HostFeatures, PCIDevice, VGPUProfile
+from vsphere.plan.capabilities import site_offers
+from vsphere.reconcile import discovery
 
 pytestmark = pytest.mark.django_db
 
 
 def test_discovery_reads_every_device_and_feature_the_simulator_reports(vcsim):
     vcenter = sim_vcenter(vcsim)
-    summary = services.discover(vcenter)
+    summary = discovery.discover(vcenter)
     devices = {(d.host.name, d.pci_id): d for d in PCIDevice.objects.select_related("host")}
     shared = devices[("DC0_C0_H0", "0000:af:00.0")]
     assert (shared.kind, shared.mode, shared.memory_gib, shared.device_vendor_id) == ("gpu", "vgpu", 40, 0x20F110DE)
@@ -52,14 +52,14 @@ def test_rediscovery_keeps_a_held_device_and_says_so(vcsim, make_user):
     from tests.vsphere.sites import gpu_cluster
 
     vcenter = sim_vcenter(vcsim)
-    services.discover(vcenter)
+    discovery.discover(vcenter)
     owner = make_user("pi")
     tenant = tenant_services.create_tenant("lab", "Lab", owner=owner)
     cluster = gpu_cluster(tenant, owner, submit=False)
     device = PCIDevice.objects.get(host__name="DC0_C0_H1", pci_id="0000:af:00.0")
     DeviceAssignment.objects.create(device=device, slot=0, cluster=cluster, node_name="lab-ml-w01")
     PCIDevice.objects.filter(pk=device.pk).update(pci_id="0000:ff:00.0")  # as if vCenter stopped reporting it
-    summary = services.discover(vcenter)
+    summary = discovery.discover(vcenter)
     assert summary["device_notes"] == ["DC0_C0_H1 0000:ff:00.0: no longer reported by vCenter but held by a cluster"]
     assert PCIDevice.objects.filter(pk=device.pk).exists()
 
@@ -68,7 +68,7 @@ def test_every_demo_catalog_item_can_be_realized_on_the_simulators_inventory(vcs
     from catalog import demo
     from catalog.services import site_view
 
-    services.discover(sim_vcenter(vcsim))
+    discovery.discover(sim_vcenter(vcsim))
     admin = make_user("admin", staff=True)
     demo.seed(admin)
     from catalog.models import CatalogItem

@@ -10,9 +10,9 @@ from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from tests.vsphere.sites import device_site, gpu_cluster
-from vsphere import devices
-from vsphere.capabilities import site_offers
 from vsphere.models import DeviceAssignment, PCIDevice, VFAssignment, VGPUProfile
+from vsphere.placement import hosts
+from vsphere.plan.capabilities import site_offers
 
 pytestmark = pytest.mark.django_db
 APPROVERS = 12
@@ -164,8 +164,8 @@ def test_devices_of_removed_workers_and_of_a_retired_cluster_are_freed(make_user
     assert DeviceAssignment.objects.filter(cluster=cluster).count() == 2
     VirtualCluster.objects.filter(pk=cluster.pk).update(worker_count=1)  # what a converged scale-down leaves
     cluster.refresh_from_db()
-    assert devices.release_unwanted(cluster) == 1
-    assert devices.release(cluster) == 1
+    assert hosts.release_unwanted(cluster) == 1
+    assert hosts.release(cluster) == 1
 
 
 def test_a_request_for_an_option_the_site_lacks_is_refused_at_submit_with_the_reason(world, api):

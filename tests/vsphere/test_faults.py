@@ -3,9 +3,9 @@
 import pytest
 
 from tests.vsphere.conftest import HOST_NAMES, PF0, cluster_intent
-from vsphere.converge import converge, preview
-from vsphere.driver import Driver
 from vsphere.errors import PermanentError, TransientError
+from vsphere.reconcile.converge import converge, preview
+from vsphere.vim.driver import Driver
 
 TRANSIENT = ["TaskInProgress", "HostCommunication", "HostNotConnected", "Timedout", "SystemError"]
 PERMANENT = ["InvalidArgument", "NotFound", "InvalidDeviceSpec", "NoPermission", "NotSupported"]
@@ -35,7 +35,7 @@ class Journal:
 def test_transient_faults_are_classified_for_retry(vcsim, driver, names, fault):
     vcsim.inject("CreateDVS_Task", fault)
     with pytest.raises(TransientError) as raised:
-        driver.ensure_dvs("DC0", names("dvs"), "dvs:f", HOST_NAMES, "vmnic2")
+        driver.switches.ensure("DC0", names("dvs"), "dvs:f", HOST_NAMES, "vmnic2")
     assert raised.value.fault == fault
 
 
@@ -43,7 +43,7 @@ def test_transient_faults_are_classified_for_retry(vcsim, driver, names, fault):
 def test_permanent_faults_are_surfaced(vcsim, driver, names, fault):
     vcsim.inject("CreateDVS_Task", fault)
     with pytest.raises(PermanentError) as raised:
-        driver.ensure_dvs("DC0", names("dvs"), "dvs:f", HOST_NAMES, "vmnic2")
+        driver.switches.ensure("DC0", names("dvs"), "dvs:f", HOST_NAMES, "vmnic2")
     assert raised.value.fault == fault
 
 
@@ -76,10 +76,10 @@ def test_a_permanent_fault_at_any_step_is_surfaced_with_its_step(vcsim, driver, 
 
 def test_a_task_that_fails_inside_vcenter_is_reported_from_the_task_info(vcsim, driver, names):
     dvs = names("dvs")
-    driver.ensure_dvs("DC0", dvs, "dvs:t", HOST_NAMES, "vmnic2")
+    driver.switches.ensure("DC0", dvs, "dvs:t", HOST_NAMES, "vmnic2")
     snap = driver.snapshot("DC0")
     dvs_mor = snap.switches[dvs][1]
-    task = driver.start_add_dvs_hosts(dvs_mor, "", [snap.hosts[HOST_NAMES[0]]], "vmnic2")
+    task = driver.switches.start_add_hosts(dvs_mor, "", [snap.hosts[HOST_NAMES[0]]], "vmnic2")
     with pytest.raises(PermanentError) as raised:  # the host is already a member
         driver.wait(task, "re-add host")
     assert raised.value.fault == "AlreadyExists"

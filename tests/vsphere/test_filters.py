@@ -7,8 +7,8 @@ from pyVmomi import vim
 from netpolicy.compiler.vds import compile_tenant
 from tests.netpolicy.builders import make_site, make_tenant
 from tests.vsphere.conftest import cluster_intent
-from vsphere.converge import converge, preview
-from vsphere.plan import ChangeKind
+from vsphere.plan.changes import ChangeKind
+from vsphere.reconcile.converge import converge, preview
 
 RULES = compile_tenant(make_site([make_tenant("acme", 1), make_tenant("beta", 2)]), "acme")
 
@@ -89,7 +89,7 @@ def test_a_vlan_change_keeps_the_filter(driver, names):
 
 
 def test_one_push_applies_many_port_groups_filters_and_a_second_changes_nothing(driver, names, vcsim):
-    from vsphere.filters import PortgroupFilter, push
+    from vsphere.reconcile.portgroup_filters import PortgroupFilter, push
 
     intents = [cluster_intent(names(f"p{i}"), 1, vlan=440 + i, pf=None) for i in range(3)]
     for intent in intents:

@@ -5,9 +5,9 @@ from dataclasses import replace
 from pyVmomi import vim
 
 from tests.vsphere.conftest import PF0, cluster_intent
-from vsphere.converge import converge, preview
-from vsphere.plan import ChangeKind
-from vsphere.specs import GuestNetwork
+from vsphere.plan.changes import ChangeKind
+from vsphere.plan.specs import GuestNetwork
+from vsphere.reconcile.converge import converge, preview
 
 GUEST = GuestNetwork(prefix_length=24, gateway="10.77.0.1", dns_servers=("10.0.0.53",), domain="lab.internal")
 

@@ -6,9 +6,9 @@ from pyVmomi import vim
 
 from tests.vsphere.conftest import PF0, cluster_intent
 from tests.vsphere.isolation import e1000_on, foreign_nics, nic_networks, reconfigure
-from vsphere.converge import converge, preview
-from vsphere.plan import ChangeKind
-from vsphere.specs import Adapter
+from vsphere.plan.changes import ChangeKind
+from vsphere.plan.specs import Adapter
+from vsphere.reconcile.converge import converge, preview
 
 
 def names_of(intent):

@@ -4,18 +4,21 @@ from dataclasses import replace
 
 import pytest
 
-from vsphere.device_specs import NodeDevices, ObservedDevices, PassthroughDevice
 from vsphere.errors import PreflightError
-from vsphere.plan import ChangeKind, plan
-from vsphere.preflight_devices import check_adds_while_off
-from vsphere.specs import (
+from vsphere.plan.changes import ChangeKind
+from vsphere.plan.device_preflight import check_adds_while_off
+from vsphere.plan.diff import plan
+from vsphere.plan.specs import (
     ClusterIntent,
+    NodeDevices,
     NodeIntent,
     Observed,
+    ObservedDevices,
     ObservedDVS,
     ObservedNic,
     ObservedPortgroup,
     ObservedVM,
+    PassthroughDevice,
     PowerState,
 )
 

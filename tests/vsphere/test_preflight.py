@@ -5,10 +5,10 @@ from dataclasses import replace
 import pytest
 
 from tests.vsphere.conftest import HOST_NAMES, PF0, PF1, cluster_intent
-from vsphere import preflight
-from vsphere.converge import converge
 from vsphere.errors import PreflightError
-from vsphere.specs import NodeIntent, Observed, PhysicalFunction
+from vsphere.plan import preflight
+from vsphere.plan.specs import NodeIntent, Observed, PhysicalFunction
+from vsphere.reconcile.converge import converge
 
 INVENTORY = {
     host: {
@@ -67,32 +67,32 @@ def test_converge_refuses_before_sending_any_request(vcsim, driver, names):
 
 def test_it_refuses_hot_adding_sriov_to_a_running_vm(vcsim, driver, names):
     intent = cluster_intent(names("c"), 1, vlan=502)
-    driver.ensure_dvs("DC0", intent.dvs_name, intent.dvs_marker, HOST_NAMES, "vmnic2")
-    driver.ensure_portgroup("DC0", intent.dvs_name, intent.portgroup, intent.portgroup_marker, 502)
+    driver.switches.ensure("DC0", intent.dvs_name, intent.dvs_marker, HOST_NAMES, "vmnic2")
+    driver.portgroups.ensure("DC0", intent.dvs_name, intent.portgroup, intent.portgroup_marker, 502)
     n = intent.nodes[0]
-    driver.ensure_vm("DC0", "DC0_C0", "hpc-template", n)
-    driver.ensure_power("DC0", n.name, n.marker, True)
+    driver.vms.ensure("DC0", "DC0_C0", "hpc-template", n)
+    driver.vms.ensure_power("DC0", n.name, n.marker, True)
     reconfigs = vcsim.stats().get("ReconfigVM_Task", 0)
     with pytest.raises(PreflightError, match="powered off"):
-        driver.ensure_sriov_nic("DC0", n.name, n.marker, intent.portgroup, PF0)
+        driver.devices.ensure_sriov_nic("DC0", n.name, n.marker, intent.portgroup, PF0)
     assert vcsim.stats().get("ReconfigVM_Task", 0) == reconfigs
 
 
 def test_it_refuses_sriov_on_a_vm_without_reservation(driver, names):
     intent = cluster_intent(names("c"), 1, vlan=503)
-    driver.ensure_dvs("DC0", intent.dvs_name, intent.dvs_marker, HOST_NAMES, "vmnic2")
-    driver.ensure_portgroup("DC0", intent.dvs_name, intent.portgroup, intent.portgroup_marker, 503)
+    driver.switches.ensure("DC0", intent.dvs_name, intent.dvs_marker, HOST_NAMES, "vmnic2")
+    driver.portgroups.ensure("DC0", intent.dvs_name, intent.portgroup, intent.portgroup_marker, 503)
     n = replace(intent.nodes[0], sriov_pfs=(), reserve_memory=False)
-    driver.ensure_vm("DC0", "DC0_C0", "hpc-template", n)
+    driver.vms.ensure("DC0", "DC0_C0", "hpc-template", n)
     with pytest.raises(PreflightError, match="memory reserved"):
-        driver.ensure_sriov_nic("DC0", n.name, n.marker, intent.portgroup, PF0)
+        driver.devices.ensure_sriov_nic("DC0", n.name, n.marker, intent.portgroup, PF0)
 
 
 def test_it_refuses_an_unknown_pf_when_adding_a_nic(driver, names):
     intent = cluster_intent(names("c"), 1, vlan=504)
-    driver.ensure_dvs("DC0", intent.dvs_name, intent.dvs_marker, HOST_NAMES, "vmnic2")
-    driver.ensure_portgroup("DC0", intent.dvs_name, intent.portgroup, intent.portgroup_marker, 504)
+    driver.switches.ensure("DC0", intent.dvs_name, intent.dvs_marker, HOST_NAMES, "vmnic2")
+    driver.portgroups.ensure("DC0", intent.dvs_name, intent.portgroup, intent.portgroup_marker, 504)
     n = intent.nodes[0]
-    driver.ensure_vm("DC0", "DC0_C0", "hpc-template", n)
+    driver.vms.ensure("DC0", "DC0_C0", "hpc-template", n)
     with pytest.raises(PreflightError, match="not an SR-IOV function"):
-        driver.ensure_sriov_nic("DC0", n.name, n.marker, intent.portgroup, "0000:99:00.0")
+        driver.devices.ensure_sriov_nic("DC0", n.name, n.marker, intent.portgroup, "0000:99:00.0")

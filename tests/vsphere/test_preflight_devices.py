@@ -3,10 +3,9 @@
 import pytest
 from pyVmomi import vim
 
-from vsphere.device_specs import HostDeviceInventory, NodeDevices, PassthroughDevice
 from vsphere.errors import PreflightError
-from vsphere.preflight_devices import check_device_add, node_problems, passthrough_conflicts, vgpu_mix_problems
-from vsphere.specs import PowerState
+from vsphere.plan.device_preflight import check_device_add, node_problems, passthrough_conflicts, vgpu_mix_problems
+from vsphere.plan.specs import HostDeviceInventory, NodeDevices, PassthroughDevice, PowerState
 
 A100 = 0x20F110DE
 INV = {

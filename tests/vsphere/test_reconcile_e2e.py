@@ -11,12 +11,12 @@ from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from tests.vsphere.isolation import e1000_on, foreign_nics, nic_networks, reconfigure
 from tests.vsphere.sites import ensure_pools
-from vsphere import previews, tasks
-from vsphere import services as vsphere_services
+from vsphere import tasks
 from vsphere.choices import StepStatus
-from vsphere.driver import Driver
-from vsphere.intent import node_names
 from vsphere.models import OperationLog, VCenter, VFAssignment
+from vsphere.naming import node_names
+from vsphere.reconcile import discovery, previews
+from vsphere.vim.driver import Driver
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 S = ClusterState
@@ -31,7 +31,7 @@ def site(own_vcsim):
         password=own_vcsim.info["password"], ca_bundle=own_vcsim.ca_file, datacenter="DC0",
         compute_cluster="DC0_C0", template="hpc-template",
     )  # fmt: skip
-    vsphere_services.discover(vcenter)
+    discovery.discover(vcenter)
     return vcenter
 
 
@@ -160,7 +160,7 @@ def test_drift_marks_the_cluster_degraded_and_reconverges(celery_worker, site, o
     settle(wait_for, cluster, S.READY)
     (_r, manager), (_r, victim) = node_names(cluster)
     with Driver(own_vcsim.config()) as drv:
-        drv.destroy_vm("DC0", victim, drv.snapshot("DC0").vms[victim][0].marker)  # out of band
+        drv.vms.destroy("DC0", victim, drv.snapshot("DC0").vms[victim][0].marker)  # out of band
         reconfigure(drv, manager, e1000_on(drv, "VM Network"))  # a NIC on the shared network
     assert tasks.check_drift() == 1
     cluster.refresh_from_db()
@@ -211,7 +211,7 @@ def slow_site(vcsim_binary, tmp_path):
         name="slow", host="127.0.0.1", port=sim.port, username=sim.info["user"], password=sim.info["password"],
         ca_bundle=sim.ca_file, datacenter="DC0", compute_cluster="DC0_C0", template="hpc-template",
     )  # fmt: skip
-    vsphere_services.discover(vcenter)
+    discovery.discover(vcenter)
     yield sim
     sim.stop()
 

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from tests.vsphere.conftest import HOST_NAMES, cluster_intent
-from vsphere.converge import converge, preview
-from vsphere.driver import Driver
 from vsphere.errors import TransientError
+from vsphere.reconcile.converge import converge, preview
+from vsphere.vim.driver import Driver
 
 PACKAGE = Path(__file__).resolve().parents[2] / "vsphere"
 
@@ -40,9 +40,9 @@ def test_an_unreachable_vcenter_is_transient(own_vcsim):
 def test_filters_and_collectors_are_destroyed_even_when_waiting_fails(vcsim, driver, names):
     vcsim.inject("WaitForUpdatesEx", "SystemError")
     with pytest.raises(TransientError):
-        driver.ensure_dvs("DC0", names("dvs"), "dvs:w", HOST_NAMES, "vmnic2")
+        driver.switches.ensure("DC0", names("dvs"), "dvs:w", HOST_NAMES, "vmnic2")
     vcsim.clear_faults()
-    driver.ensure_dvs("DC0", names("dvs2"), "dvs:w", HOST_NAMES, "vmnic2")
+    driver.switches.ensure("DC0", names("dvs2"), "dvs:w", HOST_NAMES, "vmnic2")
     stats = vcsim.stats()
     assert stats["CreateFilter"] == stats["DestroyPropertyFilter"]
     assert stats["CreatePropertyCollector"] == stats["DestroyPropertyCollector"]
@@ -56,11 +56,14 @@ def test_the_fallback_read_finishes_tasks_when_no_update_arrives(vcsim, names):
         assert vcsim.stats()["RetrievePropertiesEx"] > before + 1
 
 
-def test_only_the_driver_and_its_spec_builders_import_pyvmomi_and_nobody_uses_wait_for_task():
+def test_only_the_driver_and_its_parts_in_vim_import_pyvmomi_and_nobody_uses_wait_for_task():
     importers = []
     for path in PACKAGE.rglob("*.py"):
         text = path.read_text()
         if re.search(r"^\s*(from|import) (pyVmomi|pyVim)", text, re.MULTILINE):
-            importers.append(path.name)
+            importers.append(path.relative_to(PACKAGE).as_posix())
         assert "WaitForTask" not in text, path
-    assert sorted(importers) == ["driver.py", "vim_devices.py", "vim_specs.py"]
+    assert sorted(importers) == [
+        f"vim/{name}.py"
+        for name in ("devices", "driver", "faults", "filters", "portgroups", "snapshot", "specs", "vms", "waiting")
+    ]

@@ -3,9 +3,9 @@
 from dataclasses import replace
 
 from tests.vsphere.conftest import PF0, cluster_intent
-from vsphere import vf_mac
-from vsphere.plan import ChangeKind, _sriov_changes, plan
-from vsphere.specs import Observed, ObservedNic, ObservedVM, PowerState
+from vsphere.plan import vf_mac
+from vsphere.plan.diff import ChangeKind, _sriov_changes, plan
+from vsphere.plan.specs import Observed, ObservedNic, ObservedVM, PowerState
 
 
 def test_the_guid_is_the_mac_with_fffe_inserted_as_the_octo_guide_shows():

@@ -15,11 +15,11 @@ from tenants.choices import ClusterState
 from tests.vsphere.isolation import foreign_nics
 from tests.vsphere.sites import ensure_pools
 from tests.vsphere.test_filters import raw_ruleset, reconfigure_portgroup
-from vsphere import services as vsphere_services
 from vsphere import tasks
-from vsphere.driver import Driver
-from vsphere.intent import node_names
 from vsphere.models import VCenter
+from vsphere.naming import node_names
+from vsphere.reconcile import discovery
+from vsphere.vim.driver import Driver
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 S = ClusterState
@@ -35,7 +35,7 @@ def site(own_vcsim, make_user):
         password=own_vcsim.info["password"], ca_bundle=own_vcsim.ca_file, datacenter="DC0",
         compute_cluster="DC0_C0", template="hpc-template",
     )  # fmt: skip
-    vsphere_services.discover(vcenter)
+    discovery.discover(vcenter)
     admin = make_user("site-admin", staff=True)
     site_settings.update_settings(admin, {"dns_servers": ["10.0.0.53"], "nfs_servers": ["10.0.1.0/28"],
                                           "dns_domain": "hpc.example.edu"})  # fmt: skip

@@ -4,8 +4,8 @@ from django import template
 
 from tenants.access import is_site_admin
 from tenants.choices import ClusterState, SiteKind
-from vsphere.intent import PREVIEW_STATES
 from vsphere.models import OperationLog, VCenter, VFAssignment
+from vsphere.plan.network import PREVIEW_STATES
 
 register = template.Library()
 

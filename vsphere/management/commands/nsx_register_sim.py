@@ -9,9 +9,9 @@ from audit.context import acting_as, system_actor
 from netpolicy.models import Pool
 from nsx import services
 from nsx.models import NsxManager
-from vsphere.driver import Driver
-from vsphere.intent import vcenter_config
 from vsphere.models import VCenter
+from vsphere.reconcile.intent import vcenter_config
+from vsphere.vim.driver import Driver
 
 TZ = "/infra/sites/default/enforcement-points/default/transport-zones/tz-overlay"
 
@@ -30,7 +30,9 @@ class Command(BaseCommand):
             raise CommandError(f"No vCenter named {vcenter}: register the simulator first.")
         hosts = list(site.hosts.values_list("name", flat=True))
         with Driver(vcenter_config(site)) as drv:  # the site prepares the switch NSX puts segments on
-            drv.ensure_dvs(site.datacenter, site.dvs_name, f"enclave:vcenter:{site.pk}:dvs", hosts, site.uplink_pnic)
+            drv.switches.ensure(
+                site.datacenter, site.dvs_name, f"enclave:vcenter:{site.pk}:dvs", hosts, site.uplink_pnic
+            )
         data = {"url": info["url"], "username": info["user"], "password": info["password"],
                 "ca_bundle": str(Path(ready_file).parent / "ca.pem"), "transport_zone_path": TZ,
                 "tier0_path": "/infra/tier-0s/t0-site"}  # fmt: skip

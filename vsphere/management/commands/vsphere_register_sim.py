@@ -9,7 +9,7 @@ from django.db import transaction
 from audit.context import acting_as, system_actor
 from audit.services import record, snapshot
 from vsphere.models import VCenter
-from vsphere.services import discover
+from vsphere.reconcile.discovery import discover
 
 
 class Command(BaseCommand):

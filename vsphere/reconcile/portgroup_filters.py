@@ -15,9 +15,9 @@ from netpolicy.compiler.vds import VdsRule
 from netpolicy.ir import build_site, tenant_name
 from tenants.choices import LIVE_STATES, SiteKind
 from tenants.models import Tenant, VirtualCluster
-from vsphere.batch import BatchRunner, Op, StepCallback
-from vsphere.intent import portgroup_marker, portgroup_name
 from vsphere.models import VCenter
+from vsphere.naming import portgroup_marker, portgroup_name
+from vsphere.reconcile.batch import BatchRunner, Op, StepCallback
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ def push(driver, datacenter: str, wanted: list[PortgroupFilter], on_step: StepCa
         version = snap.pg_config_version[target.portgroup]
 
         def start(results, target=target, pg=pg, mor=mor, version=version):
-            return driver.start_set_portgroup_vlan(
+            return driver.portgroups.start_configure(
                 mor, target.portgroup, target.marker, pg.vlan or target.vlan, version, target.rules, pg.num_ports
             )
 

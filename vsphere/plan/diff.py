@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from vsphere import guest, vf_mac
-from vsphere.plan_devices import device_changes, freed, relocation
-from vsphere.plan_kinds import Change, ChangeKind
-from vsphere.specs import ClusterIntent, NicRole, NodeIntent, Observed, ObservedNic, ObservedVM, PowerState
+from vsphere.plan import guest, vf_mac
+from vsphere.plan.changes import Change, ChangeKind
+from vsphere.plan.device_diff import device_changes, freed, relocation
+from vsphere.plan.specs import ClusterIntent, NicRole, NodeIntent, Observed, ObservedNic, ObservedVM, PowerState
 
 __all__ = ["Change", "ChangeKind", "plan", "filter_drift"]
 

@@ -15,10 +15,9 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from vsphere.device_specs import HostDeviceInventory, NodeDevices
 from vsphere.errors import PreflightError
-from vsphere.plan_kinds import Change, ChangeKind
-from vsphere.specs import ClusterIntent, Observed, ObservedVM, PowerState
+from vsphere.plan.changes import Change, ChangeKind
+from vsphere.plan.specs import ClusterIntent, HostDeviceInventory, NodeDevices, Observed, ObservedVM, PowerState
 
 DeviceInventory = dict[str, HostDeviceInventory]  # host -> what it offers
 

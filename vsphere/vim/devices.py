@@ -1,4 +1,4 @@
-"""pyvmomi for devices beyond SR-IOV: discovery reads, device specs sent, devices read back from VMs.
+"""pyvmomi for a VM's adapters and devices: discovery reads, device specs sent, devices read back from VMs.
 
 Discovery reads only what real vSphere reports: QueryConfigTarget (pciPassthrough, vgpuDeviceInfo,
 vgpuProfileInfo), HostGraphicsManager.graphicsInfo, the host's physical NICs (dpuId), its proxy
@@ -11,7 +11,9 @@ from __future__ import annotations
 from pyVmomi import vim, vmodl
 
 from vsphere.choices import DeviceKind, DeviceMode
-from vsphere.device_specs import (
+from vsphere.errors import PermanentError, PreflightError
+from vsphere.plan import preflight
+from vsphere.plan.specs import (
     GPU_CLASS,
     NETWORK_CLASS,
     DiscoveredDevice,
@@ -20,8 +22,11 @@ from vsphere.device_specs import (
     DiscoveredProfile,
     ObservedDevices,
     PassthroughDevice,
+    PhysicalFunction,
+    PowerState,
 )
-from vsphere.errors import PermanentError
+from vsphere.vim.faults import guarded
+from vsphere.vim.specs import adapter_spec, remove_nic_spec, sriov_nic_spec
 
 HOST_DEVICE_PATHS = [
     "name",
@@ -232,50 +237,119 @@ def observed_devices(devices) -> ObservedDevices:
     return ObservedDevices(tuple(passthrough), tuple(vgpus), tuple(pvrdma), tuple(uptv2))
 
 
-# ---------------------------------------------------------------- driver methods (mixed into driver.Driver)
+# ---------------------------------------------------------------- the driver's part
 
 
-class DeviceDriverMixin:
-    """The driver's device changes: spec builders for the batch path, and a VM's cold move to its host."""
+class Devices:
+    """A VM's adapters and devices: change specs for the batch path, SR-IOV verbs, what a host offers."""
+
+    def __init__(self, driver):
+        self._driver = driver
 
     @staticmethod
-    def passthrough_add(device: PassthroughDevice, temp_key: int):
+    def change_spec(devices: list):
+        """Config spec with only device changes."""
+        return vim.vm.ConfigSpec(deviceChange=devices)
+
+    @staticmethod
+    def sriov_nic(pf: PhysicalFunction, pg_key: str, switch_uuid: str, temp_key: int, mac: str = ""):
+        """Device change adding one SR-IOV adapter (with that MAC, if given)."""
+        return sriov_nic_spec(pf, pg_key, switch_uuid, temp_key, mac)
+
+    @staticmethod
+    def remove_nic(key: int):
+        """Device change removing one network adapter."""
+        return remove_nic_spec(key)
+
+    @staticmethod
+    def adapter(adapter, temp_key: int, pg_key: str, switch_uuid: str, uptv2: bool = False):
+        """Device change adding a VMXNET3/E1000e adapter on a distributed port group (UPTv2 on a VMXNET3)."""
+        return adapter_spec(adapter, temp_key, pg_key, switch_uuid, uptv2=uptv2)
+
+    @staticmethod
+    def network_adapter(snap, adapter, temp_key: int, network: str):
+        """Device change adding an adapter on a named network (a standard network or a port group)."""
+        if network in snap.portgroups:
+            pg = snap.portgroups[network][0]
+            return adapter_spec(adapter, temp_key, pg.key, pg.switch_uuid)
+        if network not in snap.networks:
+            raise PermanentError(f"network {network!r} not found", fault="NotFound")
+        return adapter_spec(adapter, temp_key, network=snap.networks[network])
+
+    @staticmethod
+    def passthrough(device: PassthroughDevice, temp_key: int):
         """Device change adding a whole device (DirectPath I/O)."""
         return passthrough_spec(device, temp_key)
 
     @staticmethod
-    def vgpu_add(profile: str, temp_key: int):
+    def vgpu(profile: str, temp_key: int):
         """Device change adding one vGPU of the profile."""
         return vgpu_spec(profile, temp_key)
 
     @staticmethod
-    def pvrdma_add(pg_key: str, switch_uuid: str, temp_key: int):
+    def pvrdma(pg_key: str, switch_uuid: str, temp_key: int):
         """Device change adding a PVRDMA adapter on the tenant's port group."""
         return pvrdma_spec(pg_key, switch_uuid, temp_key)
 
     @staticmethod
-    def device_remove(key: int):
+    def remove(key: int):
         """Device change removing a DirectPath device or vGPU."""
         return remove_device_spec(key)
 
-    def uptv2_edit(self, vm, key: int, enabled: bool, name: str):
+    @staticmethod
+    def uptv2_edit(vm, key: int, enabled: bool, name: str):
         """Device change turning UPTv2 on or off on the VM's VMXNET3 with that key (read now: edits restate it)."""
-        with self._guarded_read(f"read the adapters of {name}"):
+        with guarded(f"read the adapters of {name}"):
             found = next((d for d in vm.config.hardware.device or [] if d.key == key), None)
         if not isinstance(found, vim.vm.device.VirtualVmxnet3):
             raise PermanentError(f"{name}: no VMXNET3 with device key {key}", fault="NotFound")
         return uptv2_edit_spec(found, enabled)
 
-    def start_relocate(self, snap, vm, cluster: str, host: str, name: str):
-        """RelocateVM_Task of a powered-off VM onto the host its devices and features are on."""
-        pool = snap.clusters.get(cluster, (None, []))[0]
-        if pool is None or host not in snap.hosts:
-            raise PermanentError(f"{name}: cluster {cluster!r} or host {host!r} not found", fault="NotFound")
-        with self._guarded_read(f"move {name} to {host}"):
-            return vm.RelocateVM_Task(vim.vm.RelocateSpec(host=snap.hosts[host], pool=pool))
+    def ensure_sriov_nic(self, datacenter, vm_name, marker, portgroup, pf_id, inventory=None) -> bool:
+        """One SR-IOV adapter on the port group naming the PF; only while powered off."""
+        drv = self._driver
+        snap = drv.snapshot(datacenter)
+        vm, vm_mor = snap.owned_vm(vm_name, marker)
+        if portgroup not in snap.portgroups:
+            raise PermanentError(f"port group {portgroup!r} not found", fault="NotFound")
+        pg = snap.portgroups[portgroup][0]
+        if any(nic.pf == pf_id and nic.portgroup_key == pg.key for nic in vm.sriov_nics):
+            return False
+        inventory = inventory if inventory is not None else snap.pfs
+        in_use = sum(
+            1 for other, _ in snap.vms.values() if other.host == vm.host for nic in other.sriov_nics if nic.pf == pf_id
+        )
+        preflight.check_pf(vm.host, pf_id, inventory, in_use)
+        preflight.check_sriov_add(vm.name, vm.power, vm.reservation_locked)
+        spec = self.change_spec([self.sriov_nic(inventory[vm.host][pf_id], pg.key, pg.switch_uuid, -100)])
+        drv.wait(drv.vms.start_reconfigure(vm_mor, spec, vm_name), f"add SR-IOV NIC to {vm_name}")
+        return True
 
-    @staticmethod
-    def _guarded_read(step: str):
-        from vsphere.driver import guarded  # the driver imports this module
+    def remove_sriov_nic(self, datacenter, vm_name, marker, pf_id) -> bool:
+        """Remove the VM's SR-IOV adapters on that PF; only while powered off."""
+        drv = self._driver
+        vm, vm_mor = drv.snapshot(datacenter).owned_vm(vm_name, marker)
+        keys = [nic.key for nic in vm.sriov_nics if nic.pf == pf_id]
+        if not keys:
+            return False
+        if vm.power != PowerState.OFF:
+            raise PreflightError([f"{vm_name}: power the VM off before removing SR-IOV NICs"])
+        spec = self.change_spec([self.remove_nic(key) for key in keys])
+        drv.wait(drv.vms.start_reconfigure(vm_mor, spec, vm_name), f"remove NIC from {vm_name}")
+        return True
 
-        return guarded(step)
+    def config_target_sriov(self, datacenter: str, cluster: str, host: str) -> list[dict]:
+        """SR-IOV PFs a host offers to VMs, as QueryConfigTarget reports them."""
+        snap = self._driver.snapshot(datacenter)
+        with guarded(f"query config target of {host}"):
+            cluster_mor = snap.clusters[cluster][0].owner
+            target = cluster_mor.environmentBrowser.QueryConfigTarget(host=snap.hosts[host])
+        return [
+            {"pci_id": info.pciDevice.id, "pnic": info.pnic, "system_id": info.systemId}
+            for info in target.sriov or []
+            if not info.virtualFunction
+        ]
+
+    def read_hosts(self, snap, cluster: str, switch: str) -> dict[str, DiscoveredHost]:
+        """What discovery stores of each host of the compute cluster (see read_hosts)."""
+        return read_hosts(self._driver, snap, cluster, switch)

@@ -1,4 +1,4 @@
-"""The kinds of vSphere change a plan is made of, and one planned change (shared by plan and plan_devices)."""
+"""The kinds of vSphere change a plan is made of, and one planned change (shared by diff and device_diff)."""
 
 from __future__ import annotations
 

@@ -6,10 +6,10 @@ from collections import Counter
 
 from tenants.choices import DataPath, GpuMode, Interconnect, NetworkMode
 from tenants.offers import SiteOffers
-from vsphere.capacity import HostCapacity, NodeNeeds, SiteCapacity, role_needs, site_capacity
 from vsphere.choices import LinkType
-from vsphere.devices import describe
 from vsphere.models import VCenter
+from vsphere.naming import node_names
+from vsphere.plan.capacity import HostCapacity, NodeNeeds, SiteCapacity, describe, role_needs, site_capacity
 
 OVERLAY_REASON = (
     "Overlay (GENEVE) segments on vSphere need NSX, and this site has no NSX Manager registered; "
@@ -147,8 +147,6 @@ def _no_host(cluster, site: SiteCapacity) -> list[str]:
 
 def _too_many(cluster, site: SiteCapacity) -> list[str]:
     """Totals beyond everything the site has (free or not)."""
-    from vsphere.intent import node_names
-
     demand: Counter = Counter()
     for role, _name in node_names(cluster):
         needs: NodeNeeds = role_needs(cluster, role)

@@ -1,50 +1,31 @@
-"""Plan previews as queued jobs: pages and the API ask, the worker reads vCenter, the result is stored.
+"""Plan previews, the worker's side: a dry run against vCenter, stored on the queued preview.
 
-A preview is reused while it is fresh for the cluster's generation (FRESH), so asking again costs
-nothing; one still queued after LOST is taken as lost (a killed worker) and asked for again.
+Pages and the API ask through services.request_preview(); a preview is reused while it is fresh for
+the cluster's generation (FRESH), so asking again costs nothing; one still queued after LOST is taken
+as lost (a killed worker) and asked for again.
 """
 
 import datetime
 from dataclasses import replace
 
-from django.db import transaction
 from django.utils import timezone
 
 from core.errors import ServiceError
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
-from vsphere import converge, preflight
-from vsphere.capacity import preflight_inventory
 from vsphere.choices import PlanStatus
-from vsphere.driver import Driver
 from vsphere.errors import VSphereError
-from vsphere.intent import cluster_intent, inventory, vcenter_config
 from vsphere.models import PlanPreview
-from vsphere.realizer import VSphereRealizer
+from vsphere.placement.reserve import default_vcenter
+from vsphere.plan import preflight
+from vsphere.plan.capacity import preflight_inventory
+from vsphere.reconcile import converge
+from vsphere.reconcile.intent import cluster_intent, inventory, vcenter_config
+from vsphere.vim.driver import Driver
 
 FRESH = datetime.timedelta(seconds=60)
 LOST = datetime.timedelta(minutes=5)
 HTTP_TIMEOUT = 20  # seconds: a preview should answer soon; the reconciler's own timeout is longer
-
-
-def request(cluster: VirtualCluster) -> PlanPreview:
-    """The cluster's current preview, queueing a new one when there is none fresh for its generation."""
-    now = timezone.now()
-    latest = PlanPreview.objects.filter(cluster=cluster, generation=cluster.generation).first()
-    if latest is not None:
-        waiting = latest.status == PlanStatus.QUEUED and now - latest.requested < LOST
-        if waiting or (latest.finished and now - latest.finished < FRESH):
-            return latest
-    with transaction.atomic():
-        preview = PlanPreview.objects.create(cluster=cluster, generation=cluster.generation)
-        transaction.on_commit(lambda: _queue(preview.pk))
-    return preview
-
-
-def _queue(preview_id: int) -> None:
-    from vsphere.tasks import compute_plan
-
-    compute_plan.delay(preview_id)
 
 
 def compute(preview_id: int) -> PlanPreview | None:
@@ -63,7 +44,7 @@ def compute(preview_id: int) -> PlanPreview | None:
 def dry_run(cluster: VirtualCluster) -> tuple[str, list, str]:
     """(vCenter name, changes, error) of a dry run for one cluster."""
     try:
-        vcenter = cluster.site or VSphereRealizer().default_site(cluster)
+        vcenter = cluster.site or default_vcenter(cluster)
     except ServiceError as exc:
         return "", [], str(exc.detail)
     if vcenter is None:

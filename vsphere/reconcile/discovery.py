@@ -1,14 +1,62 @@
-"""Keep the device inventory in PostgreSQL in step with discovery; devices held by clusters are never lost."""
+"""Discovery: hosts, PFs and devices read from vCenter into PostgreSQL; devices held by clusters are never lost."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.db.models import Exists, OuterRef
+from django.utils import timezone
 
-from vsphere.choices import PFSource
-from vsphere.device_specs import DiscoveredHost
-from vsphere.models import DPU, DeviceAssignment, Host, HostFeatures, PCIDevice, VCenter, VGPUProfile
+from audit.services import record
+from vsphere.choices import LinkType, PFSource
+from vsphere.models import DPU, DeviceAssignment, Host, HostFeatures, PCIDevice, PhysicalFunction, VCenter, VGPUProfile
+from vsphere.plan.specs import DiscoveredHost
+from vsphere.reconcile.intent import vcenter_config
+from vsphere.vim.driver import Driver
 
 DEVICE_FIELDS = ("kind", "mode", "vendor_id", "device_id", "vendor_name", "device_name", "memory_gib", "system_id")
+
+
+def discover(vcenter: VCenter) -> dict:
+    """Sync hosts, SR-IOV PFs, GPUs, passthrough devices, DPUs, host features and a summary of the rest."""
+    with Driver(vcenter_config(vcenter)) as drv:
+        snap = drv.snapshot(vcenter.datacenter)
+        found = drv.devices.read_hosts(snap, vcenter.compute_cluster, vcenter.dvs_name)
+    now = timezone.now()
+    hosts = snap.clusters.get(vcenter.compute_cluster, (None, []))[1]
+    summary = {
+        "clusters": sorted(snap.clusters),
+        "hosts": sorted(hosts),
+        "datastores": sorted(snap.datastores),
+        "templates": sorted(name for name, (vm, _) in snap.vms.items() if vm.template),
+        "switches": {name: {"mtu": dvs.mtu, "hosts": list(dvs.hosts)} for name, (dvs, _) in snap.switches.items()},
+        "portgroups": {name: {"vlan": pg.vlan} for name, (pg, _) in snap.portgroups.items()},
+    }
+    with transaction.atomic():
+        for name in hosts:
+            host, _ = Host.objects.update_or_create(
+                vcenter=vcenter, name=name, defaults={"compute_cluster": vcenter.compute_cluster, "discovered": now}
+            )
+            for pf in snap.pfs.get(name, {}).values():
+                _sync_pf(host, pf)
+        summary["device_notes"] = sync(vcenter, found, now)
+        VCenter.objects.filter(pk=vcenter.pk).update(inventory=summary, last_discovery=now, discovery_error="")
+        record("vcenter.discover", vcenter, message=f"{len(hosts)} hosts")
+    return summary
+
+
+def _sync_pf(host: Host, pf) -> None:
+    """Discovered PFs update capacity; an admin-entered PF keeps the admin's model and link type."""
+    existing = PhysicalFunction.objects.filter(host=host, pci_id=pf.pci_id).first()
+    firmware = max(pf.max_vfs, pf.num_vfs + 1)
+    if existing is None:
+        PhysicalFunction.objects.create(
+            host=host, pci_id=pf.pci_id, pnic=pf.pnic, link_type=LinkType.INFINIBAND,
+            firmware_num_vfs=firmware, max_vfs=pf.num_vfs, source=PFSource.DISCOVERED,
+            port=int(pf.pci_id[-1]) + 1,
+        )  # fmt: skip
+        return
+    existing.pnic, existing.max_vfs, existing.firmware_num_vfs = pf.pnic, pf.num_vfs, firmware
+    existing.save(update_fields=["pnic", "max_vfs", "firmware_num_vfs"])
 
 
 def sync(vcenter: VCenter, found: dict[str, DiscoveredHost], now) -> list[str]:

@@ -1,7 +1,7 @@
 """What each node of a cluster needs from its host, and what each host of a site has (PostgreSQL only).
 
 Read in a fixed number of queries whatever the site's size; shared by the offers and refusals
-(`capabilities`), placement (`devices`) and the plan preview.
+(`capabilities`), placement (`placement.hosts`) and the plan preview.
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from django.db.models import F
 
 from tenants.choices import DataPath, GpuMode, Interconnect
 from tenants.models import VirtualCluster
-from vsphere.allocation import LINK_OF
 from vsphere.choices import DeviceKind, DeviceMode, LinkType
-from vsphere.device_specs import HostDeviceInventory
 from vsphere.models import DPU, DeviceAssignment, Host, HostFeatures, PCIDevice, PhysicalFunction, VCenter, VFAssignment
 from vsphere.models import VGPUProfile as Profile
+from vsphere.naming import node_names
+from vsphere.plan.specs import HostDeviceInventory
+
+LINK_OF = {Interconnect.SRIOV_IB: LinkType.INFINIBAND, Interconnect.SRIOV_ROCE: LinkType.ETHERNET}
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,23 @@ def role_needs(cluster: VirtualCluster, role: str) -> NodeNeeds:
 
 def node_needs(cluster: VirtualCluster) -> dict[str, NodeNeeds]:
     """Needs of every node of the cluster, by VM name."""
-    from vsphere.intent import node_names
-
     return {name: role_needs(cluster, role) for role, name in node_names(cluster)}
+
+
+def describe(needs: NodeNeeds) -> str:
+    """The node's needs in words, for messages and the plan preview."""
+    parts = []
+    if needs.vf_link:
+        parts.append(f"an SR-IOV VF ({needs.vf_link})")
+    if needs.nics:
+        parts.append(f"{needs.nics} whole RoCE NIC(s)")
+    if needs.gpus:
+        parts.append(f"{needs.gpus} whole GPU(s)")
+    if needs.vgpus:
+        parts.append(f"{needs.vgpus} × vGPU {needs.profile}")
+    parts += [what for what, wanted in (("PVRDMA", needs.pvrdma), ("ENS", needs.ens), ("DPU offload", needs.offload))
+              if wanted]  # fmt: skip
+    return ", ".join(parts) or "nothing special"
 
 
 @dataclass

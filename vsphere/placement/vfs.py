@@ -6,18 +6,15 @@ from django.db import transaction
 from django.db.models import Count
 
 from core.errors import Conflict
-from tenants.choices import Interconnect
 from tenants.models import VirtualCluster
 from vsphere.choices import LinkType
 from vsphere.models import Host, PhysicalFunction, VCenter, VFAssignment
-
-LINK_OF = {Interconnect.SRIOV_IB: LinkType.INFINIBAND, Interconnect.SRIOV_ROCE: LinkType.ETHERNET}
+from vsphere.naming import node_names
+from vsphere.plan.capacity import LINK_OF
 
 
 def sriov_node_names(cluster: VirtualCluster) -> list[str]:
     """Nodes that take a VF: the Slurm manager and every worker (the login node does not)."""
-    from vsphere.intent import node_names
-
     return [name for role, name in node_names(cluster) if role != "login"] if cluster.uses_sriov else []
 
 

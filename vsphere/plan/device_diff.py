@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from vsphere.device_specs import ObservedDevices
-from vsphere.plan_kinds import Change, ChangeKind
-from vsphere.specs import NodeIntent, ObservedVM
+from vsphere.plan.changes import Change, ChangeKind
+from vsphere.plan.specs import NodeIntent, ObservedDevices, ObservedVM
 
 
 def relocation(node: NodeIntent, vm: ObservedVM | None) -> list[Change]:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from vsphere import preflight, preflight_devices
-from vsphere.batch import BatchRunner, Op, StepCallback
 from vsphere.errors import MarkerMismatchError
-from vsphere.plan import Change, ChangeKind, plan
-from vsphere.specs import ClusterIntent, NicRole, NodeIntent, Observed
-from vsphere.verbs import observed_from
+from vsphere.plan import device_preflight, preflight
+from vsphere.plan.changes import Change, ChangeKind
+from vsphere.plan.diff import plan
+from vsphere.plan.specs import ClusterIntent, NicRole, NodeIntent, Observed
+from vsphere.reconcile.batch import BatchRunner, Op, StepCallback
+from vsphere.vim.snapshot import observed_from
 
 NIC_KEY_BASE = -100  # temporary device keys for added NICs
 
@@ -23,12 +24,12 @@ class ConvergeResult:
     observed: Observed
 
 
-def preview(driver, intent: ClusterIntent, devices: preflight_devices.DeviceInventory | None = None) -> list[Change]:
+def preview(driver, intent: ClusterIntent, devices: device_preflight.DeviceInventory | None = None) -> list[Change]:
     """Dry run: the changes converge would make now (reads only); with `devices`, refused as converge would."""
     snap = driver.snapshot(intent.datacenter)
     observed = observed_from(snap, intent)
     if devices is not None:
-        preflight_devices.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
+        device_preflight.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
     return plan(intent, observed)
 
 
@@ -38,7 +39,7 @@ def converge(
     inventory: preflight.PFInventory | None = None,
     adopt: frozenset[str] = frozenset(),
     on_step: StepCallback | None = None,
-    devices: preflight_devices.DeviceInventory | None = None,
+    devices: device_preflight.DeviceInventory | None = None,
 ) -> ConvergeResult:
     """Make vCenter match the intent; running it again changes nothing.
 
@@ -56,8 +57,8 @@ def converge(
         raise MarkerMismatchError("; ".join(str(c) for c in blocked), fault="MarkerMismatch")
     preflight.check_cluster(intent, inventory if inventory is not None else snap.pfs, observed)
     if devices is not None:
-        preflight_devices.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
-    preflight_devices.check_adds_while_off(changes, observed)
+        device_preflight.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
+    device_preflight.check_adds_while_off(changes, observed)
     if changes or adopted:
         ops = _Builder(driver, snap, intent, inventory or snap.pfs, adopted).build(changes)
         BatchRunner(driver, on_step).run(ops)
@@ -114,22 +115,22 @@ class _Builder:
     def _network(self, change: Change) -> None:
         i, d = self.intent, self.d
         if change.kind == ChangeKind.CREATE_DVS:
-            create = lambda r: d.start_create_dvs(self.snap, i.dvs_name, i.dvs_marker, i.mtu)  # noqa: E731
+            create = lambda r: d.switches.start_create(self.snap, i.dvs_name, i.dvs_marker, i.mtu)  # noqa: E731
             self._add("dvs", str(change), create)
         elif change.kind == ChangeKind.SET_DVS_MTU:
             version = self.snap.dvs_config_version[i.dvs_name]
-            set_mtu = lambda r: d.start_set_dvs_mtu(self._dvs(r), version, i.mtu)  # noqa: E731
+            set_mtu = lambda r: d.switches.start_set_mtu(self._dvs(r), version, i.mtu)  # noqa: E731
             self._add("dvs-mtu", str(change), set_mtu)
         elif change.kind == ChangeKind.ADD_DVS_HOSTS:
             hosts = [self.snap.hosts[h] for h in change.data["hosts"]]
 
             def add_hosts(r):
                 dvs = self._dvs(r)
-                return d.start_add_dvs_hosts(dvs, d.dvs_config_version(dvs), hosts, i.uplink_pnic)
+                return d.switches.start_add_hosts(dvs, d.switches.config_version(dvs), hosts, i.uplink_pnic)
 
             self._add("dvs-hosts", str(change), add_hosts, ("dvs", "dvs-mtu"))
         elif change.kind == ChangeKind.CREATE_PORTGROUP:
-            start = lambda r: d.start_create_portgroup(  # noqa: E731
+            start = lambda r: d.portgroups.start_create(  # noqa: E731
                 self._dvs(r), i.portgroup, i.portgroup_marker, i.vlan, rules=i.filter_rules
             )
             self._add("pg", str(change), start, ("dvs",))
@@ -143,14 +144,14 @@ class _Builder:
         pg, pg_mor = self.snap.portgroups[i.portgroup]
         version = self.snap.pg_config_version[i.portgroup]
         rules = i.filter_rules if i.filter_rules is not None else pg.filter_rules
-        start = lambda r: d.start_set_portgroup_vlan(  # noqa: E731
+        start = lambda r: d.portgroups.start_configure(  # noqa: E731
             pg_mor, i.portgroup, i.portgroup_marker, i.vlan, version, rules, pg.num_ports
         )
         step = "; ".join(filter(None, [self.ops["pg-config"].step if "pg-config" in self.ops else "", str(change)]))
         self._add("pg-config", step, start)
 
     def _read_portgroup(self, results) -> None:
-        results["pg-info"] = self.d.portgroup_info(self.intent.datacenter, self.intent.portgroup)
+        results["pg-info"] = self.d.portgroups.info(self.intent.datacenter, self.intent.portgroup)
         return None
 
     def _pg_info(self, results) -> tuple[str, str]:
@@ -165,7 +166,7 @@ class _Builder:
         return results.get(f"clone:{name}") or self.snap.vm_mor(name)
 
     def _power(self, name: str, on: bool):
-        return lambda r: self.d.start_power(self._vm(r, name), on, name)
+        return lambda r: self.d.vms.start_power(self._vm(r, name), on, name)
 
     def _node(self, node: NodeIntent | None, name: str, changes: list[Change]) -> None:
         text = {c.kind: str(c) for c in changes}
@@ -196,10 +197,10 @@ class _Builder:
         d, move = self.d, next(c for c in changes if c.kind == ChangeKind.RELOCATE_VM)
         detach = [c for c in changes if c.kind == ChangeKind.REMOVE_DEVICE]
         if detach:
-            spec = lambda r: d.nic_change_spec([d.device_remove(c.data["key"]) for c in detach])  # noqa: E731
-            start = lambda r: d.start_reconfigure(self._vm(r, name), spec(r), name)  # noqa: E731
+            spec = lambda r: d.devices.change_spec([d.devices.remove(c.data["key"]) for c in detach])  # noqa: E731
+            start = lambda r: d.vms.start_reconfigure(self._vm(r, name), spec(r), name)  # noqa: E731
             self._add(f"detach:{name}", "; ".join(str(c) for c in detach), start, (f"off:{name}",))
-        relocate = lambda r: d.start_relocate(  # noqa: E731
+        relocate = lambda r: d.vms.start_relocate(  # noqa: E731
             self.snap, self._vm(r, name), self.intent.compute_cluster, move.data["host"], name
         )
         self._add(f"move:{name}", str(move), relocate, (f"off:{name}", f"detach:{name}"))
@@ -208,20 +209,22 @@ class _Builder:
     def _devices(self, results, node: NodeIntent, changes: list[Change], remove_keys=()) -> list:
         """Device specs for the NIC changes: removals first, then the new adapters and VFs."""
         d, pfs = self.d, self.inventory.get(node.host, {})
-        devices = [d.nic_remove(key) for key in remove_keys]
-        devices += [d.nic_remove(c.data["key"]) for c in changes if c.kind in NIC_REMOVE_KINDS]
-        devices += [d.device_remove(c.data["key"]) for c in changes if c.kind == ChangeKind.REMOVE_DEVICE]
+        devices = [d.devices.remove_nic(key) for key in remove_keys]
+        devices += [d.devices.remove_nic(c.data["key"]) for c in changes if c.kind in NIC_REMOVE_KINDS]
+        devices += [d.devices.remove(c.data["key"]) for c in changes if c.kind == ChangeKind.REMOVE_DEVICE]
         temp = iter(range(NIC_KEY_BASE, NIC_KEY_BASE - 1000, -1))
         pg_key, uuid = ("", "")
         if any(c.kind in PORT_KINDS for c in changes):
             pg_key, uuid = self._pg_info(results)
         for change in changes:
             if change.kind == ChangeKind.ADD_NIC and change.data["role"] == NicRole.PRIMARY:
-                devices.append(d.adapter_add(node.adapter, next(temp), pg_key, uuid, uptv2=node.devices.uptv2))
+                devices.append(d.devices.adapter(node.adapter, next(temp), pg_key, uuid, uptv2=node.devices.uptv2))
             elif change.kind == ChangeKind.ADD_NIC:
-                devices.append(d.network_adapter_add(self.snap, node.adapter, next(temp), change.data["network"]))
+                devices.append(d.devices.network_adapter(self.snap, node.adapter, next(temp), change.data["network"]))
             elif change.kind == ChangeKind.ADD_SRIOV_NIC:
-                devices.append(d.nic_add(pfs[change.data["pf"]], pg_key, uuid, next(temp), change.data.get("mac", "")))
+                devices.append(
+                    d.devices.sriov_nic(pfs[change.data["pf"]], pg_key, uuid, next(temp), change.data.get("mac", ""))
+                )
             else:
                 devices += self._attachment(results, node, change, pg_key, uuid, temp)
         return devices
@@ -230,14 +233,14 @@ class _Builder:
         """Device specs beyond NICs and VFs: DirectPath devices, vGPUs, the PVRDMA adapter, UPTv2."""
         d = self.d
         if change.kind == ChangeKind.ADD_PVRDMA_NIC:
-            return [d.pvrdma_add(pg_key, uuid, next(temp))]
+            return [d.devices.pvrdma(pg_key, uuid, next(temp))]
         if change.kind == ChangeKind.ADD_PASSTHROUGH:
-            return [d.passthrough_add(change.data["device"], next(temp))]
+            return [d.devices.passthrough(change.data["device"], next(temp))]
         if change.kind == ChangeKind.ADD_VGPU:
-            return [d.vgpu_add(change.data["profile"], next(temp))]
+            return [d.devices.vgpu(change.data["profile"], next(temp))]
         if change.kind == ChangeKind.SET_UPTV2:
             vm = self._vm(results, node.name)
-            return [d.uptv2_edit(vm, change.data["key"], change.data["enabled"], node.name)]
+            return [d.devices.uptv2_edit(vm, change.data["key"], change.data["enabled"], node.name)]
         return []
 
     def _clone(self, node: NodeIntent, name: str, changes: list[Change]) -> None:
@@ -247,8 +250,8 @@ class _Builder:
 
         def start(results):
             devices = self._devices(results, node, changes, clone.data.get("remove_keys", ()))
-            custom = self.d.customization(node, i.guest, clone.data["nics"]) if "nics" in clone.data else None
-            return self.d.start_clone(self.snap, i.template, i.compute_cluster, node, i.datastore, devices, custom)
+            custom = self.d.vms.customization(node, i.guest, clone.data["nics"]) if "nics" in clone.data else None
+            return self.d.vms.start_clone(self.snap, i.template, i.compute_cluster, node, i.datastore, devices, custom)
 
         # The switch must span every host and the port group exist before a VM joins a port of it.
         self._add(f"clone:{name}", str(clone), start, NETWORK_DEPS)
@@ -259,8 +262,8 @@ class _Builder:
 
         def start(results):
             devices = self._devices(results, node, changes)
-            spec = d.vm_spec(node, devices, marker=full) if full else d.nic_change_spec(devices)
-            return d.start_reconfigure(self._vm(results, name), spec, name)
+            spec = d.vms.spec(node, devices, marker=full) if full else d.devices.change_spec(devices)
+            return d.vms.start_reconfigure(self._vm(results, name), spec, name)
 
         steps = [str(c) for c in changes if c.kind in EDIT_KINDS] or [f"configure {name}"]
         after = [f"clone:{name}", f"off:{name}", f"move:{name}"]
@@ -270,8 +273,8 @@ class _Builder:
 
     def _customize(self, node: NodeIntent, name: str, change: Change) -> None:
         """CustomizeVM_Task while the VM is off: applied by the guest at the next power-on."""
-        spec = self.d.customization(node, self.intent.guest, change.data["nics"])
-        start = lambda r: self.d.start_customize(self._vm(r, name), spec, name)  # noqa: E731
+        spec = self.d.vms.customization(node, self.intent.guest, change.data["nics"])
+        start = lambda r: self.d.vms.start_customize(self._vm(r, name), spec, name)  # noqa: E731
         self._add(f"cust:{name}", str(change), start, (f"cfg:{name}", f"off:{name}", f"move:{name}"))
 
     def _remove_portgroup(self) -> None:

@@ -12,7 +12,8 @@ from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from vsphere.choices import StepStatus
 from vsphere.errors import PermanentError, TransientError
-from vsphere.realizer import GROUP_ROLE, is_overlay
+from vsphere.naming import GROUP_ROLE, node_names
+from vsphere.plan.network import is_overlay
 
 DONE_STATES = [ClusterState.RETIRED, ClusterState.REJECTED, ClusterState.DECOMMISSIONING]
 RELEASED = [SegmentState.RETIRED, SegmentState.REJECTED]
@@ -45,8 +46,6 @@ def realize_network(manager, cluster: VirtualCluster, steps) -> None:
 
 def tag_vms(manager, cluster: VirtualCluster) -> int:
     """Tag every VM with its tenant, cluster and role, so the tenant's NSX groups match it."""
-    from vsphere.intent import node_names
-
     roles = {name: str(GROUP_ROLE[role]) for role, name in node_names(cluster)}
     try:
         return realize.tag_vms(manager, cluster.tenant, cluster.pk, roles)

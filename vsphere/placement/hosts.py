@@ -15,10 +15,10 @@ from django.db import transaction
 
 from core.errors import Conflict
 from tenants.models import VirtualCluster
-from vsphere.capacity import HostCapacity, NodeNeeds, SiteCapacity, node_needs, site_capacity
-from vsphere.device_specs import NodeDevices, PassthroughDevice
 from vsphere.models import DeviceAssignment, NodePlacement, PCIDevice, PhysicalFunction, VCenter, VFAssignment
 from vsphere.models import VGPUProfile as Profile
+from vsphere.plan.capacity import HostCapacity, NodeNeeds, SiteCapacity, describe, node_needs, site_capacity
+from vsphere.plan.specs import NodeDevices, PassthroughDevice
 
 
 @dataclass(frozen=True)
@@ -138,22 +138,6 @@ def _shortage(name: str, needs: NodeNeeds, site: SiteCapacity) -> str:
         return f"{name} cannot be placed: no host of the site has {describe(needs)}."
     busy = "; ".join(f"{h.name} lacks {', '.join(h.lacks(needs, site.profiles, now=True))}" for h in could)
     return f"Not enough free devices: {name} needs {describe(needs)} on one host; now {busy}."
-
-
-def describe(needs: NodeNeeds) -> str:
-    """The node's needs in words, for messages and the plan preview."""
-    parts = []
-    if needs.vf_link:
-        parts.append(f"an SR-IOV VF ({needs.vf_link})")
-    if needs.nics:
-        parts.append(f"{needs.nics} whole RoCE NIC(s)")
-    if needs.gpus:
-        parts.append(f"{needs.gpus} whole GPU(s)")
-    if needs.vgpus:
-        parts.append(f"{needs.vgpus} × vGPU {needs.profile}")
-    parts += [what for what, wanted in (("PVRDMA", needs.pvrdma), ("ENS", needs.ens), ("DPU offload", needs.offload))
-              if wanted]  # fmt: skip
-    return ", ".join(parts) or "nothing special"
 
 
 def _take_missing(name, needs, host, site, placement, take, cluster) -> None:

@@ -8,7 +8,7 @@ address, the management NIC DHCP.
 
 from __future__ import annotations
 
-from vsphere.specs import ClusterIntent, NicRole, NodeIntent, ObservedNic, ObservedVM
+from vsphere.plan.specs import ClusterIntent, NicRole, NodeIntent, ObservedNic, ObservedVM
 
 GuestNics = list[tuple[str, bool]]  # per NIC: (fixed address or "" for DHCP, carries the gateway)
 

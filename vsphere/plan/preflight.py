@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from vsphere.errors import PreflightError
-from vsphere.specs import ClusterIntent, NodeIntent, Observed, PhysicalFunction, PowerState
+from vsphere.plan.specs import ClusterIntent, NodeIntent, Observed, PhysicalFunction, PowerState
 
 PFInventory = dict[str, dict[str, PhysicalFunction]]  # host -> PCI id -> PF
 
