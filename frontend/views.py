@@ -17,7 +17,7 @@ from netpolicy.models import Segment
 from notices import services as notice_services
 from portal.errors import Conflict
 from portal.paging import paginate
-from tenants import advice, notifications, offers, quotas, realizers, resize, services
+from tenants import advice, notifications, offers, progress, quotas, realizers, resize, services
 from tenants.access import (
     can_decide,
     get_cluster,
@@ -27,7 +27,7 @@ from tenants.access import (
     visible_clusters,
     visible_tenants,
 )
-from tenants.choices import LEASE_STATES, ClusterState, Interconnect, Role
+from tenants.choices import LEASE_STATES, REQUEST_STATES, ClusterState, Interconnect, Role
 from tenants.filtersets import ClusterFilterSet
 from tenants.models import LeaseExtension, VirtualCluster
 
@@ -189,6 +189,7 @@ def _detail_context(request, cluster) -> dict:
         "reject_form": RejectForm(),
         **_lease_context(cluster, request.user),
         "can_resize": can_resize,
+        "resize_by_others": cluster.state in RESIZABLE_STATES and not can_resize,
         "resize_form": ResizeForm(initial={"worker_count": cluster.worker_count, "interconnect": cluster.interconnect},
                                   site_offers=offers.site_offers() if can_resize else (),
                                   rules=origin.version.rules if origin else None),
@@ -203,7 +204,8 @@ def _detail_context(request, cluster) -> dict:
 def _status_context(cluster) -> dict:
     """The status card: the state, and while work is pending what is applied and why it waits or failed."""
     pending = resize.pending(cluster) if cluster.generation != cluster.observed_generation else []
-    return {"cluster": cluster, "live": cluster.work_pending, "pending": pending}
+    return {"cluster": cluster, "live": cluster.work_pending, "pending": pending,
+            "next_step": progress.next_step(cluster), "path": progress.path(cluster)}  # fmt: skip
 
 
 def _with_summary(event):
@@ -224,7 +226,8 @@ def _lease_context(cluster, user) -> dict:
     may_extend = may_extend and (bound is None or latest > cluster.lease_end)
     return {
         "lease_bound": bound[1] if bound else "",
-        "lease_open": cluster.state in LEASE_STATES,
+        # Before approval the requested lease end is part of the request (edited with it), not a lease to extend.
+        "lease_open": cluster.state in LEASE_STATES and cluster.state not in REQUEST_STATES,
         "lease_days_left": (cluster.lease_end - timezone.localdate()).days,
         "at_expiry": notifications.AT_EXPIRY,
         "warning_days": settings.LEASE_WARNING_DAYS,

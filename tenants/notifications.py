@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from notices.choices import NoticeKind as K
 from notices.services import notify
-from tenants import resize
+from tenants import progress, resize
 from tenants.choices import ClusterState, ExtensionState, Role
 
 SUBJECTS = {
@@ -83,6 +83,8 @@ def state_changed(cluster, action: str, since: int | None = None) -> None:
             body += f"\nWhat happened: {cluster.status_message}\n"
         if action == "cluster.ready":
             body += access_text(cluster)
+        if action in ("cluster.submit", "cluster.endorse", "cluster.approve"):
+            body += progress.text(cluster)
         notify(
             [cluster.requested_by], K.CLUSTER, f"{cluster} {what}", body, cluster_url(cluster), about=cluster.tenant_id
         )
