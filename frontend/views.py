@@ -27,7 +27,7 @@ from tenants.access import (
     visible_clusters,
     visible_tenants,
 )
-from tenants.choices import LEASE_STATES, REQUEST_STATES, ClusterState, Interconnect, Role
+from tenants.choices import LEASE_STATES, REQUEST_STATES, ClusterState, ExtensionState, Interconnect, Role
 from tenants.filtersets import ClusterFilterSet
 from tenants.models import LeaseExtension, VirtualCluster
 
@@ -211,6 +211,9 @@ def _status_context(cluster) -> dict:
 def _with_summary(event):
     """A history row says what a resize changed (from → to), not only that one happened."""
     event.changes = resize.describe(event.before, event.after) if event.action == "cluster.resize" else []
+    if event.action == "cluster.extend_lease":
+        was, now = (event.before or {}).get("lease_end"), (event.after or {}).get("lease_end")
+        event.changes = [f"lease end {was} → {now}"] if was != now else []
     return event
 
 
@@ -233,6 +236,8 @@ def _lease_context(cluster, user) -> dict:
         "warning_days": settings.LEASE_WARNING_DAYS,
         "max_days": settings.LEASE_MAX_DAYS,
         "max_lease_end": latest,
+        # The lease already ends past what needs no review (an approved extension moved it): no "up to" hint.
+        "past_review_free": cluster.lease_end >= latest,
         "extension": extension,
         "can_decide_extension": extension is not None
         and can_decide(user, cluster)
@@ -287,8 +292,7 @@ def _decide_extension(cluster, user, approve: bool, reason: str = ""):
     extension = services.pending_extension(cluster)
     if extension is None:
         raise Conflict("No lease extension waits for a decision.")
-    services.decide_extension(extension, user, approve, reason)
-    return VirtualCluster.objects.select_related("tenant").get(pk=cluster.pk)
+    return services.decide_extension(extension, user, approve, reason)
 
 
 ACTIONS["approve-extension"] = lambda c, u, p: _decide_extension(c, u, True)
@@ -306,9 +310,9 @@ FORM_ACTIONS = {
 def _done(result, before: VirtualCluster) -> str:
     """What a successful action says: the cluster's new state, the work now pending, or the extension waiting."""
     if isinstance(result, LeaseExtension):
-        return (
-            f"Extension of {result.cluster} to {result.lease_end} requested: it waits for a PI's or admin's approval."
-        )
+        return _extension_done(result)
+    if result.lease_end != before.lease_end and result.state == before.state:
+        return f"The lease of {result} now ends on {result.lease_end}."
     state = result.get_state_display().lower()
     if result.state == before.state and result.generation != before.generation:
         changes = ", ".join(resize.describe(snapshot(before), snapshot(result))) or "no change"
@@ -317,6 +321,16 @@ def _done(result, before: VirtualCluster) -> str:
     if result.work_pending:
         return f"{result} is now {state}; the site is at work on it, and this page follows it until it is done."
     return f"{result} is now {state}."
+
+
+def _extension_done(extension: LeaseExtension) -> str:
+    """A lease extension's banner: asked for, approved (the lease's new end) or rejected; never the cluster's state."""
+    if extension.state == ExtensionState.APPROVED:
+        return f"Extension of {extension.cluster} approved: the lease now ends on {extension.lease_end}."
+    if extension.state == ExtensionState.REJECTED:
+        return f"Extension of {extension.cluster} to {extension.lease_end} rejected; the lease end is unchanged."
+    return (f"Extension of {extension.cluster} to {extension.lease_end} requested: it waits for a PI's or admin's "
+            "approval.")  # fmt: skip
 
 
 def _resize_plan(request, cluster, changes: dict):

@@ -96,6 +96,13 @@ def mark_all_read(user) -> int:
     return Notice.objects.filter(user=user, read__isnull=True).update(read=timezone.now())
 
 
+def settle(url: str, kinds) -> int:
+    """Mark read every unread notice of these kinds about `url`: someone acted on it, nothing waits any more."""
+    if not url:
+        return 0
+    return Notice.objects.filter(url=url[:300], kind__in=list(kinds), read__isnull=True).update(read=timezone.now())
+
+
 def prune(days: int | None = None) -> int:
     """Delete notices older than the retention period (settings.NOTICE_RETENTION_DAYS), read or not."""
     days = settings.NOTICE_RETENTION_DAYS if days is None else days

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from notices.choices import NoticeKind as K
-from notices.services import notify
+from notices.services import notify, settle
 from tenants import progress, resize
 from tenants.choices import ClusterState, ExtensionState, Role
 
@@ -70,6 +70,8 @@ def state_changed(cluster, action: str, since: int | None = None) -> None:
 
     `since` is the generation the site had observed before: a "ready" after a resize says what changed.
     """
+    waited = ((K.ENDORSE, ClusterState.SUBMITTED), (K.APPROVE, ClusterState.ENDORSED))
+    settle(cluster_url(cluster), [kind for kind, state in waited if cluster.state != state])  # acted on: not "new"
     what = SUBJECTS.get(action)
     resized = resize.applied(cluster, since, cluster.observed_generation) if action == "cluster.ready" and since else []
     if resized:
@@ -145,6 +147,7 @@ def extension_requested(extension) -> None:
 def extension_decided(extension) -> None:
     """The one who asked for the extension hears the decision."""
     cluster = extension.cluster
+    settle(cluster_url(cluster), [K.EXTENSION])  # decided: the other deciders' notices are no longer "new"
     verdict = "approved" if extension.state == ExtensionState.APPROVED else "rejected"
     body = f"Your request to keep {cluster} until {extension.lease_end} was {verdict} by {extension.decided_by}.\n"
     if extension.decision_reason:
