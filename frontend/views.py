@@ -205,7 +205,8 @@ def _status_context(cluster) -> dict:
     """The status card: the state, and while work is pending what is applied and why it waits or failed."""
     pending = resize.pending(cluster) if cluster.generation != cluster.observed_generation else []
     return {"cluster": cluster, "live": cluster.work_pending, "pending": pending,
-            "next_step": progress.next_step(cluster), "path": progress.path(cluster)}  # fmt: skip
+            "next_step": progress.next_step(cluster), "path": progress.path(cluster),
+            "before_site": cluster.state in REQUEST_STATES}  # fmt: skip
 
 
 def _with_summary(event):
