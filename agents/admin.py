@@ -3,7 +3,7 @@
 from django.contrib import admin
 
 from agents.models import JoinToken, Node, NodePool, PoolSubnet
-from portal.admin import AuditedAdmin
+from audit.admin_base import AuditedAdmin
 
 
 class PoolSubnetInline(admin.TabularInline):

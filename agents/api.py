@@ -30,8 +30,8 @@ from agents.serializers import (
 from agents.throttling import NodeRateThrottle
 from audit.context import Actor, ActorKind, acting_as
 from audit.middleware import client_ip
-from portal.api import SITE_ADMIN_ONLY
-from portal.errors import Conflict, InvalidRequest
+from core.errors import Conflict, InvalidRequest
+from tenants.api_base import SITE_ADMIN_ONLY
 from users.throttling import JoinRateThrottle
 
 MAX_WAIT = 60

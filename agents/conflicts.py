@@ -7,16 +7,12 @@ that creates the overlap, is refused. Admins are told which tenant and pool; oth
 the names of tenants they cannot see. Pool rows are locked so concurrent changes cannot both pass.
 """
 
-from django.db.models.signals import pre_save
-from django.dispatch import receiver
-
 from agents.models import NodePool
 from audit.context import ActorKind, current_actor
+from core.errors import Conflict
 from netpolicy.choices import SegmentKind
 from netpolicy.models import LIVE, RELEASED_STATES, Segment
-from portal.errors import Conflict
 from tenants.models import Membership, Tenant
-from tenants.signals import membership_pre_create
 
 WHY = "a login session enters only one tenant network per node"
 
@@ -31,7 +27,7 @@ def _viewer_is_admin() -> bool:
 
 
 def _overlays():
-    return Segment.objects.filter(LIVE, kind=SegmentKind.OVERLAY, node_pool__isnull=False)
+    return Segment.objects.filter(LIVE, kind=SegmentKind.OVERLAY, pool_link__isnull=False)
 
 
 def _lock_pools(pool_ids) -> dict[int, NodePool]:
@@ -40,16 +36,15 @@ def _lock_pools(pool_ids) -> dict[int, NodePool]:
 
 def membership_conflicts(tenant: Tenant, user) -> list[tuple[Tenant, NodePool]]:
     """(other tenant, shared pool) for each overlap that adding user to tenant would create."""
-    pools = _lock_pools(_overlays().filter(tenant=tenant).values_list("node_pool", flat=True))
+    pools = _lock_pools(_overlays().filter(tenant=tenant).values_list("pool_link__pool", flat=True))
     if not pools:
         return []
     others = Membership.objects.filter(user=user).exclude(tenant=tenant).values_list("tenant", flat=True)
-    shared = _overlays().filter(tenant__in=others, node_pool__in=pools).select_related("tenant")
-    return sorted({(s.tenant, pools[s.node_pool_id]) for s in shared}, key=lambda x: (x[0].slug, x[1].name))
+    shared = _overlays().filter(tenant__in=others, pool_link__pool__in=pools).select_related("tenant", "pool_link")
+    return sorted({(s.tenant, pools[s.pool_link.pool_id]) for s in shared}, key=lambda x: (x[0].slug, x[1].name))
 
 
-@receiver(membership_pre_create, dispatch_uid="agents-membership-pool-conflict")
-def refuse_membership_overlap(sender, tenant, user, **kwargs):
+def refuse_membership_overlap(tenant, user) -> None:
     """Refuse adding a user who already belongs to another tenant on one of this tenant's pools."""
     conflicts = membership_conflicts(tenant, user)
     if not conflicts:
@@ -62,14 +57,15 @@ def refuse_membership_overlap(sender, tenant, user, **kwargs):
                    f"node pools, and {WHY}. A site admin can resolve this.")  # fmt: skip
 
 
-@receiver(pre_save, sender=Segment, dispatch_uid="agents-segment-pool-conflict")
-def refuse_segment_overlap(sender, instance, **kwargs):
+def refuse_segment_overlap(instance: Segment) -> None:
     """Refuse a live overlay segment that puts a tenant on a pool where its members meet another tenant."""
     if instance.kind != SegmentKind.OVERLAY or not instance.node_pool_id or instance.state in RELEASED_STATES:
         return
     pool = _lock_pools([instance.node_pool_id])[instance.node_pool_id]
     members = Membership.objects.filter(tenant=instance.tenant_id).values_list("user", flat=True)
-    neighbours = _overlays().filter(node_pool=pool).exclude(tenant=instance.tenant_id).values_list("tenant", flat=True)
+    neighbours = (
+        _overlays().filter(pool_link__pool=pool).exclude(tenant=instance.tenant_id).values_list("tenant", flat=True)
+    )
     shared = (Membership.objects.filter(user__in=members, tenant__in=neighbours)
               .select_related("user", "tenant").order_by("user__username", "tenant__slug"))  # fmt: skip
     if not shared:

@@ -17,6 +17,8 @@ import redis
 from django.conf import settings
 from rest_framework import exceptions, status
 
+from core import metrics, redisconn
+
 logger = logging.getLogger(__name__)
 
 # Pub/sub ignores Redis database numbers: the channel names the database, so two sites (or two
@@ -70,7 +72,7 @@ def redis_client() -> redis.Redis:
 def _client_for(url: str, polls: int) -> redis.Redis:
     # A parked poll holds no connection (the listener below), but every request thread may run a
     # command at once: the pool may grow as far as there are polls, not to redis-py's default (100).
-    return redis.Redis.from_url(url, socket_timeout=5, max_connections=polls + PUBLISHERS)
+    return redisconn.client(url, socket_timeout=5, max_connections=polls + PUBLISHERS)
 
 
 def _channel(client: redis.Redis, node_id: int) -> str:
@@ -177,12 +179,12 @@ class _Listener:
     """
 
     def __init__(self, url: str, pattern: str):
-        self.pid, self.live = os.getpid(), threading.Event()
+        self.pid, self.live, self.subscriptions = os.getpid(), threading.Event(), 0
         self._slots: dict[bytes, set[_Slot]] = {}
         self._lock = threading.Lock()
         # Held for the listener's life: a collected client closes its pool, and with it the socket the
         # subscription reads (seen at random under load, when the cyclic collector got to it).
-        self._client = redis.Redis.from_url(url, socket_timeout=LISTEN_TIMEOUT, health_check_interval=HEALTH_CHECK,
+        self._client = redisconn.client(url, socket_timeout=LISTEN_TIMEOUT, health_check_interval=HEALTH_CHECK,
                                             client_name=f"{LISTENER_NAME}-{self.pid}")  # fmt: skip
         self._pubsub = self._client.pubsub()
         self._pattern = pattern
@@ -246,6 +248,9 @@ class _Listener:
             if message["type"] == "psubscribe":  # (re)subscribed: anything may have been missed
                 with self._lock:
                     self._deliver([s for slots in self._slots.values() for s in slots], CHANGED)
+                self.subscriptions += 1
+                if self.subscriptions > 1:  # the first subscription follows nothing that could be missed
+                    metrics.LONGPOLL_CATCHUPS.inc()
                 self.live.set()
             elif message["type"] == "pmessage":
                 with self._lock:

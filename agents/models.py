@@ -24,6 +24,18 @@ class NodePool(models.Model):
         return self.name
 
 
+class SegmentPool(models.Model):
+    """The node pool that realizes an overlay segment: held here, since netpolicy sits below agents."""
+
+    segment = models.OneToOneField(
+        "netpolicy.Segment", primary_key=True, on_delete=models.CASCADE, related_name="pool_link"
+    )
+    pool = models.ForeignKey(NodePool, on_delete=models.PROTECT, related_name="segment_links")
+
+    def __str__(self):
+        return f"{self.segment_id} on {self.pool_id}"
+
+
 class PoolSubnet(models.Model):
     """An admin-defined underlay subnet of interest; each gets its own VXLAN UDP port."""
 
@@ -64,7 +76,7 @@ class Node(models.Model):
     applied_generation = models.PositiveBigIntegerField(default=0)
     last_seen = models.DateTimeField(null=True, blank=True)
     last_report = models.JSONField(default=dict, blank=True)
-    # The node's own errors; each tenant's errors are kept apart (portal.viewer_text: a member reads their
+    # The node's own errors; each tenant's errors are kept apart (core.viewer_text: a member reads their
     # tenants' only), and node-level text (nft's, ip's stderr) may quote any tenant, so only admins read it.
     last_error = models.TextField(blank=True)
     tenant_errors = models.JSONField(default=dict, blank=True, help_text='{"<tenant id>": ["error", ...]}')

@@ -19,10 +19,10 @@ from django.utils import timezone
 
 from agents import desired, longpoll, sources
 from agents.models import Node, NodePool, PoolDocument, TenantPart
+from core.lookups import any_of
 from netpolicy import propagation
 from netpolicy.compiler import nft
 from netpolicy.models import Segment, SiteSettings
-from portal.lookups import any_of
 from tenants.models import Tenant
 
 LOCK_SPACE = 0x656E63  # "enc": pg_advisory_xact_lock(LOCK_SPACE, bucket)

@@ -10,8 +10,8 @@ from rest_framework import serializers
 from agents import desired
 from agents.choices import TenantNetworkStatus
 from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolDocument, PoolSubnet
-from portal.fields import NetworkField
-from portal.openapi import IPV4_NETWORK, IPV6_NETWORK
+from core.fields import NetworkField
+from core.openapi import IPV4_NETWORK, IPV6_NETWORK
 
 MAX_ERRORS = 200
 MAX_ERROR_LENGTH = 2000
@@ -35,7 +35,7 @@ def _ipv4_multicast(value: str) -> str:
 class StrictObjectMixin:
     """Refuse keys a serializer does not know instead of dropping them silently."""
 
-    refuses_unknown_fields = True  # the schema says so (portal.openapi: additionalProperties false)
+    refuses_unknown_fields = True  # the schema says so (core.openapi: additionalProperties false)
 
     def to_internal_value(self, data):
         if isinstance(data, dict):

@@ -12,7 +12,7 @@ from agents import credentials, hotpath, longpoll, refresh
 from agents.choices import NodeStatus
 from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
 from audit.services import record, snapshot
-from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
+from core.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from tenants import network
 
 ASSEMBLE_TASK = "agents.tasks.assemble_pool"

@@ -5,13 +5,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from agents.desired import CGNAT
+from core.lookups import any_of
 from netpolicy import propagation
 from netpolicy.choices import PoolKind, SegmentKind, SegmentState
 from netpolicy.compiler import model as ir
 from netpolicy.compiler import nft
 from netpolicy.ir import build_site, build_site_isolating
 from netpolicy.models import Pool, Segment
-from portal.lookups import any_of
 from tenants.models import Membership, Tenant
 from users.models import PosixAccount
 
@@ -20,14 +20,14 @@ REALIZED = (SegmentState.APPROVED, SegmentState.PROVISIONING, SegmentState.READY
 
 def overlay_segments(tenant_ids=None):
     """Overlay segments placed on node pools (any state), of these tenants (None: all)."""
-    segments = Segment.objects.filter(kind=SegmentKind.OVERLAY, node_pool__isnull=False)
+    segments = Segment.objects.filter(kind=SegmentKind.OVERLAY, pool_link__isnull=False)
     return segments if tenant_ids is None else segments.filter(any_of("tenant_id", tenant_ids))
 
 
 def placements(tenant_ids=None) -> dict[tuple[int, int], int]:
     """{(node pool, tenant): VNI} for realized overlay segments (a tenant's first one per pool)."""
     rows = (overlay_segments(tenant_ids).filter(state__in=REALIZED, vni__isnull=False)
-            .order_by("tenant_id", "pk").values_list("node_pool_id", "tenant_id", "vni"))  # fmt: skip
+            .order_by("tenant_id", "pk").values_list("pool_link__pool_id", "tenant_id", "vni"))  # fmt: skip
     found: dict[tuple[int, int], int] = {}
     for pool_id, tenant_id, vni in rows:
         found.setdefault((pool_id, tenant_id), vni)

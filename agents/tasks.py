@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from agents import longpoll, refresh, services, sources
 from agents.models import Node, NodePool
+from core import leases
 from netpolicy.models import SiteSettings
-from portal import leases
 from tenants.models import Tenant
 from tenants.network import LEASE, queue_refresh, queue_site_refresh
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 from agents import desired, services
 from agents.choices import NodeStatus, TenantNetworkStatus
 from agents.models import Node, NodePool
+from core.paging import paginate
 from core.views import ObjectActionView, ObjectDetailView, ObjectListView
-from portal.paging import paginate
 from tenants.access import staff_member_required
 from tenants.models import Tenant
 

@@ -3,7 +3,7 @@
 from django.contrib import admin
 
 from audit.models import AuditEvent, ChainCheck, ChainLink
-from portal.admin import ReadOnlyAdmin
+from core.admin import ReadOnlyAdmin
 
 
 @admin.register(AuditEvent)

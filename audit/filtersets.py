@@ -5,7 +5,7 @@ from django.db.models import Q
 
 from audit.context import ActorKind
 from audit.models import AuditEvent
-from portal import filters
+from core import filters
 
 
 class AuditEventFilterSet(filters.FilterSet):
@@ -19,10 +19,11 @@ class AuditEventFilterSet(filters.FilterSet):
     client_request_id = django_filters.CharFilter()
     since = filters.IsoDateTimeFilter(field_name="created", lookup_expr="gte")
     until = filters.IsoDateTimeFilter(field_name="created", lookup_expr="lt")
+    tenant = filters.IntegerFilter(field_name="tenant_id")
 
     class Meta:
         model = AuditEvent
-        fields = ["tenant", "actor_kind", "action", "object_type", "object_id", "request_id"]
+        fields = ["actor_kind", "action", "object_type", "object_id", "request_id"]
 
     def search(self, queryset, name, value):
         """Match the text against actor, action, object and message."""

@@ -7,7 +7,7 @@ a client cannot make its requests look like someone else's in the audit log.
 import re
 
 from audit.context import Actor, ActorKind, acting_as, new_request_id
-from portal.proxies import client_address
+from core.proxies import client_address
 
 REQUEST_ID_HEADER = "X-Request-ID"
 CLIENT_ID_HEADER = "X-Client-Request-ID"
@@ -15,7 +15,7 @@ _VALID_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
 
 
 def client_ip(request) -> str | None:
-    """Return the client address (portal.proxies: X-Forwarded-For only from ENCLAVE_TRUSTED_PROXIES)."""
+    """Return the client address (core.proxies: X-Forwarded-For only from ENCLAVE_TRUSTED_PROXIES)."""
     return client_address(request)
 
 

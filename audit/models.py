@@ -14,7 +14,7 @@ class AuditEvent(models.Model):
     created = models.DateTimeField(auto_now_add=True, db_index=True)
     actor_kind = models.CharField(max_length=16, choices=ActorKind.choices)
     actor_label = models.CharField(max_length=150)
-    # No database FK: events must outlive the users, tenants and objects they describe.
+    # No database FK: events must outlive the users and objects they describe.
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -23,14 +23,8 @@ class AuditEvent(models.Model):
         db_constraint=False,
         related_name="+",
     )
-    tenant = models.ForeignKey(
-        "tenants.Tenant",
-        null=True,
-        blank=True,
-        on_delete=models.DO_NOTHING,
-        db_constraint=False,
-        related_name="+",
-    )
+    # The tenant's id, not a foreign key: audit sits below tenants, and events outlive their tenant.
+    tenant_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     action = models.CharField(max_length=64, db_index=True)
     object_type = models.CharField(max_length=64, db_index=True)
     object_id = models.CharField(max_length=64, db_index=True)
@@ -48,7 +42,7 @@ class AuditEvent(models.Model):
         indexes = [
             models.Index(fields=["object_type", "object_id", "-created"]),
             # Keyset pages (newest first by id) of one tenant's or one actor's events.
-            models.Index(fields=["tenant", "-id"], name="audit_tenant_recent"),
+            models.Index(fields=["tenant_id", "-id"], name="audit_tenant_recent"),
             models.Index(fields=["actor", "-id"], name="audit_actor_recent"),
             # The search box (icontains, i.e. UPPER(x) LIKE '%Y%') over a million events.
             *[

@@ -11,6 +11,9 @@ EXPORT_FIELDS = [
 
 
 class AuditEventSerializer(serializers.ModelSerializer):
+    # A plain id (audit sits below tenants), shown as the foreign key it was.
+    tenant = serializers.IntegerField(source="tenant_id", read_only=True, allow_null=True, min_value=1)
+
     class Meta:
         model = AuditEvent
         fields = EXPORT_FIELDS

@@ -178,17 +178,20 @@ def _nodes(pool_count: int, node_count: int):
 
 
 def _segments_and_clusters(tenants, owners, pools):
+    from agents.models import SegmentPool
     from netpolicy.models import Pool, Segment
     from tenants.models import VirtualCluster
 
     vnis = Pool.objects.create(name="bench-vnis", kind="vni", first=100000, last=199999)
     v4 = Pool.objects.create(name="bench-v4", kind="ipv4", cidr="10.0.0.0/8", default_prefix_length=24)
     Pool.objects.create(name="bench-vlans", kind="vlan", first=1, last=4094)
-    Segment.objects.bulk_create([
+    segments = Segment.objects.bulk_create([
         Segment(tenant=t, name="uvn", kind="overlay", id_pool=vnis, vni=100000 + i, prefix_pool=v4,
-                subnet=f"{_net(i)}.0/24", gateway=f"{_net(i)}.1", node_pool=pools[i % len(pools)], state="approved")
+                subnet=f"{_net(i)}.0/24", gateway=f"{_net(i)}.1", state="approved")
         for i, t in enumerate(tenants)
     ], batch_size=BATCH)  # fmt: skip
+    links = [SegmentPool(segment=s, pool=pools[i % len(pools)]) for i, s in enumerate(segments)]
+    SegmentPool.objects.bulk_create(links, batch_size=BATCH)
     lease = datetime.date.today() + datetime.timedelta(days=90)
     states = ("submitted", "endorsed", "approved", "ready", "draft")
     VirtualCluster.objects.bulk_create([

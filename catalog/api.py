@@ -17,7 +17,7 @@ from catalog.serializers import (
     ClusterOriginSerializer,
     flatten,
 )
-from portal.api import TenantScopedViewSet
+from tenants.api_base import TenantScopedViewSet
 from tenants.serializers import ClusterSerializer
 
 

@@ -9,4 +9,9 @@ class CatalogConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from catalog import bounds  # noqa: F401  (its receivers keep catalog clusters within their item's bounds)
+        """Keep catalog clusters within their item version's bounds: register the checks the tenants services call."""
+        from catalog import bounds
+        from tenants import hooks
+
+        hooks.CHANGE_CHECKS["catalog-bounds"] = bounds.check_change
+        hooks.LEASE_LIMITS["catalog-lease-limit"] = bounds.lease_limit

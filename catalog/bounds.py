@@ -2,19 +2,17 @@
 
 The item's rules (what researchers may change, within which bounds) and its lease limit hold for a draft
 edit, a resize and a lease extension just as for the request itself; otherwise "from the catalog,
-version 1" would tell approvers nothing. The tenants app asks through its signals (it never imports
-the catalog).
+version 1" would tell approvers nothing. The tenants services call these checks through tenants.hooks,
+where CatalogConfig.ready() registers them (tenants never imports the catalog).
 """
 
 import datetime
 
-from django.dispatch import receiver
 from django.utils import timezone
 
 from catalog import fields as grammar
 from catalog.models import ClusterOrigin
-from portal.errors import InvalidRequest
-from tenants.signals import cluster_lease_limit, cluster_pre_change
+from core.errors import InvalidRequest
 
 
 def _origin(cluster) -> ClusterOrigin | None:
@@ -31,8 +29,7 @@ def _named(origin: ClusterOrigin) -> str:
     return f"catalog item {origin.version.item.slug} version {origin.version.number}"
 
 
-@receiver(cluster_pre_change, dispatch_uid="catalog-bounds-on-change")
-def check_change(sender, cluster, changes: dict, **kwargs) -> None:
+def check_change(cluster, changes: dict) -> None:
     """Refuse (400, naming the item, its version and the bound) a change outside the item version's rules."""
     origin = _origin(cluster)
     if origin is None:
@@ -51,8 +48,7 @@ def check_change(sender, cluster, changes: dict, **kwargs) -> None:
         )
 
 
-@receiver(cluster_lease_limit, dispatch_uid="catalog-lease-limit")
-def lease_limit(sender, cluster, **kwargs) -> tuple[datetime.date, str] | None:
+def lease_limit(cluster) -> tuple[datetime.date, str] | None:
     """The item version's last lease day, and why (for the lease form)."""
     origin = _origin(cluster)
     latest = limit(origin) if origin else None

@@ -1,5 +1,8 @@
 """The demo site's catalog: the issue's examples, each with its trade-offs from the site's documents."""
 
+from catalog import services
+from catalog.models import CatalogItem
+
 DEMO_ITEMS = [
     {
         "slug": "mpi-gromacs",
@@ -59,9 +62,6 @@ DEMO_ITEMS = [
 
 def seed(admin) -> int:
     """Publish the demo items that do not exist yet; return how many were created."""
-    from catalog import services
-    from catalog.models import CatalogItem
-
     created = 0
     for item in DEMO_ITEMS:
         if not CatalogItem.objects.filter(slug=item["slug"]).exists():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 
-from portal.errors import InvalidRequest
+from core.errors import InvalidRequest
 from tenants.choices import DataPath, GpuMode, Interconnect, NetworkMode, NicType, WorkloadClass
 from tenants.models import VirtualCluster, vgpu_profile_name
 

@@ -4,7 +4,7 @@ import django_filters
 
 from catalog.choices import Visibility
 from catalog.models import CatalogItem, ClusterOrigin
-from portal import filters
+from core import filters
 
 
 class CatalogItemFilterSet(filters.FilterSet):

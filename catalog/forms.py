@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from catalog import fields as grammar
 from catalog.choices import Visibility
-from portal.widgets import FastSelect, FastSelectMultiple, OfferedSelect, by_slug_when_long, unavailable_options
+from core.widgets import FastSelect, FastSelectMultiple, OfferedSelect, by_slug_when_long, unavailable_options
 from tenants.access import visible_tenants
 from tenants.models import Tenant, VirtualCluster
 

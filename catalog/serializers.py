@@ -6,6 +6,7 @@ from rest_framework import serializers
 from catalog import fields as grammar
 from catalog.choices import Visibility
 from catalog.models import CatalogItem, CatalogItemVersion, ClusterOrigin
+from catalog.services import site_view
 from tenants.access import tenant_ids
 from tenants.models import Tenant, dns_label
 
@@ -73,8 +74,6 @@ class CatalogItemDetailSerializer(CatalogItemSerializer):
         fields = [*CatalogItemSerializer.Meta.fields, "site"]
 
     def get_site(self, item) -> dict:
-        from catalog.services import site_view
-
         return site_view(item.current) if item.current else {}
 
 

@@ -16,7 +16,7 @@ from audit.services import record, snapshot
 from catalog import fields as grammar
 from catalog.choices import Visibility
 from catalog.models import CatalogItem, CatalogItemVersion, ClusterOrigin
-from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
+from core.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from tenants import offers
 from tenants import services as tenant_services
 from tenants.access import is_site_admin, require_member, tenant_ids

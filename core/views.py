@@ -11,9 +11,9 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views import View
 
-from portal.errors import NotFound, ServiceError
-from portal.pages import attach, render_page
-from portal.paging import paginate
+from core.errors import NotFound, ServiceError
+from core.pages import attach, render_page
+from core.paging import paginate
 
 
 class PageView(View):

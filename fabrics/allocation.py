@@ -12,8 +12,9 @@ from django.utils import timezone
 from enclave_agent import fabric_wire as wire
 
 from audit.services import record, snapshot
+from core.errors import Conflict, ServiceError
 from fabrics.models import Fabric, PartitionKey
-from portal.errors import Conflict, ServiceError
+from vsphere.models import VFAssignment
 
 ATTEMPTS = 3
 
@@ -92,8 +93,6 @@ def vf_guids(fabric: Fabric) -> range:
 
 def assign_vf_guids(fabric: Fabric, assignments: list) -> int:
     """Give each VF assignment without one the lowest free GUID of the fabric's range (caller holds the lock)."""
-    from vsphere.models import VFAssignment
-
     missing = [a for a in assignments if not a.port_guid]
     span = vf_guids(fabric)
     if not missing or not span:

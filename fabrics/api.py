@@ -26,7 +26,7 @@ from fabrics.serializers import (
     PartitionSerializer,
     SharedPortSerializer,
 )
-from portal.api import SITE_ADMIN_ONLY, TenantScopedViewSet
+from tenants.api_base import SITE_ADMIN_ONLY, TenantScopedViewSet
 from users.throttling import JoinRateThrottle
 
 MAX_WAIT = 60

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from agents.models import Node
 from audit.services import record
-from fabrics import allocation, membership
+from fabrics import allocation, channel, membership
 from fabrics.models import Fabric, PartitionKey
 from netpolicy.models import LIVE, Segment
 from tenants import network
@@ -39,7 +39,7 @@ def claims(fabric: Fabric) -> list[membership.Claim]:
     if not pools:
         return found
     tenants_by_pool: dict[int, set[int]] = {}
-    segments = Segment.objects.filter(LIVE, node_pool_id__in=pools).values_list("node_pool_id", "tenant_id")
+    segments = Segment.objects.filter(LIVE, pool_link__pool_id__in=pools).values_list("pool_link__pool_id", "tenant_id")
     for pool, tenant in segments.distinct():
         tenants_by_pool.setdefault(pool, set()).add(tenant)
     for name, pool, ports in Node.objects.filter(pool_id__in=pools).values_list("name", "pool_id", "ib_ports"):
@@ -93,6 +93,4 @@ def _store(fabric: Fabric, doc: dict) -> bool:
 
 def wake(fabric_id: int) -> None:
     """Tell a fabric agent parked on its desired state that it changed (fabrics.channel)."""
-    from fabrics import channel
-
     channel.wake(fabric_id)

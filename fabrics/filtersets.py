@@ -3,8 +3,8 @@
 from django import forms
 from drf_spectacular.utils import extend_schema_field
 
+from core import filters
 from fabrics.models import Fabric, FabricJoinToken, PartitionKey, SharedPort
-from portal import filters
 
 
 class PresentIntegerField(filters.StrictIntegerField):

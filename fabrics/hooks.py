@@ -3,26 +3,22 @@
 from django.db.models import Q
 from enclave_agent import fabric_wire as wire
 
-from fabrics import desired, membership
+from agents import sources
+from core import readiness
+from fabrics import desired, membership, notes
 from fabrics.choices import PartitionState
 from fabrics.models import Fabric, FabricPool, PartitionKey
+from tenants import advice, network, realizers
+from vsphere import realizer
 
 
 def register() -> None:
     """Called once from FabricsConfig.ready()."""
-    from agents import sources
-    from portal import readiness
-    from tenants import network, realizers
-
     realizers.on_held_changed("fabrics", cluster_held_changed)
     network.listen("fabrics", network_changed)
     readiness.register("cluster", "fabrics", cluster_waiting)
     readiness.register("segment", "fabrics", segment_waiting)
     sources.register_entry_extra("fabrics", pool_pkeys)
-    from fabrics import notes
-    from tenants import advice
-    from vsphere import realizer
-
     realizer.IB_ISOLATION["note"] = notes.cluster_note
     advice.IB_ISOLATION["note"] = notes.site_note
 

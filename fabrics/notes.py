@@ -7,6 +7,7 @@ from enclave_agent import fabric_wire as wire
 
 from fabrics import desired, hardening
 from fabrics.models import Fabric, PartitionKey
+from tenants.advice import IB_UNMANAGED
 from vsphere.choices import LinkType
 from vsphere.models import Host, VFAssignment
 
@@ -22,8 +23,6 @@ def _ib_hosts(vcenter=None):
 
 def site_note() -> str:
     """For the request form: whether the site's InfiniBand hosts are on fabrics Enclave manages."""
-    from tenants.advice import IB_UNMANAGED
-
     hosts = _ib_hosts()
     total, managed = hosts.count(), hosts.filter(fabric_link__isnull=False).count()
     if not managed:

@@ -13,10 +13,10 @@ from django.utils import timezone
 from enclave_agent import fabric_wire as wire
 
 from audit.services import record
+from core.errors import InvalidRequest
 from fabrics import hooks, membership
 from fabrics.choices import PartitionState
 from fabrics.models import Fabric, PartitionKey
-from portal.errors import InvalidRequest
 from tenants import realizers
 from tenants import services as tenant_services
 from tenants.choices import ClusterState

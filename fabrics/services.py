@@ -13,9 +13,9 @@ from enclave_agent import fabric_wire as wire
 
 from agents import credentials
 from audit.services import record, snapshot
+from core.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from fabrics import desired
 from fabrics.models import Fabric, FabricCredential, FabricHost, FabricJoinToken, FabricPool, SharedPort
-from portal.errors import Conflict, Forbidden, InvalidRequest, NotFound
 from vsphere import vf_mac
 
 CREDENTIAL_PREFIX = "encf_"  # a fabric agent's credential; never accepted by the tenant or node API

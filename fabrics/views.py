@@ -4,11 +4,11 @@ from django.db.models import F
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
+from core.paging import paginate
 from core.views import ObjectActionView, ObjectDetailView, ObjectListView
 from fabrics import hardening, services
 from fabrics.api import with_counts
 from fabrics.models import Fabric, PartitionKey
-from portal.paging import paginate
 from tenants.access import staff_member_required
 
 

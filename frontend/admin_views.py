@@ -13,10 +13,10 @@ from audit import chain, export
 from audit import diff as audit_diff
 from audit.filtersets import AuditEventFilterSet
 from audit.models import AuditEvent
+from core.errors import InvalidRequest
+from core.paging import keyset, paginate
 from core.views import ObjectActionView, ObjectEditView, PageView, attach_detail, service_call
 from frontend.forms import MembershipForm, QuotaForm, TenantForm, TokenForm
-from portal.errors import InvalidRequest
-from portal.paging import keyset, paginate
 from tenants import quotas, services
 from tenants.access import is_site_admin, staff_member_required, tenant_ids, visible_tenants
 from tenants.models import Membership, Tenant, VirtualCluster
@@ -27,7 +27,7 @@ from users.models import APIToken, TokenScope
 def visible_events(user):
     if is_site_admin(user):
         return AuditEvent.objects.all()
-    return AuditEvent.objects.filter(Q(tenant__in=tenant_ids(user)) | Q(actor=user))
+    return AuditEvent.objects.filter(Q(tenant_id__in=tenant_ids(user)) | Q(actor=user))
 
 
 NAME_FIELDS = ("username", "slug", "name")  # what a person calls a referenced row, in this order

@@ -1,9 +1,28 @@
 """Template context shared by every page."""
 
-from tenants.access import is_site_admin
-from tenants.choices import Role
-from tenants.models import Membership
-from tenants.notifications import waiting_for
+from netpolicy.choices import SegmentState
+from netpolicy.models import Segment
+from tenants.access import is_site_admin, tenant_ids
+from tenants.choices import ClusterState, Role
+from tenants.models import LeaseExtension, Membership, VirtualCluster
+
+
+def waiting_for(user) -> dict:
+    """What waits for this user's decision, counted in a constant number of queries (the home panel, the nav)."""
+    admin = is_site_admin(user)
+    owned = list(tenant_ids(user, Role.OWNER))
+    counts = {"endorse": 0, "approve": 0, "segments": 0, "extensions": 0}
+    if owned:
+        counts["endorse"] = VirtualCluster.objects.filter(state=ClusterState.SUBMITTED, tenant__in=owned).count()
+    extensions = LeaseExtension.objects.waiting()
+    if admin:
+        counts["approve"] = VirtualCluster.objects.filter(state=ClusterState.ENDORSED).count()
+        counts["segments"] = Segment.objects.filter(state=SegmentState.REQUESTED).count()
+        counts["extensions"] = extensions.count()
+    elif owned:
+        counts["extensions"] = extensions.filter(cluster__tenant__in=owned).exclude(requested_by=user).count()
+    counts["total"] = sum(counts.values())
+    return counts
 
 
 def navigation(request):

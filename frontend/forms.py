@@ -4,7 +4,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from portal.widgets import FastSelect, OfferedSelect, by_slug_when_long, unavailable_options
+from core.widgets import FastSelect, OfferedSelect, by_slug_when_long, unavailable_options
 from tenants import offers
 from tenants.access import visible_tenants
 from tenants.choices import Interconnect, Role

@@ -9,14 +9,14 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from audit.services import snapshot
+from core.errors import Conflict
+from core.paging import paginate
 from core.views import ObjectActionView, ObjectDetailView, ObjectEditView, ObjectListView, PageView, attach_detail
 from fabrics import notes as fabric_notes
 from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm, ResizeForm
 from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from notices import services as notice_services
-from portal.errors import Conflict
-from portal.paging import paginate
 from tenants import advice, notifications, offers, progress, quotas, realizers, resize, services
 from tenants.access import (
     can_decide,

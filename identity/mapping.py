@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from audit.context import acting_as, system_actor
 from audit.services import record
+from core.errors import Conflict, InvalidRequest
 from identity.choices import TENANT_ACTIONS, RuleAction, Source
 from identity.models import DirectoryAccount, GroupRule
-from portal.errors import Conflict, InvalidRequest
 from tenants import services
 from tenants.choices import MembershipSource, Role
 from tenants.models import Membership, Tenant

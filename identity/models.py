@@ -4,8 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from core.crypto import EncryptedTextField
 from identity.choices import RuleAction, Source
-from portal.crypto import EncryptedTextField
 from tenants.models import dns_label
 
 

@@ -4,8 +4,8 @@ from django.db import transaction
 
 from audit.context import acting_as, system_actor
 from audit.services import record, snapshot
+from core.errors import Forbidden
 from identity.models import DirectoryAccount, GroupRule
-from portal.errors import Forbidden
 from tenants.access import is_site_admin
 
 

@@ -3,6 +3,8 @@
 from celery import shared_task
 from django.conf import settings
 
+from identity import ldap, oidc
+
 
 @shared_task
 def resync_directory() -> dict:
@@ -10,11 +12,7 @@ def resync_directory() -> dict:
     group loses what it granted within the period."""
     report = {}
     if getattr(settings, "LDAP_URI", ""):
-        from identity import ldap
-
         report["ldap"] = ldap.resync_all()
     if getattr(settings, "OIDC_ENABLED", False):
-        from identity import oidc
-
         report["oidc"] = oidc.resync_all()
     return report or {"skipped": "no directory configured"}

@@ -5,11 +5,11 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 
+from core.paging import paginate
 from core.views import ObjectActionView, ObjectEditView
 from identity import services
 from identity.forms import GroupRuleForm
 from identity.models import DirectoryAccount, GroupRule
-from portal.paging import paginate
 from tenants.access import staff_member_required
 
 

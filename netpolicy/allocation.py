@@ -8,10 +8,10 @@ from django.db.models import Count, DecimalField, Func, OuterRef, Subquery, Sum,
 from django.db.models.functions import Coalesce
 
 from audit.services import record, snapshot
+from core.addresses import AddressError, parse_network
+from core.errors import Forbidden, InvalidRequest, ServiceError
 from netpolicy.choices import ID_KINDS, PoolKind, SegmentKind
 from netpolicy.models import LIVE, Pool, Segment
-from portal.addresses import AddressError, parse_network
-from portal.errors import Forbidden, InvalidRequest, ServiceError
 from tenants.access import is_site_admin
 from tenants.network import network_changed
 

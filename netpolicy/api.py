@@ -8,7 +8,8 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from netpolicy import allocation, checks, findings, policy, rules, segments, whatif
+from core.errors import InvalidRequest, NotFound
+from netpolicy import allocation, checks, findings, node_pools, policy, rules, segments, whatif
 from netpolicy.choices import SegmentState
 from netpolicy.compiler import nft, nsx
 from netpolicy.compiler.model import PolicyError
@@ -32,9 +33,8 @@ from netpolicy.serializers import (
     ServiceSerializer,
     WhatIfSerializer,
 )
-from portal.api import TenantScopedViewSet
-from portal.errors import InvalidRequest, NotFound
 from tenants.access import is_site_admin, tenant_ids, viewer
+from tenants.api_base import TenantScopedViewSet
 from tenants.models import Tenant
 
 CRUD = (
@@ -82,6 +82,9 @@ class SegmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
     queryset = Segment.objects.select_related("tenant")
     serializer_class = SegmentSerializer
     filterset_class = SegmentFilterSet
+
+    def get_queryset(self):
+        return node_pools.with_pools(super().get_queryset())
 
     def get_serializer_class(self):
         return SegmentDetailSerializer if self.action == "retrieve" else SegmentSerializer

@@ -9,5 +9,8 @@ class NetpolicyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        """Hook the default isolation policy into tenant creation."""
-        from netpolicy import receivers  # noqa: F401
+        """Hook the default isolation policy into tenant creation; count segment requests in the approvals."""
+        from netpolicy import receivers, segments  # noqa: F401  (receivers: the default policy)
+        from tenants import notifications
+
+        notifications.ADMIN_WAITING["segments"] = segments.waiting_for_admin

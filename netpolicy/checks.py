@@ -9,11 +9,11 @@ not compile (all its traffic is rejected on nodes, its rules say why) instead of
 
 from contextlib import contextmanager
 
+from core.errors import InvalidRequest, ServiceError
 from netpolicy.compiler import nft, nsx
 from netpolicy.compiler.model import PolicyError
-from netpolicy.findings import readable, scope_viewer
 from netpolicy.ir import Isolated, build_site, build_site_isolating
-from portal.errors import InvalidRequest, ServiceError
+from netpolicy.names import readable, scope_viewer
 from tenants.models import Tenant
 
 SITE = "site"

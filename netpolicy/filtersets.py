@@ -2,9 +2,9 @@
 
 import django_filters
 
+from core import filters
 from netpolicy.choices import Action, Category, PoolKind, SegmentKind, SegmentState
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
-from portal import filters
 
 
 class PoolFilterSet(filters.FilterSet):

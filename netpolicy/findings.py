@@ -1,14 +1,13 @@
 """Lint findings for the rules of a few tenants (a page of rules) in a bounded number of queries.
 
 Only the tenants on the page and the site policies are built. Findings are rendered for a viewer
-(portal.viewer_text): names of other tenants' objects never reach a tenant's members. Which other
+(core.viewer_text): names of other tenants' objects never reach a tenant's members. Which other
 tenants a rule's sources reach is asked only for site admins (one query against the segments' GiST
 index, at most EXPOSED_SHOWN segments per address); for anyone else a rule is measured against the
 site's address pools and the tenant's own networks, which no other tenant's allocation moves, so
 narrowing a group's addresses and reading the finding again learns nothing about other tenants.
 """
 
-import re
 import threading
 import time
 from collections import OrderedDict, defaultdict
@@ -17,18 +16,20 @@ from types import SimpleNamespace
 
 from django.db import connection
 
+from core import viewer_text
+from core.errors import ServiceError
+from core.viewer_text import Viewer
 from netpolicy import propagation
-from netpolicy.choices import SegmentState
+from netpolicy.checks import quarantine_note, site_for_reading
+from netpolicy.choices import PoolKind, SegmentState
 from netpolicy.compiler import analysis, vds
 from netpolicy.compiler import model as ir
-from netpolicy.models import FirewallPolicy, FirewallRule
-from portal import viewer_text
-from portal.viewer_text import Viewer
+from netpolicy.models import Pool
+from netpolicy.names import Names
 from tenants.models import Tenant
 
 BROKEN = "does-not-compile"
 EXPOSED_SHOWN = 5
-TOKEN = re.compile(r"\b([rpqt])(\d+)\b")
 RELEASED = (SegmentState.REJECTED, SegmentState.RETIRED)
 # Lint reads the same few tenants again and again (each API page, each look at the firewall page), so a
 # process keeps its last builds, keyed by what they were built from: the tenants' and the site's network
@@ -57,8 +58,6 @@ class Findings:
 
 def findings(tenant_ids, viewer: Viewer) -> Findings:
     """Findings for these tenants' rules (None in the set: the site policies' rules), as the viewer may read them."""
-    from portal.errors import ServiceError
-
     tenant_pks = sorted(t for t in set(tenant_ids) if t is not None)
     try:
         built = _built(tenant_pks)
@@ -79,8 +78,6 @@ def findings(tenant_ids, viewer: Viewer) -> Findings:
 
 def _rendered(found: list, broken: dict, viewer: Viewer) -> Findings:
     """The findings' messages with names for ids, as the viewer may read them (three queries in all)."""
-    from netpolicy.checks import quarantine_note
-
     names = Names([f.message for f in found] + list(broken.values()), broken)
     result = Findings()
     for f in found:
@@ -147,17 +144,12 @@ def _beyond(src: dict, pools: dict, own: dict) -> bool:
 
 def _pool_space() -> dict:
     """The site's IPv4 and IPv6 prefix pools as address intervals (site configuration, not allocations)."""
-    from netpolicy.choices import PoolKind
-    from netpolicy.models import Pool
-
     cidrs = Pool.objects.filter(kind__in=[PoolKind.IPV4, PoolKind.IPV6]).values_list("cidr", flat=True)
     return analysis.cidr_space(ir.parse_network(c, "pool") for c in cidrs)
 
 
 def _built(tenant_pks: list[int]):
     """These tenants and the site, built for reading: a kept build of the same generations, or a new one."""
-    from netpolicy.checks import site_for_reading
-
     tenants = list(Tenant.objects.filter(pk__in=tenant_pks).order_by("pk"))
     key = (tuple((t.pk, t.network_generation) for t in tenants), propagation.site_generation())
     now = time.monotonic()
@@ -209,58 +201,3 @@ def _reached(sources: list[str], exclude: list[int]) -> list[tuple[int, str]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, [sources, list(RELEASED), exclude, EXPOSED_SHOWN])
         return cursor.fetchall()
-
-
-class Names:
-    """IR ids (r12, p3, q5, t7) in messages replaced by names owned by their tenants, in three queries for all."""
-
-    def __init__(self, messages, tenants=()):
-        ids = defaultdict(set, t=set(tenants))
-        for message in messages:
-            for kind, number in TOKEN.findall(message):
-                ids[kind].add(int(number))
-        self.rules = FirewallRule.objects.select_related("policy").in_bulk(ids["r"]) if ids["r"] else {}
-        self.policies = FirewallPolicy.objects.select_related("tenant").in_bulk(ids["p"]) if ids["p"] else {}
-        wanted = ids["t"] | ids["q"]
-        self.tenants = dict(Tenant.objects.filter(pk__in=wanted).values_list("pk", "slug")) if wanted else {}
-
-    def tenant_ref(self, pk: int) -> viewer_text.Ref:
-        return viewer_text.tenant(pk, self.tenants.get(pk) or f"t{pk}")
-
-    def _part(self, kind: str, pk: int, token: str):
-        """The name an IR id stands for, owned by its tenant (an unknown id stays as it is)."""
-        if kind == "r" and pk in self.rules:
-            return viewer_text.owned(
-                self.rules[pk].policy.tenant_id, f"'{self.rules[pk].name}'", "a rule of another tenant"
-            )
-        if kind == "p" and pk in self.policies:
-            policy = self.policies[pk]
-            return viewer_text.owned(policy.tenant_id, str(policy), "a policy of another tenant")
-        if kind == "t" and pk in self.tenants:
-            return viewer_text.tenant(pk, self.tenants[pk])
-        if kind == "q" and pk in self.tenants:
-            return viewer_text.owned(pk, f"{self.tenants[pk]}/quarantine", "another tenant's quarantine")
-        if kind in "tq":
-            return viewer_text.tenant(pk, token)  # a tenant gone meanwhile: its id is still its own
-        return token
-
-    def parts(self, message: str) -> list:
-        """The message as parts: the compiler's words, and names owned by their tenants."""
-        out, at = [], 0
-        for match in TOKEN.finditer(message):
-            out += [message[at : match.start()], self._part(match[1], int(match[2]), match[0])]
-            at = match.end()
-        return [*out, message[at:]]
-
-    def readable(self, message: str, viewer: Viewer) -> str:
-        return viewer_text.render_for(viewer, self.parts(message))
-
-
-def readable(message: str, viewer: Viewer) -> str:
-    """One message with its IR ids replaced by names, as the viewer may read them."""
-    return Names([message]).readable(message, viewer)
-
-
-def scope_viewer(tenant_id: int | None) -> Viewer:
-    """Who reads a refusal about one scope's part (a tenant's, or None: the site's): that scope only."""
-    return Viewer(frozenset() if tenant_id is None else frozenset({tenant_id}))

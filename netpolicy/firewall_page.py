@@ -4,12 +4,12 @@ one page of rules at a time, so its cost does not grow with the number of tenant
 from django.db.models import Case, Count, IntegerField, Max, Min, Q, Value, When
 from django.http import Http404
 
+from core.paging import paginate
 from netpolicy import findings as lint
 from netpolicy.choices import Action, Category
 from netpolicy.compiler.model import Category as IRCategory
 from netpolicy.models import FirewallPolicy, FirewallRule, Group
 from netpolicy.rule_members import attach_members
-from portal.paging import paginate
 from tenants.access import is_site_admin, tenant_ids, viewer
 from tenants.choices import Role
 from tenants.models import Tenant

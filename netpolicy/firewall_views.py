@@ -4,6 +4,8 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 
+from core.errors import Forbidden, ServiceError
+from core.paging import paginate
 from core.views import ObjectActionView, ObjectDeleteView, ObjectEditView, PageView, service_call
 from netpolicy import findings, firewall_page, policy, service_requests, whatif
 from netpolicy import rules as rule_service
@@ -12,8 +14,6 @@ from netpolicy.ir import Builder
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service
 from netpolicy.serializers import WhatIfSerializer
 from netpolicy.views import own_or_site, refused_page
-from portal.errors import Forbidden, ServiceError
-from portal.paging import paginate
 from tenants.access import is_site_admin, staff_member_required, tenant_ids, viewer, visible_tenants
 from tenants.choices import Role
 

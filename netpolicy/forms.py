@@ -3,16 +3,16 @@
 from django import forms
 from django.db.models import Q
 
-from agents.models import NodePool
+from core.fields import clean_network
+from core.widgets import FastSelect, by_slug_when_long
+from netpolicy import node_pools
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, Action, PoolKind, Protocol, SegmentKind
 from netpolicy.models import FirewallRule, Group, Pool, Segment, Service, ir_name
-from portal.fields import clean_network
-from portal.widgets import FastSelect, by_slug_when_long
 from tenants.access import is_site_admin, visible_tenants
 
 
 def strict_network(text: str) -> str:
-    """A canonical network (portal.addresses), or a ValidationError naming the value."""
+    """A canonical network (core.addresses), or a ValidationError naming the value."""
     return clean_network(text.strip())
 
 
@@ -40,6 +40,13 @@ class SegmentForm(ServiceChecked, forms.ModelForm):
         required=False, min_value=VNI_MIN, max_value=VNI_MAX, label="VNI", help_text="Empty: next free from the pools"
     )
     subnet = forms.CharField(required=False, help_text="Empty: next free from the pools")
+    # Not a field of Segment: agents holds the link (netpolicy.node_pools), the service stores it.
+    node_pool = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        label="Linux node pool",
+        help_text="Where an overlay is realized (VRF + VXLAN on the nodes)",
+    )
     service_checked = ("kind", "vlan_id", "vni", "subnet")
 
     class Meta:
@@ -56,11 +63,10 @@ class SegmentForm(ServiceChecked, forms.ModelForm):
             "vsphere_cluster",
             "node_pool",
         ]
-        labels = {"mtu": "MTU", "vsphere_cluster": "vSphere cluster", "node_pool": "Linux node pool"}
+        labels = {"mtu": "MTU", "vsphere_cluster": "vSphere cluster"}
         widgets = {"tenant": FastSelect(label_field="slug")}  # a site admin's list holds every tenant of the site
         help_texts = {
             "vsphere_cluster": "Where a VLAN segment is realized",
-            "node_pool": "Where an overlay is realized (VRF + VXLAN on the nodes)",
         }
 
     def __init__(self, *args, user=None, **kwargs):
@@ -70,7 +76,7 @@ class SegmentForm(ServiceChecked, forms.ModelForm):
         if len(tenants[:2]) == 1:
             self.fields["tenant"].initial = tenants[0]
         by_slug_when_long(self.fields["tenant"])  # a site admin may choose any of the site's tenants
-        self.fields["node_pool"].queryset = NodePool.objects.all()
+        self.fields["node_pool"].queryset = node_pools.queryset()
         self.fields["kind"].initial = SegmentKind.VLAN
 
     def clean_subnet(self):

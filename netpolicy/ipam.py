@@ -13,9 +13,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import record
+from core.errors import Conflict
 from netpolicy import propagation
 from netpolicy.models import Address, AddressState, Segment, SiteSettings
-from portal.errors import Conflict
 
 # (node name, node role, NIC role) of one NIC that needs an address
 Wanted = tuple[str, str, str]

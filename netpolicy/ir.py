@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 
+from core.lookups import any_of
 from netpolicy.choices import DERIVED_SITE_GROUPS
 from netpolicy.compiler import model as ir
 from netpolicy.models import (
@@ -19,7 +20,6 @@ from netpolicy.models import (
     Service,
     SiteSettings,
 )
-from portal.lookups import any_of
 from tenants.models import Tenant
 
 QUARANTINE = "quarantine"  # rule id of the reject-all rule standing in for a broken tenant's policy
@@ -186,7 +186,7 @@ def _policies(services: dict[int, Service], tenant_ids=None) -> list[PolicyRow]:
     found = {pk: PolicyRow(pk, *rest) for pk, *rest in
              policies.values_list("pk", "tenant_id", "category", "sequence")}  # fmt: skip
     # Ids, not nested IN subqueries: on a table without statistics yet PostgreSQL can plan those as
-    # loops within loops (a 1,000-rule test ran for over ten minutes); as one array (portal.lookups).
+    # loops within loops (a 1,000-rule test ran for over ten minutes); as one array (core.lookups).
     rules = FirewallRule.objects.order_by("policy_id", "sequence")
     if tenant_ids is not None:
         rules = rules.filter(any_of("policy_id", found))

@@ -11,6 +11,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import F, Func, Q, Value
 
+from core.addresses import AddressError, parse_network
+from netpolicy import node_pools
 from netpolicy.choices import (
     DERIVED_SITE_GROUPS,
     ID_KINDS,
@@ -31,7 +33,6 @@ from netpolicy.choices import (
     SegmentState,
 )
 from netpolicy.compiler.model import NAME_RE
-from portal.addresses import AddressError, parse_network
 from tenants.choices import DataPath
 from tenants.models import Tenant, dns_label
 
@@ -174,14 +175,6 @@ class Segment(models.Model):
     mtu = models.PositiveIntegerField(default=9000, validators=[MinValueValidator(1280), MaxValueValidator(65520)])
     data_path = models.CharField(max_length=16, choices=DataPath.choices, default=DataPath.STANDARD)
     vsphere_cluster = models.CharField(max_length=100, blank=True)
-    node_pool = models.ForeignKey(
-        "agents.NodePool",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="segments",
-        help_text="Linux node pool realizing an overlay",
-    )
     state = models.CharField(max_length=16, choices=SegmentState.choices, default=SegmentState.REQUESTED)
     generation = models.PositiveIntegerField(default=1)
     observed_generation = models.PositiveIntegerField(default=0)
@@ -229,6 +222,23 @@ class Segment(models.Model):
 
     def __str__(self):
         return f"{self.tenant.slug}/{self.name}"
+
+    @property
+    def node_pool(self):
+        """The Linux node pool realizing an overlay, or None: agents holds the link (netpolicy.node_pools)."""
+        if "_node_pool" not in self.__dict__:
+            self._node_pool = node_pools.pool_of(self)
+        return self._node_pool
+
+    @node_pool.setter
+    def node_pool(self, pool) -> None:
+        """Set before the service saves the segment; the service then stores the link (node_pools.link)."""
+        self._node_pool = pool
+
+    @property
+    def node_pool_id(self) -> int | None:
+        pool = self.node_pool
+        return pool.pk if pool is not None else None
 
     @property
     def effective_mtu(self) -> int:

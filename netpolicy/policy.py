@@ -4,6 +4,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from audit.services import record, snapshot
+from core.addresses import AddressError, parse_network
+from core.errors import Forbidden, InvalidRequest
 from netpolicy import propagation
 from netpolicy.checks import compiling
 from netpolicy.choices import Action, Category, Direction, NodeRole
@@ -11,8 +13,6 @@ from netpolicy.compiler import defaults
 from netpolicy.compiler.model import PolicyError
 from netpolicy.ir import canonical_ports
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service
-from portal.addresses import AddressError, parse_network
-from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_owner, is_site_admin, require_member
 from tenants.network import network_changed
 
@@ -221,7 +221,7 @@ def save_service(user, data: dict, instance: Service | None = None) -> Service:
 
 
 def check_cidrs(cidrs: list) -> list[str]:
-    """Canonical networks only (portal.addresses): the offending value is named."""
+    """Canonical networks only (core.addresses): the offending value is named."""
     out = []
     for text in cidrs:
         try:

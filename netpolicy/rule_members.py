@@ -4,8 +4,8 @@ Django's prefetch builds a related manager and a model instance per rule and mem
 page that cost more than the page's own query (12 of 17 ms at 140,000 rules).
 """
 
+from core.lookups import any_of
 from netpolicy.models import FirewallRule, Group, Service
-from portal.lookups import any_of
 
 # relation, through-table column, the order the related model's Meta gives (the detail views' order)
 RULE_MEMBERS = (("sources", "group_id", ("group__tenant__slug", "group__name")),

@@ -3,14 +3,15 @@
 from django.db import transaction
 
 from audit.services import record, snapshot
+from core.errors import Forbidden, InvalidRequest
 from netpolicy import propagation
 from netpolicy.checks import compiling
 from netpolicy.choices import TENANT_CATEGORIES, SegmentKind
 from netpolicy.compiler import vds
 from netpolicy.compiler.model import PolicyError
-from netpolicy.findings import readable, scope_viewer
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.models import FirewallPolicy, FirewallRule
+from netpolicy.names import readable, scope_viewer
 from netpolicy.policy import (
     M2M_FIELDS,
     RULE_FIELDS,
@@ -20,7 +21,6 @@ from netpolicy.policy import (
     require_owner_editor,
 )
 from netpolicy.policy import rule_snapshot as rule_state
-from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_site_admin
 from tenants.choices import LIVE_STATES, SiteKind
 from tenants.models import Tenant, VirtualCluster

@@ -8,6 +8,11 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 
 from audit.services import record, snapshot
+from core import viewer_text
+from core.addresses import AddressError, parse_address, parse_network
+from core.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
+from core.viewer_text import SITE_ADMIN, Viewer
+from netpolicy import node_pools
 from netpolicy.allocation import (
     ID_COLUMN,
     POOL_FOR,
@@ -20,10 +25,6 @@ from netpolicy.allocation import (
 from netpolicy.checks import compiling
 from netpolicy.choices import PoolKind, SegmentState
 from netpolicy.models import LIVE, Pool, Segment
-from portal import viewer_text
-from portal.addresses import AddressError, parse_address, parse_network
-from portal.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
-from portal.viewer_text import SITE_ADMIN, Viewer
 from tenants import notifications
 from tenants.access import is_site_admin, require_member, require_owner_or_admin
 from tenants.models import Tenant
@@ -205,6 +206,11 @@ def _check_quota(tenant: Tenant, admin: bool) -> None:
         raise QuotaExceeded([f"segment requests: {pending} of {quota.max_pending_segments} already await approval"])
 
 
+def waiting_for_admin() -> int:
+    """Segment requests waiting for a site admin (tenants' approvals counts and digest ask, one query)."""
+    return Segment.objects.filter(state=S.REQUESTED).count()
+
+
 def create_segment(tenant: Tenant, user, data: dict) -> Segment:
     """Request a segment; ids and subnet are reserved at once, site admins' are approved."""
     require_member(user, tenant)
@@ -214,21 +220,28 @@ def create_segment(tenant: Tenant, user, data: dict) -> Segment:
         claims = _Claims()
         for attempt in range(ATTEMPTS):
             segment = _new_segment(tenant, user, data, claims, admin)
+            node_pools.check_segment(segment)
             try:
                 with transaction.atomic():
                     segment.save()
+                    node_pools.link(segment)
                 break
             except IntegrityError as exc:
                 lost = _lost_to_a_concurrent_commit(exc, segment, data)
                 if lost is None or attempt == ATTEMPTS - 1:
                     raise Conflict(f"Segment collides with another one: {_constraint(exc)}.") from None
                 claims.lost.add(lost)
-        record("segment.create", segment, after=snapshot(segment), tenant=tenant)
+        record("segment.create", segment, after=_snapshot(segment), tenant=tenant)
         if segment.state == S.REQUESTED:
             notifications.segment_requested(segment)
         if segment.node_pool_id:
             network_changed([tenant])  # an admin's overlay segment is approved at once
     return segment
+
+
+def _snapshot(segment: Segment) -> dict:
+    """The audit's view of a segment: its fields and its node pool (a link agents holds)."""
+    return {**snapshot(segment), "node_pool": segment.node_pool_id}
 
 
 def _new_segment(tenant: Tenant, user, data: dict, claims: _Claims, admin: bool) -> Segment:
@@ -279,15 +292,16 @@ def transition_segment(segment: Segment, user, action: str, to_state: str, reaso
         current = Segment.objects.select_for_update().get(pk=segment.pk)
         if current.state not in allowed:
             raise Conflict(f"Cannot {action}: the segment is {current.state}.")
-        before = snapshot(current)
+        before = _snapshot(current)
         current.state = to_state
         current.generation += 1
+        node_pools.check_segment(current)
         current.save(update_fields=["state", "generation", "updated"])
         record(
             f"segment.{action}",
             current,
             before=before,
-            after=snapshot(current),
+            after=_snapshot(current),
             tenant=current.tenant_id,
             message=reason,
         )

@@ -3,13 +3,13 @@
 from django.db.models import Q
 from rest_framework import relations, serializers
 
-from netpolicy import realization
+from core.addresses import AddressError, parse_network
+from core.fields import AddressField, NetworkField, NetworkListField
+from core.openapi import IPV4_NETWORK, IPV6_NETWORK, OCTET
+from netpolicy import node_pools, realization
 from netpolicy.allocation import pool_usage
 from netpolicy.choices import VLAN_MAX, VLAN_MIN, VNI_MAX, VNI_MIN, PoolKind, Protocol
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Pool, Segment, Service
-from portal.addresses import AddressError, parse_network
-from portal.fields import AddressField, NetworkField, NetworkListField
-from portal.openapi import IPV4_NETWORK, IPV6_NETWORK, OCTET
 from tenants.access import tenant_ids
 from tenants.models import Tenant
 
@@ -22,6 +22,18 @@ class TenantField(serializers.PrimaryKeyRelatedField):
         if request is None or request.user.is_staff:
             return Tenant.objects.all()
         return Tenant.objects.filter(pk__in=tenant_ids(request.user))
+
+
+class NodePoolField(serializers.PrimaryKeyRelatedField):
+    """A Linux node pool by id: agents owns the pools (netpolicy.node_pools), netpolicy only names one."""
+
+    @property
+    def queryset(self):
+        return node_pools.queryset()
+
+    @queryset.setter
+    def queryset(self, value) -> None:
+        """RelatedField.__init__ assigns it; the pools' owner answers instead."""
 
 
 class _PageIds(list):
@@ -149,6 +161,7 @@ class SegmentSerializer(serializers.ModelSerializer):
     vni = serializers.IntegerField(required=False, allow_null=True, min_value=VNI_MIN, max_value=VNI_MAX)
     subnet = NetworkField(required=False, allow_blank=True)
     gateway = AddressField(required=False, allow_blank=True)
+    node_pool = NodePoolField(required=False, allow_null=True, help_text="Linux node pool realizing an overlay")
     prefix_length = serializers.IntegerField(required=False, write_only=True, min_value=1, max_value=128)
     effective_mtu = serializers.IntegerField(read_only=True)
     mtu_warning = serializers.CharField(read_only=True)
@@ -230,7 +243,7 @@ class GroupSerializer(serializers.ModelSerializer):
         validators = []
 
     def validate_cidrs(self, value):
-        """One message per bad value, naming it (portal.addresses' grammar)."""
+        """One message per bad value, naming it (core.addresses' grammar)."""
         try:
             return [str(parse_network(text)) for text in value]
         except AddressError as exc:

@@ -6,13 +6,13 @@ from django.db import transaction
 from django.urls import reverse
 
 from audit.services import record
+from core.errors import InvalidRequest
 from netpolicy.compiler.model import PolicyError
 from netpolicy.ir import canonical_ports, to_service
 from netpolicy.models import Service
 from netpolicy.policy import require_editor
 from notices.choices import NoticeKind
 from notices.services import notify
-from portal.errors import InvalidRequest
 from tenants.notifications import site_admins
 
 

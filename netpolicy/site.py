@@ -6,9 +6,9 @@ import re
 from django.db import transaction
 
 from audit.services import record, snapshot
+from core.errors import Forbidden, InvalidRequest
 from netpolicy import propagation
 from netpolicy.models import SiteSettings
-from portal.errors import Forbidden, InvalidRequest
 from tenants.access import is_site_admin
 
 MAX_SERVERS = 16

@@ -10,14 +10,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from audit.models import AuditEvent
+from core.errors import NotFound, ServiceError
+from core.paging import paginate
 from core.views import ObjectActionView, ObjectDetailView, ObjectEditView, ObjectListView
-from netpolicy import allocation, realization, segments
+from netpolicy import allocation, node_pools, realization, segments
 from netpolicy.allocation import PoolExhausted, pool_usage
 from netpolicy.choices import SegmentKind, SegmentState
 from netpolicy.forms import PoolForm, ReasonForm, SegmentForm
 from netpolicy.models import Pool, Segment
-from portal.errors import NotFound, ServiceError
-from portal.paging import paginate
 from tenants.access import is_owner, is_site_admin, scope, staff_member_required, tenant_ids, viewer
 
 S = SegmentState
@@ -143,7 +143,7 @@ class SegmentCreateView(ObjectEditView):
 def _get_segment(user, pk) -> Segment:
     """Another tenant's segment is a 404, exactly like a missing one."""
     queryset = scope(
-        Segment.objects.select_related("tenant", "id_pool", "prefix_pool", "node_pool", "requested_by"), user
+        node_pools.with_pools(Segment.objects.select_related("tenant", "id_pool", "prefix_pool", "requested_by")), user
     )
     return get_object_or_404(queryset, pk=pk)
 

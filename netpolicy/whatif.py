@@ -10,13 +10,13 @@ import ipaddress
 
 from django.db.models import Q
 
+from core.errors import Forbidden, InvalidRequest
 from netpolicy.checks import site_for_reading
 from netpolicy.compiler import analysis
 from netpolicy.compiler.model import PolicyError
-from netpolicy.findings import Names
 from netpolicy.ir import QUARANTINE
 from netpolicy.models import LIVE, FirewallRule, Segment
-from portal.errors import Forbidden, InvalidRequest
+from netpolicy.names import Names
 from tenants.access import is_site_admin, tenant_ids, viewer
 from tenants.models import Tenant
 

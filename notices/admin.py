@@ -2,8 +2,8 @@
 
 from django.contrib import admin
 
+from core.admin import ReadOnlyAdmin
 from notices.models import Notice
-from portal.admin import ReadOnlyAdmin
 
 
 @admin.register(Notice)

@@ -1,6 +1,7 @@
 """The one way notices go out: an in-app row per user now, e-mail after the transaction commits."""
 
 import datetime
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.mail import send_mass_mail
@@ -11,13 +12,17 @@ from audit.services import record, snapshot
 from notices.choices import NoticeKind
 from notices.models import Notice, Preference, SentOnce
 
+# Which of some users (ids) belong to a tenant: the tenants app (above notices) answers, registered from its
+# AppConfig.ready(). Until something registers, a tenant's notice reaches the site admins only (fail closed).
+TENANT_MEMBERS: dict[str, Callable[[object, list[int]], set[int]]] = {}
+
 
 def notify(users, kind: str, subject: str, body: str, url: str = "", email: bool = True, *, about) -> int:
     """Tell each user (in-app always; e-mail unless they turned this kind off or `email` is False).
 
     `about` is the tenant whose objects the words are built from (None: the site's). Only that tenant's
     members and the site admins are told: a notice's text is never rendered for anyone else, whatever a
-    caller passes (portal.viewer_text's rule for text that is stored before anyone reads it).
+    caller passes (core.viewer_text's rule for text that is stored before anyone reads it).
     """
     unique = _readers({u.pk: u for u in users if u is not None and u.is_active}, about)
     if not unique:
@@ -40,11 +45,9 @@ def notify(users, kind: str, subject: str, body: str, url: str = "", email: bool
 
 def _readers(users: dict, about) -> dict:
     """Of these users, the site admins and (for a tenant's notice) that tenant's members (one query)."""
-    from tenants.models import Membership
-
-    members = set()
+    members: set[int] = set()
     if about is not None and any(not u.is_staff for u in users.values()):
-        members = set(Membership.objects.filter(tenant=about, user__in=list(users)).values_list("user_id", flat=True))
+        members = members.union(*(answer(about, list(users)) for answer in list(TENANT_MEMBERS.values())))
     return {pk: u for pk, u in users.items() if u.is_staff or pk in members}
 
 

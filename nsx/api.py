@@ -9,7 +9,7 @@ from nsx import services
 from nsx.filtersets import NsxObjectFilterSet
 from nsx.models import NsxManager, NsxObject
 from nsx.serializers import NsxCheckQueuedSerializer, NsxManagerSerializer, NsxObjectSerializer
-from portal.api import SITE_ADMIN_ONLY, TenantScopedViewSet
+from tenants.api_base import SITE_ADMIN_ONLY, TenantScopedViewSet
 
 
 class NsxManagerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,

@@ -2,9 +2,9 @@
 
 import django_filters
 
+from core import filters
 from nsx.choices import ObjectKind, Realization
 from nsx.models import NsxObject
-from portal import filters
 
 
 class NsxObjectFilterSet(filters.FilterSet):

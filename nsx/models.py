@@ -4,9 +4,9 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 
+from core.crypto import EncryptedTextField
+from core.secrets import secret_path
 from nsx.choices import CheckResult, ObjectKind, Realization
-from portal.crypto import EncryptedTextField
-from portal.secrets import secret_path
 
 # Policy paths and ids an admin names: they are sent to NSX inside request bodies, so a strict grammar.
 POLICY_PATH = RegexValidator(

@@ -57,7 +57,7 @@ def segment_name(segment: Segment) -> str:
 
 def tenant_segments(manager: NsxManager, tenant_id: int):
     """The tenant's live overlay segments on this manager's vSphere cluster."""
-    return Segment.objects.filter(LIVE, tenant_id=tenant_id, kind=SegmentKind.OVERLAY, node_pool=None,
+    return Segment.objects.filter(LIVE, tenant_id=tenant_id, kind=SegmentKind.OVERLAY, pool_link=None,
                                   vsphere_cluster=manager.vcenter.compute_cluster).exclude(
                                       state=SegmentState.REQUESTED).select_related("tenant").order_by("pk")  # fmt: skip
 

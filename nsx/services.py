@@ -4,10 +4,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from audit.services import record, snapshot
+from core.errors import Conflict, InvalidRequest
+from core.secrets import SecretPathError, secret_path
 from nsx.choices import CheckResult
 from nsx.models import AppliedState, NsxManager
-from portal.errors import Conflict, InvalidRequest
-from portal.secrets import SecretPathError, secret_path
+from nsx.tasks import check_manager
 
 FIELDS = frozenset({"vcenter", "url", "username", "password", "verify_tls", "ca_bundle", "transport_zone_path",
                     "tier0_path", "domain"})  # fmt: skip
@@ -86,7 +87,5 @@ def queue_check(manager: NsxManager) -> None:
 
 
 def _queue_check(manager: NsxManager) -> None:
-    from nsx.tasks import check_manager
-
     NsxManager.objects.filter(pk=manager.pk).update(check_result=CheckResult.QUEUED)
     transaction.on_commit(lambda: check_manager.delay(manager.pk))

@@ -21,7 +21,7 @@ from django.core.exceptions import PermissionDenied
 from django.dispatch import receiver
 from django.shortcuts import render
 
-from portal.proxies import client_address
+from core.proxies import client_address
 
 KNOWN_ADDRESS_SECONDS = 30 * 24 * 3600
 

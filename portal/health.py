@@ -3,10 +3,10 @@
 import time
 
 import redis
-from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 
+from core import redisconn
 from portal.metrics import is_monitoring
 from portal.tasks import HEARTBEAT_KEY
 
@@ -24,7 +24,7 @@ def _database() -> tuple[bool, str]:
 
 def _redis_and_worker() -> tuple[tuple[bool, str], tuple[bool, str]]:
     try:
-        client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1)
+        client = redisconn.client(socket_timeout=1)
         client.ping()
         beat = client.get(HEARTBEAT_KEY)
     except redis.RedisError as exc:

@@ -14,7 +14,7 @@ from django_auth_ldap.config import (
     PosixGroupType,
 )
 
-from portal.env import env_bool, env_int, env_str
+from core.env import env_bool, env_int, env_str
 
 GROUP_TYPES = {
     "groupOfNames": GroupOfNamesType,

@@ -7,12 +7,12 @@ import redis
 from django.conf import settings
 from django.db.models import Count
 from django.http import HttpResponse, JsonResponse
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
-REGISTRY = CollectorRegistry(auto_describe=True)
-REQUESTS = Counter("enclave_http_requests_total", "HTTP requests", ["method", "status"], registry=REGISTRY)
-LATENCY = Histogram("enclave_http_request_seconds", "HTTP request latency", ["method"], registry=REGISTRY)
+from core import redisconn
+from core.metrics import LATENCY, REGISTRY, REQUESTS
+from tenants.models import VirtualCluster
 
 
 class MetricsMiddleware:
@@ -37,15 +37,14 @@ class StateCollector:
         return []
 
     def collect(self):
-        from tenants.models import VirtualCluster
-
         clusters = GaugeMetricFamily("enclave_clusters", "Cluster requests by state", labels=["state"])
         for row in VirtualCluster.objects.values("state").annotate(n=Count("id")):
             clusters.add_metric([row["state"]], row["n"])
         yield clusters
         depth = GaugeMetricFamily("enclave_queue_depth", "Celery messages waiting in Redis")
         try:
-            depth.add_metric([], redis.Redis.from_url(settings.CELERY_BROKER_URL).llen("celery"))
+            url = settings.REDIS_URL if settings.REDIS_SENTINELS else settings.CELERY_BROKER_URL  # no sentinel:// here
+            depth.add_metric([], redisconn.client(url).llen("celery"))
         except redis.RedisError:
             depth.add_metric([], float("nan"))
         yield depth

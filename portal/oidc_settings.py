@@ -9,7 +9,7 @@ import urllib.parse
 
 from django.core.exceptions import ImproperlyConfigured
 
-from portal.env import env_int, env_str
+from core.env import env_int, env_str
 
 ENDPOINTS = {"AUTHORIZATION": "authorization", "TOKEN": "token", "USER": "userinfo", "JWKS": "jwks",
              "LOGOUT": "end-session", "INTROSPECTION": "introspection"}  # fmt: skip

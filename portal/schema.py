@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework import permissions
 
-from portal.api import IsSiteAdmin
+from tenants.api_base import IsSiteAdmin
 
 ACCESS = {
     "staff": [permissions.IsAuthenticated, IsSiteAdmin],

@@ -4,9 +4,10 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from portal.env import env_bool, env_int, env_list, env_str
-from portal.proxies import parse_networks
-from portal.secrets import load_secret_key, refuse_placeholders
+from core import redisconn
+from core.env import env_bool, env_int, env_list, env_str
+from core.proxies import parse_networks
+from core.secrets import load_secret_key, refuse_placeholders
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("ENCLAVE_DATA_DIR", str(BASE_DIR / ".data")))
@@ -17,7 +18,7 @@ PRODUCTION = env_bool("ENCLAVE_PRODUCTION", False)
 SECRET_KEY = load_secret_key(env_str("ENCLAVE_SECRET_KEY"), DATA_DIR, allow_generate=not PRODUCTION)
 ALLOWED_HOSTS = env_list("ENCLAVE_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("ENCLAVE_CSRF_TRUSTED_ORIGINS")
-# Keys for credentials at rest (vCenter passwords), newest first (portal/crypto.py). Production must set
+# Keys for credentials at rest (vCenter passwords), newest first (core/crypto.py). Production must set
 # them; elsewhere one is derived from SECRET_KEY. ENCLAVE_FIELD_ENCRYPTION_KEY is the one-key spelling.
 FIELD_ENCRYPTION_KEYS = env_list("ENCLAVE_FIELD_ENCRYPTION_KEYS") or env_list("ENCLAVE_FIELD_ENCRYPTION_KEY")
 if PRODUCTION and not FIELD_ENCRYPTION_KEYS:
@@ -91,7 +92,7 @@ AUTHENTICATION_BACKENDS = [
     "identity.local.LocalBackend",
 ]
 # Reverse proxies whose X-Forwarded-For is believed (CIDRs): the client is the right-most address they did not
-# write (portal.proxies). Empty: REMOTE_ADDR is the client.
+# write (core.proxies). Empty: REMOTE_ADDR is the client.
 TRUSTED_PROXIES = parse_networks(env_list("ENCLAVE_TRUSTED_PROXIES"))
 AXES_FAILURE_LIMIT = env_int("ENCLAVE_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("ENCLAVE_LOGIN_COOLOFF_MINUTES", 15) / 60  # hours
@@ -162,6 +163,15 @@ DATABASES = {
 if env_int("ENCLAVE_DB_POOL_SIZE", 0):
     DATABASES["default"]["OPTIONS"] = {"pool": {"min_size": 2, "max_size": env_int("ENCLAVE_DB_POOL_SIZE", 0),
                                                 "timeout": env_int("ENCLAVE_DB_POOL_TIMEOUT", 30)}}  # fmt: skip
+# PostgreSQL behind Patroni: libpq tries every "host:port" and keeps the one that accepts writes (the
+# leader), so web, worker, beat and migrations follow a failover by reconnecting (docs/deployment.md).
+DB_HOSTS = env_list("ENCLAVE_DB_HOSTS")
+if DB_HOSTS:
+    DATABASES["default"]["HOST"] = ",".join(item.rpartition(":")[0] for item in DB_HOSTS)
+    DATABASES["default"]["PORT"] = ",".join(item.rpartition(":")[2] for item in DB_HOSTS)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        target_session_attrs="read-write", connect_timeout=env_int("ENCLAVE_DB_CONNECT_TIMEOUT", 5)
+    )
 # The schema owner: only `manage.py migrate` and `flush` connect as it (portal/dbroles.py). Give its
 # password to the migration job alone; web, worker and beat then cannot rewrite the audit log.
 DB_OWNER_USER = env_str("ENCLAVE_DB_OWNER_USER")
@@ -169,6 +179,9 @@ DB_OWNER_PASSWORD = env_str("ENCLAVE_DB_OWNER_PASSWORD")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("ENCLAVE_REDIS_URL", "redis://127.0.0.1:63799/0")
+# Redis Sentinel ("host:port,host:port"): clients ask them for the master named below (core/redisconn.py).
+REDIS_SENTINELS = env_list("ENCLAVE_REDIS_SENTINELS")
+REDIS_SENTINEL_MASTER = env_str("ENCLAVE_REDIS_SENTINEL_MASTER", "enclave")
 # Shared by every process: throttle counters, the audit chain status.
 CACHES = {
     "default": {
@@ -177,6 +190,8 @@ CACHES = {
         "KEY_PREFIX": "enclave-cache",
     }
 }
+if REDIS_SENTINELS:  # the cache's connections ask the Sentinels for the master (follows a failover)
+    CACHES["default"]["OPTIONS"] = {"pool_class": "core.redisconn.SentinelPool"}
 
 # Node agents: credential lifetime and rotation grace, long-poll limits (agents/longpoll.py).
 AGENT_CREDENTIAL_DAYS = env_int("ENCLAVE_NODE_CREDENTIAL_DAYS", 30)
@@ -227,18 +242,18 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "portal.rest.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "core.rest.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
-        "portal.filters.FilterBackend",
+        "core.filters.FilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_SCHEMA_CLASS": "portal.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "portal.rest.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "core.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "core.rest.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_THROTTLE_CLASSES": ["users.throttling.UserRateThrottle", "users.throttling.AnonRateThrottle"],
-    "DEFAULT_PARSER_CLASSES": ["portal.parsers.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.BoundedJSONParser"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Enclave API",
@@ -247,7 +262,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "portal.openapi.postprocess_variants"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "core.openapi.postprocess_variants"],
     "ENUM_NAME_OVERRIDES": {
         "SiteKindEnum": "tenants.choices.SiteKind",
         "ApprovableSiteKindEnum": "tenants.choices.APPROVABLE_SITE_KINDS",
@@ -271,7 +286,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ENCLAVE_TASK_VISIBILITY", 600)}
-# Seconds a queued or running task keeps its objects from the lost-work sweeps (portal.leases).
+if REDIS_SENTINELS:  # kombu's Sentinel transport: workers and publishers reconnect to the new master
+    CELERY_BROKER_URL = redisconn.broker_url(REDIS_URL, REDIS_SENTINELS)
+    CELERY_BROKER_TRANSPORT_OPTIONS["master_name"] = REDIS_SENTINEL_MASTER
+# Seconds a queued or running task keeps its objects from the lost-work sweeps (core.leases).
 LEASE_SECONDS = env_int("ENCLAVE_LEASE_SECONDS", 60)
 # Lease policy: no lease runs longer than LEASE_MAX_DAYS from today without a PI's or admin's
 # approval; requesters and owners are warned LEASE_WARNING_DAYS before expiry (each warning once).
@@ -286,6 +304,11 @@ NOTICE_DIGEST_SECONDS = float(env_int("ENCLAVE_NOTICE_DIGEST_SECONDS", 86400))
 # In-app notices older than this are deleted once a day, read or not (the audit log keeps the changes).
 NOTICE_RETENTION_DAYS = env_int("ENCLAVE_NOTICE_RETENTION_DAYS", 180)
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# Beat runs on every beat host; only the holder of a Redis lease sends the schedule (portal/beat.py).
+CELERY_BEAT_SCHEDULER = "portal.beat:LeasedScheduler"
+BEAT_LEASE = env_bool("ENCLAVE_BEAT_LEASE", True)
+BEAT_LEASE_SECONDS = env_int("ENCLAVE_BEAT_LEASE_SECONDS", 30)  # a dead holder's schedule resumes after this
+BEAT_LEASE_KEY = env_str("ENCLAVE_BEAT_LEASE_KEY", "enclave:beat:lease")
 CELERY_BEAT_SCHEDULE = {
     "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
     "lease-warnings": {"task": "tenants.tasks.warn_expiring_leases", "schedule": 3600.0},  # idempotent
@@ -293,7 +316,7 @@ CELERY_BEAT_SCHEDULE = {
     "prune-notices": {"task": "notices.tasks.prune_notices", "schedule": 86400.0},
     "worker-heartbeat": {"task": "portal.tasks.heartbeat", "schedule": 30.0},
     "silent-nodes": {"task": "agents.tasks.mark_silent_nodes", "schedule": 30.0},
-    "sweep-nodes": {"task": "agents.tasks.sweep", "schedule": 30.0},  # portal.leases.SWEEP_INTERVAL
+    "sweep-nodes": {"task": "agents.tasks.sweep", "schedule": 30.0},  # core.leases.SWEEP_INTERVAL
     "sweep-clusters": {"task": "tenants.tasks.sweep_clusters", "schedule": 30.0},
     "refresh-desired-state": {"task": "agents.tasks.refresh_everything", "schedule": 3600.0},
     "vsphere-discovery": {"task": "vsphere.tasks.discover_all", "schedule": 900.0},

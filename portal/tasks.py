@@ -2,9 +2,9 @@
 
 import time
 
-import redis
 from celery import shared_task
-from django.conf import settings
+
+from core import redisconn
 
 HEARTBEAT_KEY = "enclave:worker-heartbeat"
 
@@ -13,5 +13,5 @@ HEARTBEAT_KEY = "enclave:worker-heartbeat"
 def heartbeat() -> float:
     """Record that a worker is consuming the queue (read by /healthz)."""
     now = time.time()
-    redis.Redis.from_url(settings.REDIS_URL).set(HEARTBEAT_KEY, now, ex=300)
+    redisconn.client().set(HEARTBEAT_KEY, now, ex=300)
     return now

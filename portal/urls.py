@@ -37,5 +37,5 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),
 ]
-handler404 = "portal.rest.not_found"
-handler500 = "portal.rest.server_error"
+handler404 = "core.rest.not_found"
+handler500 = "core.rest.server_error"

@@ -8,8 +8,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from portal.errors import Forbidden, NotFound
-from portal.viewer_text import SITE_ADMIN, Viewer
+from core.errors import Forbidden, NotFound
+from core.viewer_text import SITE_ADMIN, Viewer
 from tenants.choices import Role
 from tenants.models import Membership, Tenant, VirtualCluster
 
@@ -57,8 +57,13 @@ def tenant_ids(user, role: str | None = None) -> set[int]:
     return ids
 
 
+def members_among(tenant, user_ids: list[int]) -> set[int]:
+    """Which of these users belong to the tenant (one query; notices asks, through its registry)."""
+    return set(Membership.objects.filter(tenant=tenant, user__in=user_ids).values_list("user_id", flat=True))
+
+
 def viewer(user) -> Viewer:
-    """Who reads derived text (portal.viewer_text): a site admin, or a user with their tenants."""
+    """Who reads derived text (core.viewer_text): a site admin, or a user with their tenants."""
     if is_site_admin(user):
         return SITE_ADMIN
     return Viewer(frozenset(tenant_ids(user)))

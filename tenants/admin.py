@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from portal.admin import AuditedAdmin
+from audit.admin_base import AuditedAdmin
 from tenants import services
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 

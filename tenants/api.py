@@ -5,10 +5,10 @@ from rest_framework import mixins, permissions, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from portal.api import TenantScopedViewSet
-from portal.errors import Conflict
+from core.errors import Conflict
 from tenants import realizers, services
 from tenants.access import is_site_admin, require_member, require_owner_or_admin, visible_tenants
+from tenants.api_base import TenantScopedViewSet
 from tenants.filtersets import (
     ClusterFilterSet,
     MembershipFilterSet,

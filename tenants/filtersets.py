@@ -2,7 +2,7 @@
 
 import django_filters
 
-from portal import filters
+from core import filters
 from tenants.choices import ClusterState, Interconnect, NetworkMode, Role, WorkloadClass
 from tenants.models import Membership, Quota, Tenant, VirtualCluster
 

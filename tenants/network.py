@@ -11,7 +11,7 @@ from celery import current_app
 from django.db import transaction
 from django.db.models import F
 
-from portal import leases
+from core import leases
 from tenants.models import Tenant
 
 REFRESH_TASK = "agents.tasks.refresh_desired"

@@ -3,6 +3,8 @@
 Services call these inside their transaction; in-app notices are written with it and e-mail leaves on commit.
 """
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -10,8 +12,13 @@ from django.utils import timezone
 
 from notices.choices import NoticeKind as K
 from notices.services import notify, settle
-from tenants import progress, resize
+from tenants import progress, realizers, resize
 from tenants.choices import ClusterState, ExtensionState, Role
+from tenants.models import LeaseExtension, VirtualCluster
+
+# Requests of apps above tenants that wait for a site admin (netpolicy: segment requests): name -> count (one
+# query), registered from that app's AppConfig.ready(). The approvals counts and the digest add them in.
+ADMIN_WAITING: dict[str, Callable[[], int]] = {}
 
 SUBJECTS = {
     "cluster.submit": "submitted",
@@ -46,8 +53,6 @@ def cluster_url(cluster) -> str:
 
 def access_text(cluster) -> str:
     """How the requester reaches a ready cluster: login host, SSH command, every VM, what is not filtered."""
-    from tenants import realizers
-
     view = realizers.for_cluster(cluster).observe(cluster)
     lines = []
     if view.login:
@@ -168,21 +173,15 @@ def lease_warning(cluster, people) -> None:
 
 def pending_approvals() -> dict:
     """What waits for the site admins: clusters to approve, segments, lease extensions (three queries)."""
-    from netpolicy.choices import SegmentState
-    from netpolicy.models import Segment
-    from tenants.models import LeaseExtension, VirtualCluster
-
     return {
         "clusters": VirtualCluster.objects.filter(state=ClusterState.ENDORSED).count(),
-        "segments": Segment.objects.filter(state=SegmentState.REQUESTED).count(),
+        **{name: count() for name, count in list(ADMIN_WAITING.items())},
         "extensions": LeaseExtension.objects.waiting().count(),
     }
 
 
 def digesting() -> bool:
     """Whether so many items wait that the admins get the periodic digest instead of one mail each."""
-    from tenants.models import VirtualCluster
-
     waiting = VirtualCluster.objects.filter(state=ClusterState.ENDORSED).count()
     return waiting > settings.NOTICE_DIGEST_THRESHOLD
 
@@ -194,29 +193,6 @@ def admin_digest() -> int:
     if total <= settings.NOTICE_DIGEST_THRESHOLD:
         return 0
     body = (f"{total} items wait for a site admin: {counts['clusters']} cluster requests, "
-            f"{counts['segments']} segment requests, {counts['extensions']} lease extensions.\n")  # fmt: skip
+            f"{counts.get('segments', 0)} segment requests, {counts['extensions']} lease extensions.\n")  # fmt: skip
     return notify(site_admins(), K.DIGEST, f"{total} requests wait for approval", body, reverse("frontend:approvals"),
                   about=None)  # fmt: skip
-
-
-def waiting_for(user) -> dict:
-    """What waits for this user's decision, counted in a constant number of queries (the home panel, the nav)."""
-    from netpolicy.choices import SegmentState
-    from netpolicy.models import Segment
-    from tenants.access import is_site_admin, tenant_ids
-    from tenants.models import LeaseExtension, VirtualCluster
-
-    admin = is_site_admin(user)
-    owned = list(tenant_ids(user, Role.OWNER))
-    counts = {"endorse": 0, "approve": 0, "segments": 0, "extensions": 0}
-    if owned:
-        counts["endorse"] = VirtualCluster.objects.filter(state=ClusterState.SUBMITTED, tenant__in=owned).count()
-    extensions = LeaseExtension.objects.waiting()
-    if admin:
-        counts["approve"] = VirtualCluster.objects.filter(state=ClusterState.ENDORSED).count()
-        counts["segments"] = Segment.objects.filter(state=SegmentState.REQUESTED).count()
-        counts["extensions"] = extensions.count()
-    elif owned:
-        counts["extensions"] = extensions.filter(cluster__tenant__in=owned).exclude(requested_by=user).count()
-    counts["total"] = sum(counts.values())
-    return counts

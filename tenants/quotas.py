@@ -2,7 +2,8 @@
 
 from django.db.models import Q
 
-from portal.errors import QuotaExceeded
+from audit.services import record, snapshot
+from core.errors import QuotaExceeded
 from tenants.choices import COMMITTED_STATES, PENDING_STATES
 from tenants.models import Quota, VirtualCluster
 
@@ -47,8 +48,6 @@ def locked_quota(tenant_id: int) -> Quota:
     """Lock the tenant's quota row; a missing one is recreated with zero limits (audited) for an admin to set."""
     quota = Quota.objects.select_for_update().filter(tenant_id=tenant_id).first()
     if quota is None:
-        from audit.services import record, snapshot
-
         quota, created = Quota.objects.get_or_create(tenant_id=tenant_id, defaults=ZERO_LIMITS)
         if created:
             note = "recreated with zero limits: the quota row was missing; a site admin must set it"

@@ -16,13 +16,16 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from celery import shared_task
 from django.db import transaction
 
-from portal import leases
-from portal.errors import InvalidRequest
+from audit.services import record
+from core import leases
+from core.errors import InvalidRequest
 from tenants.choices import SiteKind
+from tenants.models import VirtualCluster
 
-LEASE = "cluster"  # portal.leases: a cluster's reconcile is queued or running (the sweep leaves it alone)
+LEASE = "cluster"  # core.leases: a cluster's reconcile is queued or running (the sweep leaves it alone)
 
 
 @dataclass
@@ -61,6 +64,18 @@ class SiteView:
                 "realization": self.realization}  # fmt: skip
 
 
+# Named as it was when it lived in tenants.tasks (a message queued then still finds it; tasks imports this module).
+@shared_task(name="tenants.tasks.reconcile_cluster")
+def reconcile_cluster(cluster_id: int) -> str:
+    """Placeholder reconciler of the base realizer: records that it ran and changes nothing (no site)."""
+    cluster = VirtualCluster.objects.filter(pk=cluster_id).first()
+    if cluster is None:
+        return "gone"
+    with transaction.atomic():
+        record("cluster.reconcile", cluster, tenant=cluster.tenant_id, message="no reconciler configured")
+    return "noop"
+
+
 class Realizer:
     """One site kind's way of realizing clusters; the base class realizes nothing (no site)."""
 
@@ -81,8 +96,6 @@ class Realizer:
 
     def queue(self, cluster_id: int) -> None:
         """Start (or restart) the site's reconciler for the cluster; called after commit."""
-        from tenants.tasks import reconcile_cluster
-
         reconcile_cluster.delay(cluster_id)
 
     def observe(self, cluster) -> SiteView:
@@ -157,8 +170,6 @@ def queue(cluster) -> None:
 
 def realize(cluster_id: int) -> bool:
     """Queue the cluster's reconciler now (for callers outside a transaction, e.g. a periodic sweep)."""
-    from tenants.models import VirtualCluster
-
     kind = VirtualCluster.objects.filter(pk=cluster_id).values_list("site_kind", flat=True).first()
     if kind is None:
         return False

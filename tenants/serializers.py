@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from tenants import progress
+from tenants.access import tenant_ids
 from tenants.choices import (
     APPROVABLE_SITE_KINDS,
     VMXNET3_DATA_PATHS,
@@ -119,8 +120,6 @@ class ClusterSerializer(serializers.ModelSerializer):
 
     def validate_tenant(self, tenant):
         """Only the user's own tenants may be named; others do not exist for them."""
-        from tenants.access import tenant_ids
-
         user = self.context["request"].user
         if not user.is_staff and tenant.pk not in tenant_ids(user):
             raise serializers.ValidationError("No such tenant.")

@@ -9,8 +9,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.services import record, snapshot
-from portal.errors import Conflict, Forbidden, InvalidRequest, NotOffered
-from tenants import notifications, offers, quotas, realizers, signals
+from core.errors import Conflict, Forbidden, InvalidRequest, NotOffered
+from tenants import hooks, notifications, offers, quotas, realizers, signals
 from tenants.access import can_decide, forget_memberships, is_owner, is_site_admin, require_member
 from tenants.choices import (
     EXTENSION_MOVES,
@@ -106,7 +106,7 @@ def set_membership(
             return membership
         before = snapshot(membership) if membership else None
         if membership is None:
-            signals.membership_pre_create.send(sender=Membership, tenant=tenant, user=user)
+            hooks.check_membership(tenant, user)
             membership = Membership.objects.create(tenant=tenant, user=user, role=role, source=source)
             network_changed([tenant])  # the member's UID on the tenant's nodes
         else:
@@ -161,7 +161,7 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
         edited = VirtualCluster(**{**{f: getattr(cluster, f) for f in EDITABLE_FIELDS}, **changes})
         check_fields(edited, changes)
         check_request(edited)
-        signals.cluster_pre_change.send(sender=VirtualCluster, cluster=cluster, changes=changes)
+        hooks.check_change(cluster, changes)
         try:
             with transaction.atomic():
                 updated = VirtualCluster.objects.filter(pk=cluster.pk, state=S.DRAFT).update(
@@ -252,7 +252,7 @@ def extend_lease(cluster: VirtualCluster, user, lease_end: datetime.date) -> Vir
             "longer, give a justification: the extension then waits for a PI's or a site admin's approval.",
             field="lease_end",
         )
-    signals.cluster_pre_change.send(sender=VirtualCluster, cluster=cluster, changes={"lease_end": lease_end})
+    hooks.check_change(cluster, {"lease_end": lease_end})
     return _transition(cluster, "cluster.extend_lease", None, lease_end=lease_end)
 
 
@@ -262,7 +262,7 @@ def request_extension(cluster: VirtualCluster, user, lease_end: datetime.date, j
     justification = (justification or "").strip()
     if not justification:
         raise InvalidRequest("An extension past the site's maximum needs a justification.", field="justification")
-    signals.cluster_pre_change.send(sender=VirtualCluster, cluster=cluster, changes={"lease_end": lease_end})
+    hooks.check_change(cluster, {"lease_end": lease_end})
     with transaction.atomic():
         current = VirtualCluster.objects.select_for_update().select_related("tenant").get(pk=cluster.pk)
         if current.state not in LEASE_STATES:
@@ -289,9 +289,7 @@ def decide_extension(extension: LeaseExtension, user, approve: bool, reason: str
     if not approve and not reason:
         raise InvalidRequest("A rejection needs a reason.", field="reason")
     if approve:  # an extension asked for before a bound applied still may not pass it
-        signals.cluster_pre_change.send(
-            sender=VirtualCluster, cluster=cluster, changes={"lease_end": extension.lease_end}
-        )
+        hooks.check_change(cluster, {"lease_end": extension.lease_end})
     action = "lease_extension.approve" if approve else "lease_extension.reject"
     allowed_from, to_state = EXTENSION_MOVES[action]
     with transaction.atomic():
@@ -321,8 +319,7 @@ def max_lease_end() -> datetime.date:
 
 def lease_limit(cluster: VirtualCluster) -> tuple[datetime.date, str] | None:
     """The latest lease end the cluster may ever get (even approved) and why, where something bounds it."""
-    answers = [a for _, a in signals.cluster_lease_limit.send(sender=VirtualCluster, cluster=cluster) if a]
-    return min(answers, default=None)
+    return min(hooks.lease_limits(cluster), default=None)
 
 
 def _check_extender(cluster: VirtualCluster, user, lease_end: datetime.date) -> None:
@@ -349,7 +346,7 @@ def resize_cluster(cluster: VirtualCluster, user, **changes) -> VirtualCluster:
         if current.state not in MOVES["cluster.resize"][0]:
             raise Conflict(f"Only live clusters can be resized; this one is {_state_of(current)}.")
         before = snapshot(current)
-        signals.cluster_pre_change.send(sender=VirtualCluster, cluster=current, changes=changes)
+        hooks.check_change(current, changes)
         for field, value in changes.items():
             setattr(current, field, value)
         quotas.check_fits(current, include_pending=False)

@@ -9,22 +9,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from audit.services import record
+from core import leases
 from notices.services import once
-from portal import leases
 from tenants import notifications, realizers, services
 from tenants.choices import LIVE_STATES, RECONCILED_STATES, Role
 from tenants.models import Membership, VirtualCluster
-
-
-@shared_task
-def reconcile_cluster(cluster_id: int) -> str:
-    """Placeholder reconciler: records that it ran and changes nothing (vSphere lands separately)."""
-    cluster = VirtualCluster.objects.filter(pk=cluster_id).first()
-    if cluster is None:
-        return "gone"
-    with transaction.atomic():
-        record("cluster.reconcile", cluster, tenant=cluster.tenant_id, message="no reconciler configured")
-    return "noop"
 
 
 @shared_task

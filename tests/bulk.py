@@ -6,7 +6,7 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from agents.models import JoinToken, Node, NodePool, PoolSubnet
+from agents.models import JoinToken, Node, NodePool, PoolSubnet, SegmentPool
 from audit.models import AuditEvent
 from catalog import fields as grammar
 from catalog.models import CatalogItem, CatalogItemVersion, ClusterOrigin
@@ -73,7 +73,7 @@ def clusters(world, n):
 
 def events(world, n):
     AuditEvent.objects.bulk_create([
-        AuditEvent(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant=world.tenant_a,
+        AuditEvent(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant_id=world.tenant_a.pk,
                    action="bulk.create", object_type="tests.bulk", object_id=str(i), object_repr=f"bulk {i}",
                    after={"i": i})
         for i in range(n)
@@ -234,7 +234,7 @@ def cluster_history(world, n):
     cluster.state, cluster.generation, cluster.observed_generation = "ready", n + 1, n
     cluster.save()
     AuditEvent.objects.bulk_create([
-        AuditEvent(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant=world.tenant_a,
+        AuditEvent(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant_id=world.tenant_a.pk,
                    action="cluster.resize", object_type="tenants.virtualcluster", object_id=str(cluster.pk),
                    object_repr=str(cluster), before={"worker_count": i, "generation": i},
                    after={"worker_count": i + 1, "generation": i + 1})
@@ -256,8 +256,10 @@ def segment_nodes(world, n):
     vnis = Pool.objects.create(name="bulk-vnis", kind="vni", first=5000, last=5999)
     v4 = Pool.objects.create(name="bulk-v4", kind="ipv4", cidr="10.0.0.0/8", default_prefix_length=26)
     pool = NodePool.objects.create(name="bulk-rack")
-    Segment.objects.create(tenant=world.tenant_a, name="uvn", kind="overlay", id_pool=vnis, vni=5000, prefix_pool=v4,
-                           subnet="10.0.0.0/26", gateway="10.0.0.1", state="approved", node_pool=pool)  # fmt: skip
+    segment = Segment.objects.create(tenant=world.tenant_a, name="uvn", kind="overlay", id_pool=vnis, vni=5000,
+                                     prefix_pool=v4, subnet="10.0.0.0/26", gateway="10.0.0.1",
+                                     state="approved")  # fmt: skip
+    SegmentPool.objects.create(segment=segment, pool=pool)
     report = {"generation": 2, "tenants": {str(world.tenant_a.pk): {"status": "ready", "errors": []}}}
     Node.objects.bulk_create([Node(name=f"n{i}", pool=pool, status="ready", last_report=report, desired_generation=2,
                                    applied_generation=2) for i in range(n)])  # fmt: skip

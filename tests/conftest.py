@@ -187,7 +187,7 @@ def redis_client():
     return client
 
 
-TEST_LEASE_SECONDS = 4  # portal.leases in the worker: lost work is swept again after this
+TEST_LEASE_SECONDS = 4  # core.leases in the worker: lost work is swept again after this
 
 
 class Worker:

@@ -38,7 +38,7 @@ class Objects:
         self.cluster_a = services.create_cluster(world.tenant_a, world.member_a, service_data())
         from audit.models import AuditEvent
 
-        self.event_a = AuditEvent.objects.filter(tenant=world.tenant_a).first()
+        self.event_a = AuditEvent.objects.filter(tenant_id=world.tenant_a.pk).first()
         self.token_a, _ = create_token(world.owner_a, "ci")
         from notices.models import Notice
 

@@ -5,8 +5,8 @@ from django.contrib import admin
 from django.contrib.auth.models import Group, User
 from django.test import RequestFactory
 
+from audit.admin_base import AuditedAdmin
 from audit.models import AuditEvent
-from portal.admin import AuditedAdmin
 from users.models import APIToken
 from users.services import create_token
 

@@ -143,7 +143,7 @@ def test_pool_subnets_refuse_anything_but_a_canonical_network(pool, api, world, 
 
 
 def test_services_refuse_unsafe_values_from_any_caller(pool):
-    from portal.errors import InvalidRequest
+    from core.errors import InvalidRequest
 
     node, _ = enrol(pool)
     with pytest.raises(InvalidRequest):

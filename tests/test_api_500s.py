@@ -133,7 +133,7 @@ def _every_connection_busy(*args, **kwargs):
 
 
 @pytest.mark.parametrize(("path", "patched"), [
-    ("/api/v1/tenants/", "portal.rest.Pagination.paginate_queryset"),
+    ("/api/v1/tenants/", "core.rest.Pagination.paginate_queryset"),
     ("/", "frontend.context.waiting_for"),
 ])  # fmt: skip
 def test_a_request_that_finds_every_database_connection_busy_is_a_503_with_retry_after(
@@ -150,7 +150,7 @@ def test_a_request_that_finds_every_database_connection_busy_is_a_503_with_retry
 
 
 def test_any_other_uncaught_error_is_still_a_500(world, monkeypatch):
-    monkeypatch.setattr("portal.rest.Pagination.paginate_queryset", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr("core.rest.Pagination.paginate_queryset", lambda *a, **k: 1 / 0)
     client = Client(raise_request_exception=False)
     client.force_login(world.owner_a)
     response = client.get("/api/v1/tenants/")

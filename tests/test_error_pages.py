@@ -2,7 +2,7 @@
 
 from django.test import RequestFactory
 
-from portal import rest
+from core import rest
 
 BRAND = 'class="brand"'
 

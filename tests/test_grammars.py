@@ -89,7 +89,7 @@ def test_the_whole_string_grammars_refuse_a_trailing_newline(pattern, valid):
 
 
 def test_the_site_settings_refuse_a_domain_with_a_newline(db, make_user):
-    from portal.errors import InvalidRequest
+    from core.errors import InvalidRequest
 
     admin = make_user("grammar-admin", staff=True)
     with pytest.raises(InvalidRequest):

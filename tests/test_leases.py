@@ -8,7 +8,7 @@ from django.core import mail
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from portal.errors import Conflict, Forbidden, InvalidRequest
+from core.errors import Conflict, Forbidden, InvalidRequest
 from tenants import services, tasks
 from tenants.choices import ExtensionState
 from tenants.models import LeaseExtension, VirtualCluster

@@ -5,8 +5,8 @@ import re
 import pytest
 
 from catalog.models import CatalogItem
+from core import widgets
 from netpolicy.models import Pool, Segment
-from portal import widgets
 from tenants.models import Tenant
 from tests.catalog.test_catalog_pages import rule_form
 from tests.netpolicy.test_netpolicy_db_forms import field_errors, segment_post, writes

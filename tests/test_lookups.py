@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from portal.lookups import any_of
+from core.lookups import any_of
 from tenants import services
 from tenants.models import Membership, Tenant
 

@@ -7,10 +7,10 @@ from django.core import mail
 from django.utils import timezone
 
 from audit.models import AuditEvent
+from core.errors import Forbidden
 from netpolicy import allocation, segments
 from notices.models import Notice, Preference
 from notices.services import set_email_preferences
-from portal.errors import Forbidden
 from tenants import services, tasks
 from tests.conftest import service_data
 

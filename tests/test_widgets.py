@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.html import parse_html
 from django.test.utils import CaptureQueriesContext
 
-from portal.widgets import FastSelect, FastSelectMultiple
+from core.widgets import FastSelect, FastSelectMultiple
 from tenants.models import Tenant
 
 pytestmark = pytest.mark.django_db

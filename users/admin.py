@@ -7,8 +7,9 @@ from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group, User
 from django.db import transaction
 
+from audit.admin_base import AuditedAdmin
 from audit.services import record
-from portal.admin import AuditedAdmin, ReadOnlyAdmin
+from core.admin import ReadOnlyAdmin
 from users.models import APIToken, PosixAccount
 from users.services import revoke_all_tokens
 

@@ -2,7 +2,7 @@
 
 import django_filters
 
-from portal import filters
+from core import filters
 from users.models import APIToken
 
 

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import record, snapshot
-from portal.errors import Forbidden, InvalidRequest
+from core.errors import Forbidden, InvalidRequest
 from users.models import SCOPE_RANK, APIToken, TokenScope, credential_stamp, generate_token, hash_token, max_lifetime
 
 

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from portal.admin import ReadOnlyAdmin
+from core.admin import ReadOnlyAdmin
 from vsphere.models import Host, OperationLog, PhysicalFunction, VCenter, VFAssignment
 
 

@@ -5,7 +5,7 @@ from collections import Counter
 from django.db import transaction
 from django.db.models import Count
 
-from portal.errors import Conflict
+from core.errors import Conflict
 from tenants.choices import Interconnect
 from tenants.models import VirtualCluster
 from vsphere.choices import LinkType

@@ -8,9 +8,9 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from portal.api import SITE_ADMIN_ONLY, TenantScopedViewSet
-from portal.rest import int_param
+from core.rest import int_param
 from tenants.access import scope
+from tenants.api_base import SITE_ADMIN_ONLY, TenantScopedViewSet
 from tenants.models import VirtualCluster
 from vsphere import allocation, previews, services
 from vsphere.filtersets import (

@@ -3,7 +3,7 @@
 from django.db.models import Count
 from rest_framework import mixins, serializers, viewsets
 
-from portal.api import SITE_ADMIN_ONLY, TenantScopedViewSet
+from tenants.api_base import SITE_ADMIN_ONLY, TenantScopedViewSet
 from vsphere.filtersets import DeviceAssignmentFilterSet, PCIDeviceFilterSet, VGPUProfileFilterSet
 from vsphere.models import DeviceAssignment, PCIDevice, VGPUProfile
 

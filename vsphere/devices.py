@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from portal.errors import Conflict
+from core.errors import Conflict
 from tenants.models import VirtualCluster
 from vsphere.capacity import HostCapacity, NodeNeeds, SiteCapacity, node_needs, site_capacity
 from vsphere.device_specs import NodeDevices, PassthroughDevice

@@ -2,7 +2,7 @@
 
 import django_filters
 
-from portal import filters
+from core import filters
 from vsphere.choices import LinkType, PFSource, StepStatus
 from vsphere.models import (
     DeviceAssignment,

@@ -3,6 +3,7 @@
 import ipaddress
 from dataclasses import dataclass
 
+from core.errors import InvalidRequest
 from netpolicy import ipam
 from netpolicy.choices import SegmentKind
 from netpolicy.compiler import vds
@@ -11,7 +12,6 @@ from netpolicy.compiler.vds import VdsRule
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.segments import peek_next_id
 from nsx.realize import segment_name as nsx_segment_name
-from portal.errors import InvalidRequest
 from tenants.choices import ClusterState, WorkloadClass
 from tenants.models import VirtualCluster
 from vsphere import allocation, devices, vf_mac

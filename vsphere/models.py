@@ -8,8 +8,8 @@ from django.db import models
 from django.db.models import Q, Sum
 from django.db.models.functions import Coalesce
 
-from portal.crypto import EncryptedTextField
-from portal.secrets import SecretPathError, secret_path  # noqa: F401 - vsphere.services names them here
+from core.crypto import EncryptedTextField
+from core.secrets import SecretPathError, secret_path  # noqa: F401 - vsphere.services names them here
 from tenants.models import VirtualCluster
 from vsphere.choices import DeviceKind, DeviceMode, LinkType, PFSource, PlanStatus, StepStatus
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from django.db import transaction
 from django.utils import timezone
 
-from portal.errors import ServiceError
+from core.errors import ServiceError
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from vsphere import converge, preflight

@@ -3,11 +3,11 @@
 from django.db.models import Q
 
 from agents.models import Node
+from core.errors import InvalidRequest, NotOffered
 from netpolicy import ipam, segments
 from netpolicy.choices import NodeRole as GroupRole
 from netpolicy.choices import SegmentKind, SegmentState
 from netpolicy.models import NicRole, Segment
-from portal.errors import InvalidRequest, NotOffered
 from tenants.choices import Interconnect, NetworkMode, SiteKind
 from tenants.models import Tenant, VirtualCluster
 from tenants.realizers import Placement, Realizer, SiteView
@@ -46,7 +46,7 @@ def tenant_segment(cluster: VirtualCluster, vcenter: VCenter) -> Segment | None:
     """The tenant's segment on this vCenter's compute cluster: its own VLAN, or its NSX overlay segment."""
     if is_overlay(cluster):
         found = Segment.objects.filter(
-            kind=SegmentKind.OVERLAY, node_pool=None, vsphere_cluster=vcenter.compute_cluster
+            kind=SegmentKind.OVERLAY, pool_link=None, vsphere_cluster=vcenter.compute_cluster
         )
     else:
         found = Segment.objects.filter(kind=SegmentKind.VLAN, vlan_id__isnull=False).filter(

@@ -4,7 +4,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import record, snapshot
-from portal.errors import Conflict, InvalidRequest
+from core.errors import Conflict, InvalidRequest
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from vsphere import device_inventory, vim_devices
@@ -138,7 +138,7 @@ def _check_management_network(vcenter: VCenter) -> None:
 
 
 def create_vcenter(data: dict) -> VCenter:
-    """Register a vCenter; its password is encrypted at rest (portal.crypto)."""
+    """Register a vCenter; its password is encrypted at rest (core.crypto)."""
     with transaction.atomic():
         vcenter = VCenter()
         _apply_vcenter(vcenter, dict(data))

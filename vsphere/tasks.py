@@ -5,13 +5,12 @@ import threading
 
 import redis
 from celery import shared_task
-from django.conf import settings
 from django.db import transaction
 
 from audit.services import record
+from core import leases, readiness, redisconn
+from core.errors import ServiceError
 from netpolicy import ipam
-from portal import leases, readiness
-from portal.errors import ServiceError
 from tenants import choices as tenant_choices
 from tenants import realizers
 from tenants import services as tenant_services
@@ -40,7 +39,7 @@ class ClusterLock:
     """Redis lock per cluster, kept alive while held: a killed worker's lock lapses in LOCK_TTL."""
 
     def __init__(self, cluster_id: int):
-        client = redis.Redis.from_url(settings.REDIS_URL)
+        client = redisconn.client()
         self._lock = client.lock(f"enclave:vsphere:reconcile:{cluster_id}", timeout=LOCK_TTL, blocking_timeout=1)
         self._stop = threading.Event()
         self._keeper = threading.Thread(target=self._keep_alive, daemon=True)

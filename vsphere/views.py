@@ -7,9 +7,9 @@ from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 
+from core.errors import InvalidRequest
+from core.paging import paginate
 from core.views import ObjectActionView, ObjectDetailView, ObjectEditView, ObjectListView, attach_detail
-from portal.errors import InvalidRequest
-from portal.paging import paginate
 from tenants.access import get_cluster, staff_member_required
 from vsphere import allocation, previews, services
 from vsphere.api import capacity_report

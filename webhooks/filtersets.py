@@ -2,7 +2,7 @@
 
 import django_filters
 
-from portal import filters
+from core import filters
 from webhooks.choices import DeliveryState, EventType
 from webhooks.models import Delivery, Webhook
 

@@ -8,7 +8,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 
-from portal.crypto import EncryptedTextField
+from core.crypto import EncryptedTextField
 from webhooks.choices import SUBSCRIBABLE, DeliveryState
 
 NAME = RegexValidator(r"\A[a-z0-9][a-z0-9-]{0,62}\Z", "1-63 lowercase letters, digits or '-', starting alphanumeric.")

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import record, snapshot
-from portal.errors import Conflict, Forbidden, InvalidRequest
+from core.errors import Conflict, Forbidden, InvalidRequest
 from tenants.access import is_owner, is_site_admin
 from tenants.models import Tenant
 from webhooks import catalog, dispatch, outbound, secret_url, signing, tasks

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from portal import leases
+from core import leases
 from webhooks import delivery, dispatch
 from webhooks.choices import SENDABLE, DeliveryState
 from webhooks.models import Delivery

@@ -4,8 +4,8 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from core.paging import keyset, paginate
 from core.views import ObjectActionView, ObjectEditView
-from portal.paging import keyset, paginate
 from tenants.access import is_site_admin, tenant_ids
 from tenants.choices import Role
 from tenants.models import Tenant

@@ -193,8 +193,11 @@ def loop(
     retry_max: float = 60.0,
     stop: Callable[[], bool] = lambda: False,
     credential_file: Path | None = None,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> None:
-    """Long-poll forever; keep the last state when the portal is down or sends a bad document."""
+    """Long-poll forever; keep the last state when the portal is down or sends a bad document (fail static).
+
+    `sleep` waits between tries to reach the portal (a test passes a clock of its own: hours in no time)."""
     desired, etag, backoff = agent.last_desired(), None, 1.0
     if desired is not None:
         _safe_pass(agent, desired, full=True, client=None)
@@ -216,7 +219,7 @@ def loop(
             pause = max(backoff, getattr(exc, "retry_after", None) or 0.0)
             pause *= 1 + random.random() / 2  # noqa: S311 - jitter, so refused agents do not return together
             log.warning("desired state unavailable (%s); keeping last state, retry in %.0fs", exc, pause)
-            time.sleep(pause)
+            sleep(pause)
             backoff = min(backoff * 2, retry_max)
             if desired is not None and agent.cache is None:
                 _safe_pass(agent, desired, full=True, client=None)

@@ -10,7 +10,6 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('tenants', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -32,7 +31,8 @@ class Migration(migrations.Migration):
                 ('request_id', models.CharField(blank=True, db_index=True, max_length=64)),
                 ('source_ip', models.GenericIPAddressField(blank=True, null=True)),
                 ('actor', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tenant', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='tenants.tenant')),
+                # Was a foreign key to tenants.Tenant without a constraint (issue 33): the same bigint column and index.
+                ('tenant_id', models.BigIntegerField(blank=True, db_index=True, null=True)),
             ],
             options={
                 'ordering': ['-created', '-id'],

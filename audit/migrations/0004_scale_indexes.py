@@ -11,7 +11,6 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('audit', '0003_chain'),
-        ('tenants', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -20,7 +19,7 @@ class Migration(migrations.Migration):
         TrigramExtension(),
         migrations.AddIndex(
             model_name='auditevent',
-            index=models.Index(fields=['tenant', '-id'], name='audit_tenant_recent'),
+            index=models.Index(fields=['tenant_id', '-id'], name='audit_tenant_recent'),
         ),
         migrations.AddIndex(
             model_name='auditevent',

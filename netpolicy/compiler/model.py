@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from portal import addresses
+from core import addresses
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 

@@ -17,7 +17,6 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('agents', '0001_initial'),
         ('tenants', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
@@ -94,10 +93,10 @@ class Migration(migrations.Migration):
                 ('created', models.DateTimeField(auto_now_add=True)),
                 ('updated', models.DateTimeField(auto_now=True)),
                 ('id_pool', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='id_segments', to='netpolicy.pool')),
-                ('node_pool', models.ForeignKey(blank=True, help_text='Linux node pool realizing an overlay', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='segments', to='agents.nodepool')),
                 ('prefix_pool', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='prefix_segments', to='netpolicy.pool')),
                 ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
                 ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='segments', to='tenants.tenant')),
+                # node_pool (to agents.nodepool) was here: agents.SegmentPool holds it now (agents 0009, issue 33).
             ],
             options={
                 'ordering': ['tenant__slug', 'name'],

@@ -1,4 +1,4 @@
-"""Rewrite group addresses stored before the strict grammar (portal.addresses) into canonical networks.
+"""Rewrite group addresses stored before the strict grammar (core.addresses) into canonical networks.
 
 Scope ids and whitespace are dropped, as the nft compiler already did when it loaded them on nodes; a value
 that is no network at all could never have compiled and is removed. Each change is printed.

@@ -7,7 +7,6 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('agents', '0004_fullmatch_grammars'),
         ('netpolicy', '0008_list_order_indexes'),
         ('tenants', '0013_list_order_indexes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),

@@ -2,7 +2,7 @@
 
 import django.core.validators
 import django.db.models.deletion
-import portal.crypto
+import core.crypto
 from django.db import migrations, models
 
 
@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('url', models.CharField(max_length=300, validators=[django.core.validators.RegexValidator('\\Ahttps://[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?/?\\Z', 'Use https://host or https://host:port (no path).')])),
                 ('username', models.CharField(max_length=150)),
-                ('password', portal.crypto.EncryptedTextField(help_text='Encrypted at rest')),
+                ('password', core.crypto.EncryptedTextField(help_text='Encrypted at rest')),
                 ('verify_tls', models.BooleanField(default=True, help_text="Off only in labs: shown on the site's page")),
                 ('ca_bundle', models.CharField(blank=True, help_text='PEM file of trusted CAs (secrets dir)', max_length=500)),
                 ('transport_zone_path', models.CharField(help_text='The overlay transport zone tenant segments go in', max_length=500, validators=[django.core.validators.RegexValidator('\\A/infra(?:/(?!\\.\\.?(?:/|\\Z))[A-Za-z0-9_.-]{1,80}){1,12}\\Z', "Use an NSX Policy path such as /infra/tier-0s/t0 (letters, digits, '_', '.', '-').")])),

@@ -2,11 +2,11 @@
 
 import pytest
 
+from core.viewer_text import SITE_ADMIN
 from netpolicy import findings, ipam, propagation, site
 from netpolicy.compiler import nft
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.models import Group
-from portal.viewer_text import SITE_ADMIN
 from tenants import services
 from tests.conftest import service_data
 from tests.netpolicy.test_ipam import segment  # noqa: F401 (fixture: tenant A's /29 segment)

@@ -7,9 +7,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.models import AuditEvent
+from core.errors import Conflict
 from netpolicy import allocation, ipam, segments
 from netpolicy.models import Address, AddressState
-from portal.errors import Conflict
 from tenants import services
 from tests.conftest import service_data
 

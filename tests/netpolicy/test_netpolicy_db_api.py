@@ -41,7 +41,7 @@ def test_a_new_tenant_gets_the_default_isolation_policy(world):
     site = FirewallPolicy.objects.filter(tenant__isnull=True).order_by("sequence")
     assert [p.name for p in site] == ["site_base", "site_default_deny"]
     assert {"ssh", "icmp", "dhcp", "dns_udp", "nfs_tcp", "slurm"} <= set(Service.objects.values_list("name", flat=True))
-    assert AuditEvent.objects.filter(action="firewall_rule.create", tenant=world.tenant_a).count() == 4
+    assert AuditEvent.objects.filter(action="firewall_rule.create", tenant_id=world.tenant_a.pk).count() == 4
 
 
 def test_an_owner_adds_a_rule_inside_the_tenant(world, api):

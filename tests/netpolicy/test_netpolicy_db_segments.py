@@ -6,10 +6,10 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from audit.models import AuditEvent
+from core.errors import InvalidRequest
 from netpolicy import allocation, segments
 from netpolicy.allocation import PoolExhausted
 from netpolicy.models import Pool, Segment
-from portal.errors import InvalidRequest
 from tenants import services
 
 pytestmark = pytest.mark.django_db

@@ -2,12 +2,12 @@
 
 import pytest
 
+from core.viewer_text import SITE_ADMIN
 from netpolicy import ipam
 from netpolicy.compiler import analysis
-from netpolicy.findings import Names
 from netpolicy.ir import build_site_isolating
 from netpolicy.models import Segment
-from portal.viewer_text import SITE_ADMIN
+from netpolicy.names import Names
 from tenants import services
 from tests.conftest import service_data
 from tests.netpolicy.test_netpolicy_db_segments import make_pools

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from core.addresses import AddressError, parse_address, parse_network
 from netpolicy.compiler import defaults, nft, nsx
 from netpolicy.compiler.model import (
     NAME_MAX,
@@ -32,7 +33,6 @@ from netpolicy.compiler.model import (
     Tenant,
 )
 from netpolicy.ir import canonical_ports
-from portal.addresses import AddressError, parse_address, parse_network
 from tests.netpolicy.builders import Netns
 
 NFT_NAME_MAX = 255  # NFT_NAME_MAXLEN - 1 (sets, chains, tables)

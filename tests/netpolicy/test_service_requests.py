@@ -3,10 +3,10 @@
 import pytest
 
 from audit.models import AuditEvent
+from core.errors import Forbidden, InvalidRequest
 from netpolicy.models import Service
 from netpolicy.service_requests import request_service
 from notices.models import Notice
-from portal.errors import Forbidden, InvalidRequest
 
 pytestmark = pytest.mark.django_db
 

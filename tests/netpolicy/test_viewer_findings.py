@@ -6,9 +6,9 @@ Issue 31, item 1: a group 10.0.0.0/8 in astro and an allow rule from it into ast
 
 import pytest
 
+from core.viewer_text import SITE_ADMIN, Viewer
 from netpolicy import findings
 from netpolicy.models import FirewallPolicy, Group, Segment, Service
-from portal.viewer_text import SITE_ADMIN, Viewer
 from tests.netpolicy.test_netpolicy_db_segments import make_pools
 
 pytestmark = pytest.mark.django_db

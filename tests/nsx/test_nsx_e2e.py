@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import ServiceError
 from netpolicy.choices import SegmentState
 from netpolicy.models import FirewallPolicy, Pool, Service
 from netpolicy.rules import save_rule
@@ -14,7 +15,6 @@ from nsx import services as nsx_services
 from nsx import tasks as nsx_tasks
 from nsx.choices import CheckResult, Realization
 from nsx.models import AppliedState, NsxObject
-from portal.errors import ServiceError
 from tenants import services
 from tenants.choices import ClusterState
 from tests.nsx.nsxsim import NsxSim, free_port

@@ -2,6 +2,7 @@
 
 import pytest
 
+from core.errors import InvalidRequest
 from netpolicy import segments
 from netpolicy.choices import SegmentState
 from netpolicy.models import Pool
@@ -11,7 +12,6 @@ from nsx.choices import CheckResult, Realization
 from nsx.client import NsxError
 from nsx.models import AppliedState, NsxManager, NsxObject
 from nsx.tasks import check_manager
-from portal.errors import InvalidRequest
 from tenants import services
 from tests.nsx.nsxsim import NsxSim, free_port
 from tests.vsphere.sites import make_vcenter

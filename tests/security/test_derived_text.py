@@ -1,4 +1,4 @@
-"""Derived text is rendered for its reader: portal.viewer_text, and the sources that can only speak of one tenant.
+"""Derived text is rendered for its reader: core.viewer_text, and the sources that can only speak of one tenant.
 
 The canary (test_canary.py) reads every channel; these pin down why each source cannot leak. Sources that
 only ever speak of one tenant: notices and e-mail (notices.services.notify tells only the members of the
@@ -13,11 +13,11 @@ import json
 import pytest
 
 from audit.context import acting_as, system_actor
+from core import viewer_text
+from core.viewer_text import SITE_ADMIN, Viewer
 from notices.choices import NoticeKind
 from notices.models import Notice
 from notices.services import notify
-from portal import viewer_text
-from portal.viewer_text import SITE_ADMIN, Viewer
 from tenants import services
 from tenants.access import viewer
 from tests.conftest import service_data

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from portal.errors import Conflict, InvalidRequest, NotOffered, QuotaExceeded
+from core.errors import Conflict, InvalidRequest, NotOffered, QuotaExceeded
 from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster

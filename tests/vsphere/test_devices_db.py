@@ -5,7 +5,7 @@ import threading
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from portal.errors import Conflict, NotOffered
+from core.errors import Conflict, NotOffered
 from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster

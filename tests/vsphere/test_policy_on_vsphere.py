@@ -2,10 +2,10 @@
 
 import pytest
 
+from core.errors import InvalidRequest
+from core.viewer_text import SITE_ADMIN
 from netpolicy import findings, policy, rules
 from netpolicy.models import FirewallPolicy, Group
-from portal.errors import InvalidRequest
-from portal.viewer_text import SITE_ADMIN
 from tenants import services
 from tests.vsphere.sites import capacity_site, cluster_of
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import InvalidRequest
 from netpolicy.models import Segment
-from portal.errors import InvalidRequest
 from tenants import realizers, services
 from tenants.choices import SiteKind
 from tenants.models import VirtualCluster

@@ -6,7 +6,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from portal import crypto
+from core import crypto
 from tenants import services as tenant_services
 from tests.conftest import service_data
 from webhooks import delivery, dispatch, services, tasks

@@ -2,7 +2,7 @@
 
 import django.core.validators
 import django.db.models.deletion
-import portal.crypto
+import core.crypto
 from django.db import migrations, models
 
 
@@ -53,7 +53,7 @@ class Migration(migrations.Migration):
                 ('host', models.CharField(max_length=255)),
                 ('port', models.PositiveIntegerField(default=443)),
                 ('username', models.CharField(max_length=150)),
-                ('password', portal.crypto.EncryptedTextField(blank=True, help_text='Encrypted at rest; or use password_file')),
+                ('password', core.crypto.EncryptedTextField(blank=True, help_text='Encrypted at rest; or use password_file')),
                 ('password_file', models.CharField(blank=True, help_text='Path of a secret file', max_length=500)),
                 ('verify_tls', models.BooleanField(default=True)),
                 ('ca_bundle', models.CharField(blank=True, help_text='PEM file of trusted CAs', max_length=500)),

@@ -3,7 +3,7 @@
 import django.contrib.postgres.fields
 import django.core.validators
 import django.db.models.deletion
-import portal.crypto
+import core.crypto
 import webhooks.models
 from django.conf import settings
 from django.db import migrations, models
@@ -153,7 +153,7 @@ class Migration(migrations.Migration):
             name="WebhookSecret",
             fields=[
                 ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("secret", portal.crypto.EncryptedTextField(help_text="Encrypted at rest; shown once when created")),
+                ("secret", core.crypto.EncryptedTextField(help_text="Encrypted at rest; shown once when created")),
                 ("hint", models.CharField(help_text="The secret's last characters, to tell them apart", max_length=12)),
                 ("created", models.DateTimeField(auto_now_add=True)),
                 ("expires_at", models.DateTimeField(blank=True, null=True)),

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from agents import services
 from agents.models import Node
 from audit.context import acting_as, system_actor
-from portal.errors import ServiceError
+from core.errors import ServiceError
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from enclave_cli.config import Settings
 from enclave_cli.errors import CliError
 from enclave_cli.generated import defer_models_init
 
-PAGE = 1000  # the API's largest page (portal.rest.Pagination.max_limit)
+PAGE = 1000  # the API's largest page (core.rest.Pagination.max_limit)
 
 
 def _tls(ca_bundle: str | None) -> ssl.SSLContext | bool:

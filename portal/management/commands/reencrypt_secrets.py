@@ -6,7 +6,7 @@ from django.db import connection, transaction
 
 from audit.context import acting_as, system_actor
 from audit.services import record
-from portal.crypto import EncryptedTextField, decrypt, encrypt, is_current
+from core.crypto import EncryptedTextField, decrypt, encrypt, is_current
 
 
 def encrypted_fields():

@@ -12,7 +12,7 @@ from rest_framework import exceptions, pagination, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from portal.errors import ServiceError
+from core.errors import ServiceError
 
 
 def int_param(request, name: str, default: int, low: int, high: int | None) -> int:

@@ -1,6 +1,6 @@
 """The OpenAPI schema states the error responses the API gives, not only the successful ones.
 
-Every error is JSON (portal.rest.exception_handler): `{"detail": ..., "code": ...}` for refusals, and
+Every error is JSON (core.rest.exception_handler): `{"detail": ..., "code": ...}` for refusals, and
 `{field: [messages]}` for invalid input. Each operation lists the statuses it can answer with, so a
 client (or schemathesis' status-code conformance check) knows a 409 or a 429 is part of the contract.
 A view adds statuses its operations give beyond those with `error_statuses = ("404", ...)`.
@@ -136,7 +136,7 @@ def _variants(serializer) -> list[list[dict]]:
     return [list(group) for group in variants]
 
 
-# portal.addresses' grammar as far as JSON Schema can say it: an address of either family, a network with
+# core.addresses' grammar as far as JSON Schema can say it: an address of either family, a network with
 # a prefix length (host bits, and which run of zero groups `::` stands for, are still checked by the API alone).
 OCTET = r"(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 IPV4_NETWORK = rf"^({OCTET}\.){{3}}{OCTET}/(3[0-2]|[12]?[0-9])$"
@@ -157,14 +157,14 @@ def _either(options: list[dict], field) -> dict:
 
 
 class AddressFieldExtension(OpenApiSerializerFieldExtension):
-    target_class = "portal.fields.AddressField"
+    target_class = "core.fields.AddressField"
 
     def map_serializer_field(self, auto_schema, direction):
         return _either([{"type": "string", "format": "ipv4"}, {"type": "string", "format": "ipv6"}], self.target)
 
 
 class NetworkFieldExtension(OpenApiSerializerFieldExtension):
-    target_class = "portal.fields.NetworkField"
+    target_class = "core.fields.NetworkField"
 
     def map_serializer_field(self, auto_schema, direction):
         options = [{"type": "string", "pattern": IPV4_NETWORK}, {"type": "string", "pattern": IPV6_NETWORK}]
@@ -172,7 +172,7 @@ class NetworkFieldExtension(OpenApiSerializerFieldExtension):
 
 
 class NetworkListFieldExtension(OpenApiSerializerFieldExtension):
-    target_class = "portal.fields.NetworkListField"
+    target_class = "core.fields.NetworkListField"
 
     def map_serializer_field(self, auto_schema, direction):
         items = {"anyOf": [{"type": "string", "pattern": IPV4_NETWORK}, {"type": "string", "pattern": IPV6_NETWORK}]}

@@ -1,9 +1,9 @@
-"""API and form fields for addresses and networks, all checked by the one grammar in portal.addresses."""
+"""API and form fields for addresses and networks, all checked by the one grammar in core.addresses."""
 
 from django import forms
 from rest_framework import serializers
 
-from portal.addresses import AddressError, parse_address, parse_network
+from core.addresses import AddressError, parse_address, parse_network
 
 
 class NetworkField(serializers.CharField):

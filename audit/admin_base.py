@@ -1,22 +1,9 @@
-"""Admin helpers: the Django admin either changes nothing, or every change it makes is audited."""
+"""The audited model admin: every change the Django admin makes is audited (read-only admins: core.admin)."""
 
 from django.contrib import admin
 from django.db import transaction
 
 from audit.services import record, snapshot
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """A model admin that shows everything and changes nothing (edits would bypass the audit)."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 def _tenant_of(obj):

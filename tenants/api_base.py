@@ -1,4 +1,4 @@
-"""API base classes shared by every app: tenant-scoped viewsets."""
+"""API base classes of the apps at or above tenants: tenant-scoped viewsets, the site-admin permission."""
 
 from rest_framework import permissions, viewsets
 

@@ -12,6 +12,8 @@ import threading
 import redis
 from django.conf import settings
 
+from core import redisconn
+
 SWEEP_INTERVAL = 30.0  # seconds between sweeps (the beat schedule in portal.settings)
 
 
@@ -21,7 +23,7 @@ def grace() -> int:
 
 
 def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    return redisconn.client(socket_timeout=5)
 
 
 def _key(kind: str, ident) -> str:

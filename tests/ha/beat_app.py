@@ -1,0 +1,9 @@
+"""The portal's Celery app with one fast entry, sent to a queue no worker reads (the beat-lease tests)."""
+
+import os
+
+from portal.celery import app
+
+app.conf.beat_schedule = {
+    "ha-tick": {"task": "portal.tasks.heartbeat", "schedule": 0.5, "options": {"queue": os.environ["ENCLAVE_HA_QUEUE"]}}
+}

@@ -1,0 +1,84 @@
+"""Redis failover: SIGKILL the master, Sentinel promotes a replica, and every Redis client of the portal follows.
+
+The clients: redis-py through core.redisconn (leases, locks, throttles, health), Django's cache,
+a real Celery worker and publisher on kombu's Sentinel transport, and the long-poll listener, which
+catches up on wakes it may have missed and counts it.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+import redis
+from celery import Celery
+from django.core.cache.backends.redis import RedisCache
+from django.test import override_settings
+
+from agents import longpoll
+from core import metrics, redisconn
+from portal.tasks import HEARTBEAT_KEY
+from tests.conftest import ROOT
+from tests.ha.sentinel import MASTER, SentinelCluster, wait_for
+
+CATCHUPS = "enclave_longpoll_catchups_total"
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    sentinels = SentinelCluster(tmp_path_factory.mktemp("sentinel")).start()
+    yield sentinels
+    sentinels.stop()
+
+
+@pytest.fixture
+def worker(cluster, tmp_path):
+    """A real `celery worker` whose broker and Redis are found through the Sentinels."""
+    env = dict(os.environ, ENCLAVE_REDIS_SENTINELS=",".join(cluster.addresses), PYTHONUNBUFFERED="1",
+               ENCLAVE_REDIS_URL=f"redis://127.0.0.1:{cluster.master()}/0")  # fmt: skip
+    log = tmp_path / "worker.log"
+    cmd = [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool=solo", "--loglevel=INFO",
+           "--without-gossip", "--without-mingle", "-n", f"ha-{os.getpid()}@%h"]  # fmt: skip
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    assert wait_for(lambda: b" ready." in log.read_bytes() or proc.poll() is not None, 90) and proc.poll() is None
+    yield log
+    proc.kill()
+    proc.wait(timeout=20)
+
+
+def _heartbeat(client) -> float:
+    return float(client.get(HEARTBEAT_KEY) or 0)
+
+
+def test_every_redis_client_follows_the_new_master_after_the_master_is_killed(cluster, worker):
+    url = f"redis://127.0.0.1:{cluster.master()}/0"
+    with override_settings(REDIS_SENTINELS=cluster.addresses, REDIS_URL=url):
+        client = redisconn.client(socket_timeout=2)
+        client.set("acknowledged", "before")
+        assert client.wait(1, 5000) >= 1  # acknowledged once a replica has it
+        cache = RedisCache(url, {"OPTIONS": {"pool_class": "core.redisconn.SentinelPool"}})
+        listener = longpoll._listener_for(url)
+        assert listener.live.wait(30)
+        slot = listener.add(longpoll._channel(longpoll.redis_client(), 7).encode(), b"-")
+        publisher = Celery("ha-test", broker=redisconn.broker_url(url, cluster.addresses))
+        publisher.conf.broker_transport_options = {"master_name": MASTER}
+        before, catchups = _heartbeat(client), metrics.REGISTRY.get_sample_value(CATCHUPS) or 0
+
+        old = cluster.kill_master()
+        assert wait_for(lambda: cluster.master() != old, 60)
+        assert wait_for(lambda: client.set("after", "1"), 60)
+        assert client.get("acknowledged") == b"before"
+        assert wait_for(lambda: cache.set("ha", 1) is None and cache.get("ha") == 1, 60)
+        # The listener resubscribed on the new master and woke the parked poll to re-read (the sweep).
+        assert wait_for(lambda: listener.subscriptions >= 2 and longpoll.CHANGED in listener.take(slot), 60)
+        assert metrics.REGISTRY.get_sample_value(CATCHUPS) > catchups
+        longpoll.wake([7])
+        assert wait_for(lambda: longpoll.CHANGED in listener.take(slot), 30)
+        publisher.send_task("portal.tasks.heartbeat")
+        assert wait_for(lambda: _heartbeat(client) > before, 90), worker.read_text()[-3000:]
+        listener.discard(slot)
+
+    # Negative control: a client pinned to the old master's address (the settings before Sentinel) fails.
+    with pytest.raises(redis.ConnectionError):
+        redis.Redis.from_url(f"redis://127.0.0.1:{old}/0", socket_timeout=1).ping()
