@@ -29,21 +29,23 @@ class _Echo:
         return value
 
 
-def _rows(queryset):
-    for event in queryset.values(*[f if f not in ("actor", "tenant") else f"{f}_id" for f in EXPORT_FIELDS]).iterator(
-        chunk_size=CHUNK
-    ):
+def _rows(queryset, tenant_names=None):
+    """Events as dicts; the tenant by id (the API's references), or by the name `tenant_names` maps its id to."""
+    names = [f if f not in ("actor", "tenant") else f"{f}_id" for f in EXPORT_FIELDS]
+    for event in queryset.values(*names).iterator(chunk_size=CHUNK):
         event["actor"], event["tenant"] = event.pop("actor_id"), event.pop("tenant_id")
+        if tenant_names is not None:
+            event["tenant"] = tenant_names.get(event["tenant"], event["tenant"])
         yield event
 
 
-def csv_response(queryset, filename="audit.csv") -> StreamingHttpResponse:
+def csv_response(queryset, filename="audit.csv", tenant_names=None) -> StreamingHttpResponse:
     """Stream events as CSV, before/after as JSON text, formula-like cells neutralised."""
     writer = csv.writer(_Echo())
 
     def lines():
         yield writer.writerow(EXPORT_FIELDS)
-        for row in _rows(queryset):
+        for row in _rows(queryset, tenant_names):
             yield writer.writerow([neutralise(row[f]) for f in EXPORT_FIELDS])
 
     response = StreamingHttpResponse(lines(), content_type="text/csv")
@@ -51,12 +53,12 @@ def csv_response(queryset, filename="audit.csv") -> StreamingHttpResponse:
     return response
 
 
-def json_response(queryset, filename="audit.json") -> StreamingHttpResponse:
+def json_response(queryset, filename="audit.json", tenant_names=None) -> StreamingHttpResponse:
     """Stream events as one JSON array."""
 
     def chunks():
         yield "["
-        for index, row in enumerate(_rows(queryset)):
+        for index, row in enumerate(_rows(queryset, tenant_names)):
             yield ("," if index else "") + json.dumps(row, cls=DjangoJSONEncoder)
         yield "]"
 

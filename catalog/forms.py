@@ -120,7 +120,10 @@ class RequestForm(forms.Form):
 
     def __init__(self, *args, user=None, rules=None, site_offers=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["tenant"].queryset = visible_tenants(user).order_by("slug")
+        tenants = visible_tenants(user).order_by("slug")
+        self.fields["tenant"].queryset = tenants
+        if len(tenants[:2]) == 1:  # a lone tenant is preselected, as on the cluster form
+            self.fields["tenant"].initial = tenants[0].pk
         by_slug_when_long(self.fields["tenant"])
         self.editable = [name for name in grammar.FIELDS if (rules or {}).get(name, {}).get("editable")]
         for name in self.editable:
@@ -150,3 +153,22 @@ class RequestForm(forms.Form):
         data = {k: self.cleaned_data[k] for k in ("name", "lease_end", "justification")}
         data["values"] = {name: self.cleaned_data[name] for name in self.editable}
         return data
+
+
+def preset_rows(rules: dict) -> list[dict]:
+    """An item's presets in words: the field's label, its preset and what a researcher may change it to."""
+    rows = []
+    for name, rule in rules.items():
+        rows.append({"name": name, "label": LABELS.get(name, name), "value": _shown(name, rule.get("value")),
+                     "choices": [_shown(name, c) for c in rule.get("choices", [])]} | {
+                     k: rule.get(k) for k in ("editable", "min", "max")})  # fmt: skip
+    return rows
+
+
+def _shown(name: str, value) -> str:
+    """A preset as a person reads it: yes/no for switches, a choice's label, "none" for an empty profile."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if name in grammar.CHOICE_FIELDS and value in grammar.CHOICE_FIELDS[name].values:
+        return str(grammar.CHOICE_FIELDS[name](value).label)
+    return "none" if value in ("", None) else str(value)

@@ -5,7 +5,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 
 from catalog import services
-from catalog.forms import ItemForm, RequestForm, item_initial
+from catalog.forms import ItemForm, RequestForm, item_initial, preset_rows
 from catalog.models import CatalogItem
 from core.views import ObjectEditView, ObjectListView, attach_detail
 from tenants import advice, offers
@@ -71,7 +71,7 @@ def _detail_context(request, item: CatalogItem, form) -> dict:
     preset = services.preset_cluster(version.rules)
     return {
         "item": item, "version": version, "form": form, "is_admin": is_site_admin(request.user),
-        "rules": [(name, rule) for name, rule in version.rules.items()],
+        "rules": preset_rows(version.rules),
         "notes": advice.notes(preset.workload_class, preset.interconnect, preset.network_mode, preset.data_path,
                               preset.gpu_mode),
         "site": services.site_view(version),

@@ -1,13 +1,16 @@
 """Pages for the audit log, API tokens and (for site admins) tenants and quotas."""
 
+from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 
 from audit import chain, export
+from audit import diff as audit_diff
 from audit.filtersets import AuditEventFilterSet
 from audit.models import AuditEvent
 from core.errors import InvalidRequest
@@ -15,7 +18,7 @@ from core.paging import keyset, paginate
 from core.views import ObjectActionView, ObjectEditView, PageView, attach_detail, service_call
 from frontend.forms import MembershipForm, QuotaForm, TenantForm, TokenForm
 from tenants import quotas, services
-from tenants.access import is_site_admin, staff_member_required, tenant_ids
+from tenants.access import is_site_admin, staff_member_required, tenant_ids, visible_tenants
 from tenants.models import Membership, Tenant, VirtualCluster
 from users import services as token_services
 from users.models import APIToken, TokenScope
@@ -27,6 +30,56 @@ def visible_events(user):
     return AuditEvent.objects.filter(Q(tenant_id__in=tenant_ids(user)) | Q(actor=user))
 
 
+NAME_FIELDS = ("username", "slug", "name")  # what a person calls a referenced row, in this order
+
+
+def _named_changes(events, user) -> None:
+    """Each event's diff with foreign keys by name (`endorsed_by alice`), one query per referenced model."""
+    wanted: dict = {}  # model -> ids
+    per_event = []
+    for event in events:
+        refs = {}
+        for change in audit_diff.changes(event.before, event.after):
+            model = _related_model(event.object_type, change.field)
+            if model is not None:
+                refs[change.field] = model
+                for value in (change.before, change.after):
+                    if value.isdigit():
+                        wanted.setdefault(model, set()).add(int(value))
+        per_event.append(refs)
+    names = {model: _names(model, ids, user) for model, ids in wanted.items()}
+    for event, refs in zip(events, per_event, strict=True):
+        event.diff_rows = [
+            audit_diff.Change(
+                c.field, _name(names, refs.get(c.field), c.before), _name(names, refs.get(c.field), c.after)
+            )
+            for c in audit_diff.changes(event.before, event.after)
+        ]
+
+
+def _related_model(object_type: str, field: str):
+    """The model a snapshot's field points to (foreign keys are stored by id), or None."""
+    try:
+        found = apps.get_model(object_type)._meta.get_field(field)
+    except (LookupError, ValueError, FieldDoesNotExist):
+        return None
+    return found.related_model if found.many_to_one or found.one_to_one else None
+
+
+def _names(model, ids: set, user) -> dict:
+    label = next((f for f in NAME_FIELDS if any(x.name == f for x in model._meta.concrete_fields)), None)
+    if label is None:
+        return {}
+    rows = model.objects.filter(pk__in=ids)
+    if model is Tenant and not is_site_admin(user):  # another tenant's name reaches site admins only
+        rows = rows.filter(pk__in=tenant_ids(user))
+    return {str(pk): name for pk, name in rows.values_list("pk", label)}
+
+
+def _name(names: dict, model, value: str) -> str:
+    return names.get(model, {}).get(value, value) if model is not None else value
+
+
 class AuditListView(PageView):
     """Searchable audit log; the same filters drive the CSV/JSON export."""
 
@@ -36,13 +89,17 @@ class AuditListView(PageView):
     def get(self, request):
         filterset = AuditEventFilterSet(request.GET, queryset=visible_events(request.user))
         if request.GET.get("export") in ("csv", "json"):
-            events = filterset.qs.order_by("created", "id")
-            return export.json_response(events) if request.GET["export"] == "json" else export.csv_response(events)
+            events = filterset.qs.order_by("-created", "-id")  # as the table reads: newest first
+            download = export.json_response if request.GET["export"] == "json" else export.csv_response
+            slugs = dict(visible_tenants(request.user).values_list("pk", "slug"))  # the reader's tenants only
+            return download(events, tenant_names=slugs)
         pager = keyset(request, filterset.qs)  # a million events: index scans of one page, no COUNT
+        _named_changes(pager.rows, request.user)
         query = request.GET.copy()
         for key in ("before", "after"):
             query.pop(key, None)
-        context = {"filter": filterset, "events": pager.rows, "pager": pager, "query": query.urlencode()}
+        context = {"filter": filterset, "events": pager.rows, "pager": pager, "query": query.urlencode(),
+                   "tenants": visible_tenants(request.user).order_by("slug").only("pk", "slug")}  # fmt: skip
         if is_site_admin(request.user) and not request.htmx:
             context["chain"] = chain.status()  # cached: the newest links, plus the last full check
         return self.render(request, context)

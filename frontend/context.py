@@ -4,7 +4,7 @@ from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from tenants.access import is_site_admin, tenant_ids
 from tenants.choices import ClusterState, Role
-from tenants.models import LeaseExtension, VirtualCluster
+from tenants.models import LeaseExtension, Membership, VirtualCluster
 
 
 def waiting_for(user) -> dict:
@@ -30,5 +30,7 @@ def navigation(request):
     user = getattr(request, "user", None)
     if not (user and user.is_authenticated):
         return {}
-    waiting = waiting_for(user)
-    return {"nav_waiting": waiting["total"], "waiting": waiting, "is_site_admin": is_site_admin(user)}
+    waiting, admin = waiting_for(user), is_site_admin(user)
+    # Approvals (endorse, approve, extensions) are for PIs of some tenant and site admins; members decide nothing.
+    decider = admin or Membership.objects.filter(user=user, role=Role.OWNER).exists()
+    return {"nav_waiting": waiting["total"], "waiting": waiting, "is_site_admin": admin, "is_decider": decider}

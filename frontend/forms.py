@@ -28,6 +28,10 @@ def offer_site_options(form, site_offers: list) -> None:
         form.fields["vgpu_profile"] = forms.ChoiceField(choices=choices, required=False, label="vGPU profile")
 
 
+# Where a new request's size starts (a small Slurm cluster the site's hosts fit); the quota panel shows the cost.
+SIZE_DEFAULTS = {"worker_count": 2, "vcpus_per_node": 8, "memory_gb_per_node": 32}
+
+
 class DateInput(forms.DateInput):
     input_type = "date"
 
@@ -48,8 +52,9 @@ class ClusterForm(forms.ModelForm):
             "justification": forms.Textarea(attrs={"rows": 3}),
             "tenant": FastSelect(label_field="slug"),
         }
-        labels = {"worker_count": "Worker nodes", "memory_gb_per_node": "Memory per node (GB)",
-                  "nic_type": "Network adapter", "gpu_mode": "GPUs", "gpus_per_worker": "GPUs per worker"}  # fmt: skip
+        labels = {"worker_count": "Worker nodes", "vcpus_per_node": "vCPUs per node",
+                  "memory_gb_per_node": "Memory per node (GB)", "nic_type": "Network adapter", "gpu_mode": "GPUs",
+                  "gpus_per_worker": "GPUs per worker"}  # fmt: skip
 
     def __init__(self, *args, user=None, site_offers=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -58,6 +63,8 @@ class ClusterForm(forms.ModelForm):
         if len(tenants[:2]) == 1:  # a lone tenant is preselected
             self.fields["tenant"].initial = tenants[0].pk
         by_slug_when_long(self.fields["tenant"])  # a site admin may choose any of the site's tenants
+        for name, value in SIZE_DEFAULTS.items():
+            self.fields[name].initial = value
         self.site_offers = offers.site_offers() if site_offers is None else site_offers
         offer_site_options(self, self.site_offers)
         latest = max_lease_end()

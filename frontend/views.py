@@ -17,7 +17,7 @@ from frontend.forms import ClusterForm, ExtendLeaseForm, RejectForm, ResizeForm
 from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from notices import services as notice_services
-from tenants import advice, notifications, offers, quotas, realizers, resize, services
+from tenants import advice, notifications, offers, progress, quotas, realizers, resize, services
 from tenants.access import (
     can_decide,
     get_cluster,
@@ -27,7 +27,7 @@ from tenants.access import (
     visible_clusters,
     visible_tenants,
 )
-from tenants.choices import LEASE_STATES, ClusterState, Interconnect, Role
+from tenants.choices import LEASE_STATES, REQUEST_STATES, ClusterState, ExtensionState, Interconnect, Role
 from tenants.filtersets import ClusterFilterSet
 from tenants.models import LeaseExtension, VirtualCluster
 
@@ -189,6 +189,7 @@ def _detail_context(request, cluster) -> dict:
         "reject_form": RejectForm(),
         **_lease_context(cluster, request.user),
         "can_resize": can_resize,
+        "resize_by_others": cluster.state in RESIZABLE_STATES and not can_resize,
         "resize_form": ResizeForm(initial={"worker_count": cluster.worker_count, "interconnect": cluster.interconnect},
                                   site_offers=offers.site_offers() if can_resize else (),
                                   rules=origin.version.rules if origin else None),
@@ -203,12 +204,17 @@ def _detail_context(request, cluster) -> dict:
 def _status_context(cluster) -> dict:
     """The status card: the state, and while work is pending what is applied and why it waits or failed."""
     pending = resize.pending(cluster) if cluster.generation != cluster.observed_generation else []
-    return {"cluster": cluster, "live": cluster.work_pending, "pending": pending}
+    return {"cluster": cluster, "live": cluster.work_pending, "pending": pending,
+            "next_step": progress.next_step(cluster), "path": progress.path(cluster),
+            "before_site": cluster.state in REQUEST_STATES}  # fmt: skip
 
 
 def _with_summary(event):
     """A history row says what a resize changed (from → to), not only that one happened."""
     event.changes = resize.describe(event.before, event.after) if event.action == "cluster.resize" else []
+    if event.action == "cluster.extend_lease":
+        was, now = (event.before or {}).get("lease_end"), (event.after or {}).get("lease_end")
+        event.changes = [f"lease end {was} → {now}"] if was != now else []
     return event
 
 
@@ -224,12 +230,15 @@ def _lease_context(cluster, user) -> dict:
     may_extend = may_extend and (bound is None or latest > cluster.lease_end)
     return {
         "lease_bound": bound[1] if bound else "",
-        "lease_open": cluster.state in LEASE_STATES,
+        # Before approval the requested lease end is part of the request (edited with it), not a lease to extend.
+        "lease_open": cluster.state in LEASE_STATES and cluster.state not in REQUEST_STATES,
         "lease_days_left": (cluster.lease_end - timezone.localdate()).days,
         "at_expiry": notifications.AT_EXPIRY,
         "warning_days": settings.LEASE_WARNING_DAYS,
         "max_days": settings.LEASE_MAX_DAYS,
         "max_lease_end": latest,
+        # The lease already ends past what needs no review (an approved extension moved it): no "up to" hint.
+        "past_review_free": cluster.lease_end >= latest,
         "extension": extension,
         "can_decide_extension": extension is not None
         and can_decide(user, cluster)
@@ -252,7 +261,16 @@ def _access_context(cluster, user) -> dict:
     if not cluster.site_kind or cluster.state not in ACCESS_STATES:
         return {}
     view = realizers.for_cluster(cluster).observe(cluster)
+    for node in view.nodes:
+        node["labelled"] = _labelled(cluster, node["addresses"])
     return {"access": view, "ssh_command": view.ssh_command(user.username)}
+
+
+def _labelled(cluster, addresses: list[str]) -> list[tuple[str, str]]:
+    """Each address with what it is on: the realizer lists the primary adapter's first, then the interconnect's."""
+    second = {Interconnect.SRIOV_IB: "SR-IOV InfiniBand", Interconnect.SRIOV_ROCE: "SR-IOV RoCE",
+              Interconnect.PVRDMA: "PVRDMA"}.get(cluster.interconnect, "interconnect")  # fmt: skip
+    return [("tenant network" if i == 0 else second, address) for i, address in enumerate(addresses)]
 
 
 ACCESS_STATES = {ClusterState.APPROVED, ClusterState.PROVISIONING, ClusterState.READY, ClusterState.DEGRADED,
@@ -275,8 +293,7 @@ def _decide_extension(cluster, user, approve: bool, reason: str = ""):
     extension = services.pending_extension(cluster)
     if extension is None:
         raise Conflict("No lease extension waits for a decision.")
-    services.decide_extension(extension, user, approve, reason)
-    return VirtualCluster.objects.select_related("tenant").get(pk=cluster.pk)
+    return services.decide_extension(extension, user, approve, reason)
 
 
 ACTIONS["approve-extension"] = lambda c, u, p: _decide_extension(c, u, True)
@@ -294,9 +311,9 @@ FORM_ACTIONS = {
 def _done(result, before: VirtualCluster) -> str:
     """What a successful action says: the cluster's new state, the work now pending, or the extension waiting."""
     if isinstance(result, LeaseExtension):
-        return (
-            f"Extension of {result.cluster} to {result.lease_end} requested: it waits for a PI's or admin's approval."
-        )
+        return _extension_done(result)
+    if result.lease_end != before.lease_end and result.state == before.state:
+        return f"The lease of {result} now ends on {result.lease_end}."
     state = result.get_state_display().lower()
     if result.state == before.state and result.generation != before.generation:
         changes = ", ".join(resize.describe(snapshot(before), snapshot(result))) or "no change"
@@ -305,6 +322,16 @@ def _done(result, before: VirtualCluster) -> str:
     if result.work_pending:
         return f"{result} is now {state}; the site is at work on it, and this page follows it until it is done."
     return f"{result} is now {state}."
+
+
+def _extension_done(extension: LeaseExtension) -> str:
+    """A lease extension's banner: asked for, approved (the lease's new end) or rejected; never the cluster's state."""
+    if extension.state == ExtensionState.APPROVED:
+        return f"Extension of {extension.cluster} approved: the lease now ends on {extension.lease_end}."
+    if extension.state == ExtensionState.REJECTED:
+        return f"Extension of {extension.cluster} to {extension.lease_end} rejected; the lease end is unchanged."
+    return (f"Extension of {extension.cluster} to {extension.lease_end} requested: it waits for a PI's or admin's "
+            "approval.")  # fmt: skip
 
 
 def _resize_plan(request, cluster, changes: dict):

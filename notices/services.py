@@ -99,6 +99,20 @@ def mark_all_read(user) -> int:
     return Notice.objects.filter(user=user, read__isnull=True).update(read=timezone.now())
 
 
+def mark_read(notice: Notice) -> Notice:
+    """Mark one notice read (reading is the user's own bookkeeping: not audited, as mark_all_read)."""
+    Notice.objects.filter(pk=notice.pk, read__isnull=True).update(read=timezone.now())
+    notice.refresh_from_db()
+    return notice
+
+
+def settle(url: str, kinds) -> int:
+    """Mark read every unread notice of these kinds about `url`: someone acted on it, nothing waits any more."""
+    if not url:
+        return 0
+    return Notice.objects.filter(url=url[:300], kind__in=list(kinds), read__isnull=True).update(read=timezone.now())
+
+
 def prune(days: int | None = None) -> int:
     """Delete notices older than the retention period (settings.NOTICE_RETENTION_DAYS), read or not."""
     days = settings.NOTICE_RETENTION_DAYS if days is None else days

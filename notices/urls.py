@@ -7,5 +7,7 @@ from notices import views
 app_name = "notices"
 
 urlpatterns = [
+    path("", views.NoticeListView.as_view(), name="list"),
+    path("<int:pk>/read/", views.NoticeReadView.as_view(), name="notice-read"),
     path("preferences/", views.PreferencesView.as_view(), name="preferences"),
 ]

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from notices.choices import NoticeKind as K
-from notices.services import notify
-from tenants import realizers, resize
+from notices.services import notify, settle
+from tenants import progress, realizers, resize
 from tenants.choices import ClusterState, ExtensionState, Role
 from tenants.models import LeaseExtension, VirtualCluster
 
@@ -75,6 +75,8 @@ def state_changed(cluster, action: str, since: int | None = None) -> None:
 
     `since` is the generation the site had observed before: a "ready" after a resize says what changed.
     """
+    waited = ((K.ENDORSE, ClusterState.SUBMITTED), (K.APPROVE, ClusterState.ENDORSED))
+    settle(cluster_url(cluster), [kind for kind, state in waited if cluster.state != state])  # acted on: not "new"
     what = SUBJECTS.get(action)
     resized = resize.applied(cluster, since, cluster.observed_generation) if action == "cluster.ready" and since else []
     if resized:
@@ -88,6 +90,8 @@ def state_changed(cluster, action: str, since: int | None = None) -> None:
             body += f"\nWhat happened: {cluster.status_message}\n"
         if action == "cluster.ready":
             body += access_text(cluster)
+        if action in ("cluster.submit", "cluster.endorse", "cluster.approve"):
+            body += progress.text(cluster)
         notify(
             [cluster.requested_by], K.CLUSTER, f"{cluster} {what}", body, cluster_url(cluster), about=cluster.tenant_id
         )
@@ -148,6 +152,7 @@ def extension_requested(extension) -> None:
 def extension_decided(extension) -> None:
     """The one who asked for the extension hears the decision."""
     cluster = extension.cluster
+    settle(cluster_url(cluster), [K.EXTENSION])  # decided: the other deciders' notices are no longer "new"
     verdict = "approved" if extension.state == ExtensionState.APPROVED else "rejected"
     body = f"Your request to keep {cluster} until {extension.lease_end} was {verdict} by {extension.decided_by}.\n"
     if extension.decision_reason:

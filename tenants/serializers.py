@@ -1,7 +1,9 @@
 """API serializers of the tenants app."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tenants import progress
 from tenants.access import tenant_ids
 from tenants.choices import (
     APPROVABLE_SITE_KINDS,
@@ -67,6 +69,15 @@ def _data_path_variants() -> tuple[dict, ...]:
     return {"properties": {"data_path": {"enum": others}}}, {"properties": {"nic_type": {"enum": [vmxnet3]}}}
 
 
+class NextStepSerializer(serializers.Serializer):
+    """Where a request is on its path and who (by role) may act next."""
+
+    step = serializers.CharField(read_only=True, help_text="submitted, endorse, approve, provisioning, ready or done")
+    actor = serializers.CharField(read_only=True, help_text="requester, pi, site_admin, pi_or_site_admin, site or "
+                                  "empty (nobody needs to act)")  # fmt: skip
+    text = serializers.CharField(read_only=True, help_text="What happens next, in words")
+
+
 class ClusterSerializer(serializers.ModelSerializer):
     """A virtual cluster request; state fields are read-only and change only through actions."""
 
@@ -83,6 +94,7 @@ class ClusterSerializer(serializers.ModelSerializer):
     site_kind = serializers.ChoiceField(
         choices=SiteKind.choices, allow_blank=True, read_only=True, help_text="Empty until an admin approves"
     )
+    next_step = serializers.SerializerMethodField(help_text="Who (by role) may act next on the request")
 
     class Meta:
         model = VirtualCluster
@@ -93,6 +105,7 @@ class ClusterSerializer(serializers.ModelSerializer):
             "lease_end", "justification", "submit", "state", "status_message", "generation",
             "observed_generation", "requested_by", "rejection_reason", "vm_count", "total_vcpus",
             "total_memory_gb", "vf_count", "gpu_count", "site_kind", "site", "segment", "created", "updated",
+            "next_step",
         ]  # fmt: skip
         read_only_fields = [
             "state", "status_message", "generation", "observed_generation", "rejection_reason",
@@ -100,6 +113,10 @@ class ClusterSerializer(serializers.ModelSerializer):
         ]  # fmt: skip
         # Name uniqueness is checked by the service (among live requests), not by DRF.
         validators = []
+
+    @extend_schema_field(NextStepSerializer)
+    def get_next_step(self, cluster) -> dict:
+        return progress.next_step(cluster)
 
     def validate_tenant(self, tenant):
         """Only the user's own tenants may be named; others do not exist for them."""

@@ -94,6 +94,8 @@ MATRIX = {
     "frontend:membership-remove": ("post", "admin", "membership_a"),
     # Pages: notices app (the user's own preferences; no tenant data)
     "notices:preferences": ("get", "list", None),
+    "notices:list": ("get", "list", None),
+    "notices:notice-read": ("post", "own", "notice_a"),  # only the notice's own user; others 404
     "agents:node-list": ("get", "admin", None),
     "agents:node-detail": ("get", "admin", "node"),
     "agents:node-revoke-credential": ("post", "admin", "node"),

@@ -80,6 +80,19 @@ def events(world, n):
     ])  # fmt: skip
 
 
+def notices(world, n):
+    """n notices each for tenant A's owner and the site admin, every third one read."""
+    from django.utils import timezone
+
+    from notices.models import Notice
+
+    Notice.objects.bulk_create([
+        Notice(user=user, kind="cluster", subject=f"tenant-a/c{i} submitted", url="/clusters/",
+               read=timezone.now() if i % 3 == 0 else None)
+        for user in (world.owner_a, world.admin) for i in range(n)
+    ])  # fmt: skip
+
+
 def tokens(world, n):
     APIToken.objects.bulk_create([APIToken(user=world.owner_a, name=f"t{i}", token_hash=f"{i:064x}", hint=f"enc_{i}")
                                   for i in range(n)])  # fmt: skip

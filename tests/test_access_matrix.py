@@ -40,6 +40,9 @@ class Objects:
 
         self.event_a = AuditEvent.objects.filter(tenant_id=world.tenant_a.pk).first()
         self.token_a, _ = create_token(world.owner_a, "ci")
+        from notices.models import Notice
+
+        self.notice_a = Notice.objects.create(user=world.owner_a, kind="cluster", subject="tenant-a/mpi-1 submitted")
         from agents import services as agent_services
 
         self.pool = agent_services.create_pool("pool-1")

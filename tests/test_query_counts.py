@@ -56,6 +56,7 @@ LISTS = {
     "frontend:cluster-create": (bulk.clusters, ("owner_a",), None),  # the quota panel sums the tenant's clusters
     "frontend:approvals": (bulk.clusters, ("admin", "owner_a"), None),
     "notices:preferences": (bulk.clusters, ("admin", "owner_a"), None),
+    "notices:list": (bulk.notices, ("admin", "owner_a"), None),
     "identity:rule-list": (bulk.group_rules, ("admin",), None),
     "frontend:audit": (bulk.events, ("admin", "owner_a"), None),
     "frontend:tokens": (bulk.tokens, ("owner_a",), None),

@@ -153,5 +153,5 @@ class ClusterOperationsView(ObjectDetailView):
         return get_cluster(request.user, pk)
 
     def get_extra_context(self, request, cluster) -> dict:
-        operations = list(OperationLog.objects.filter(cluster=cluster).order_by("-id")[:LOG_TAIL])[::-1]
+        operations = list(OperationLog.objects.filter(cluster=cluster).order_by("-id")[:LOG_TAIL])  # newest first
         return {"operations": operations, "polling": cluster.state in ACTIVE_STATES or cluster.work_pending}

@@ -1,5 +1,7 @@
 """Template helpers of the vsphere app: the VF capacity chart and the cluster page's vSphere panel."""
 
+import re
+
 from django import template
 
 from tenants.access import is_site_admin
@@ -63,7 +65,7 @@ def cluster_vsphere(context, cluster) -> dict:
     placed_here = cluster.site_kind == SiteKind.VSPHERE
     if not placed_here and (cluster.site_kind or not VCenter.objects.exists()):
         return {"enabled": False}
-    operations = list(OperationLog.objects.filter(cluster=cluster).order_by("-id")[:LOG_TAIL])[::-1]
+    operations = list(OperationLog.objects.filter(cluster=cluster).order_by("-id")[:LOG_TAIL])  # newest first
     return {
         "enabled": True,
         "show_plan": is_site_admin(user) and cluster.state in PREVIEW_STATES,
@@ -71,3 +73,22 @@ def cluster_vsphere(context, cluster) -> dict:
         "operations": operations,
         "vfs": VFAssignment.objects.filter(cluster=cluster).select_related("pf__host").order_by("node_name"),
     }
+
+
+# A reconciler step as a researcher reads it: a filter being rewritten is progress, not "rules missing".
+PROGRESS_WORDS = (
+    (re.compile(r"traffic filter differs from the tenant policy \((\d+) rules missing, (\d+) not in the policy\)"),
+     r"bringing the traffic filter up to date with the tenant policy (\1 rules to add, \2 to remove)"),
+    (re.compile(r"no traffic filter; apply the tenant policy \((\d+) rules\)"),
+     r"applying the tenant policy as the traffic filter (\1 rules)"),
+)  # fmt: skip
+
+
+@register.filter
+def as_progress(step: str, admin: bool = False) -> str:
+    """A step's text for its reader: site admins read the reconciler's words, others progress."""
+    if admin:
+        return step
+    for pattern, words in PROGRESS_WORDS:
+        step = pattern.sub(words, step)
+    return step

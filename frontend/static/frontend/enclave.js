@@ -19,7 +19,19 @@
     button.addEventListener("click", function () {
       button.setAttribute("aria-expanded", String(nav.classList.toggle("open")));
     });
+    var groups = nav.querySelectorAll("details.nav-group");
+    // A disclosure menu (the site admin's pages) closes on Escape, back to its summary, and on a click elsewhere.
+    document.addEventListener("click", function (event) {
+      groups.forEach(function (group) { if (group.open && !group.contains(event.target)) group.open = false; });
+    });
     nav.addEventListener("keydown", function (event) {
+      var group = event.target.closest && event.target.closest("details.nav-group");
+      if (event.key === "Escape" && group && group.open) {
+        group.open = false;
+        group.querySelector("summary").focus();
+        event.stopPropagation();
+        return;
+      }
       if (event.key === "Escape" && nav.classList.contains("open")) {
         nav.classList.remove("open");
         button.setAttribute("aria-expanded", "false");

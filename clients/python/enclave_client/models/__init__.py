@@ -362,6 +362,7 @@ from .membership_source_enum import MembershipSourceEnum
 from .memberships_list_role import MembershipsListRole
 from .mode_enum import ModeEnum
 from .network_mode_enum import NetworkModeEnum
+from .next_step import NextStep
 from .nic_type_enum import NicTypeEnum
 from .node import Node
 from .node_credential import NodeCredential
@@ -928,6 +929,7 @@ __all__ = (
     "MembershipsListRole",
     "ModeEnum",
     "NetworkModeEnum",
+    "NextStep",
     "NicTypeEnum",
     "Node",
     "NodeCredential",

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -17,6 +17,10 @@ from ..models.nic_type_enum import NicTypeEnum
 from ..models.site_kind_enum import SiteKindEnum
 from ..models.workload_class_enum import WorkloadClassEnum
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.next_step import NextStep
+
 
 T = TypeVar("T", bound="ClusterUpdate")
 
@@ -66,6 +70,7 @@ class ClusterUpdate:
         segment (int | None):
         created (datetime.datetime):
         updated (datetime.datetime):
+        next_step (NextStep): Where a request is on its path and who (by role) may act next.
         login_node (bool | Unset):
         interconnect (InterconnectEnum | Unset): * `none` - None (VMXNET3 only)
             * `sriov-ib` - SR-IOV InfiniBand
@@ -111,6 +116,7 @@ class ClusterUpdate:
     segment: int | None
     created: datetime.datetime
     updated: datetime.datetime
+    next_step: NextStep
     login_node: bool | Unset = UNSET
     interconnect: InterconnectEnum | Unset = UNSET
     network_mode: NetworkModeEnum | Unset = UNSET
@@ -178,6 +184,8 @@ class ClusterUpdate:
 
         updated = self.updated.isoformat()
 
+        next_step = self.next_step.to_dict()
+
         login_node = self.login_node
 
         interconnect: str | Unset = UNSET
@@ -237,6 +245,7 @@ class ClusterUpdate:
                 "segment": segment,
                 "created": created,
                 "updated": updated,
+                "next_step": next_step,
             }
         )
         if login_node is not UNSET:
@@ -260,6 +269,8 @@ class ClusterUpdate:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.next_step import NextStep
+
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -336,6 +347,8 @@ class ClusterUpdate:
 
         updated = datetime.datetime.fromisoformat(d.pop("updated"))
 
+        next_step = NextStep.from_dict(d.pop("next_step"))
+
         login_node = d.pop("login_node", UNSET)
 
         _interconnect = d.pop("interconnect", UNSET)
@@ -408,6 +421,7 @@ class ClusterUpdate:
             segment=segment,
             created=created,
             updated=updated,
+            next_step=next_step,
             login_node=login_node,
             interconnect=interconnect,
             network_mode=network_mode,
