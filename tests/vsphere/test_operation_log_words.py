@@ -4,7 +4,7 @@ import pytest
 
 from tests.browser import login
 from tests.vsphere.test_access import member_request_approved
-from vsphere.services import StepLog
+from vsphere.reconcile.journal import StepLog
 
 REWRITE = ("set-portgroup-filter enclave-tenant-a-vlan: traffic filter differs from the tenant policy "
            "(36 rules missing, 34 not in the policy)")  # fmt: skip
