@@ -21,7 +21,6 @@ HTTPS_URL = RegexValidator(r"\Ahttps://[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?/?\Z"
 class NsxManager(models.Model):
     """The NSX Manager of one vCenter's site: where its overlay segments and distributed firewall live."""
 
-    vcenter = models.OneToOneField("vsphere.VCenter", on_delete=models.PROTECT, related_name="nsx")
     url = models.CharField(max_length=300, validators=[HTTPS_URL])
     username = models.CharField(max_length=150)
     password = EncryptedTextField(help_text="Encrypted at rest")
@@ -37,11 +36,13 @@ class NsxManager(models.Model):
     check_message = models.TextField(blank=True)
     checked_at = models.DateTimeField(null=True, blank=True)
 
+    # Its vCenter holds the link (vsphere.VCenter.nsx, reverse name "vcenter"): vsphere sits above nsx.
+
     class Meta:
         ordering = ["vcenter__name"]
 
     def __str__(self):
-        return f"NSX of {self.vcenter}"
+        return f"NSX of {getattr(self, 'vcenter', None)}"  # the reverse link: None once its vCenter is gone
 
     def ca_bundle_path(self) -> str | None:
         """The CA bundle to verify NSX's certificate against, if any (checked again when used)."""

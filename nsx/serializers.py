@@ -1,6 +1,7 @@
 """API serializers of the nsx app; writes go through nsx.services."""
 
 from rest_framework import serializers
+from rest_framework.validators import UniqueValidator
 
 from nsx.models import NsxManager, NsxObject
 
@@ -12,6 +13,11 @@ class NsxManagerSerializer(serializers.ModelSerializer):
         write_only=True, required=False, allow_blank=True, style={"input_type": "password"},
         help_text="Write-only; encrypted at rest. Leave out on update to keep the current one.",
     )  # fmt: skip
+    # The link is vsphere.VCenter.nsx (reverse "vcenter"); its model is reached through it, not imported.
+    vcenter = serializers.PrimaryKeyRelatedField(
+        queryset=NsxManager._meta.get_field("vcenter").related_model.objects.all(),
+        validators=[UniqueValidator(queryset=NsxManager.objects.all())],
+    )
 
     class Meta:
         model = NsxManager

@@ -18,10 +18,11 @@ def _apply(manager: NsxManager, data: dict) -> None:
     unknown = set(data) - FIELDS
     if unknown:
         raise InvalidRequest(f"Unknown fields: {', '.join(sorted(unknown))}")
-    if manager.pk and "vcenter" in data and data["vcenter"] != manager.vcenter:
+    if manager.pk and "vcenter" in data and data["vcenter"] != vcenter_of(manager):
         raise InvalidRequest("An NSX Manager stays with its vCenter; forget it and register a new one.", "vcenter")
     for name, value in data.items():
-        setattr(manager, name, value)
+        if name != "vcenter":  # the link lives on the vCenter's side (vsphere sits above nsx)
+            setattr(manager, name, value)
     if not manager.password:
         raise InvalidRequest("Give the NSX user's password.", "password")
     if manager.ca_bundle:
@@ -38,6 +39,25 @@ def _apply(manager: NsxManager, data: dict) -> None:
         raise InvalidRequest(" ".join(errors), None if field == "__all__" else field) from None
 
 
+def vcenter_of(manager: NsxManager):
+    """The vCenter whose link names this manager (None if it was forgotten)."""
+    return getattr(manager, "vcenter", None)
+
+
+def _snapshot(manager: NsxManager) -> dict:
+    vcenter = vcenter_of(manager)
+    return snapshot(manager) | {"vcenter": vcenter.pk if vcenter else None}
+
+
+def _link(manager: NsxManager, vcenter) -> None:
+    """Compare-and-set the vCenter's link: a vCenter has at most one NSX Manager."""
+    if vcenter is None:
+        raise InvalidRequest("Name the vCenter this NSX Manager serves.", "vcenter")
+    if not type(vcenter).objects.filter(pk=vcenter.pk, nsx=None).update(nsx=manager):
+        raise Conflict(f"{vcenter} already has an NSX Manager.")
+    vcenter.nsx = manager
+
+
 def _tls_note(manager: NsxManager) -> str:
     return "" if manager.verify_tls else "INSECURE: TLS verification off"
 
@@ -47,10 +67,9 @@ def create_manager(data: dict) -> NsxManager:
     with transaction.atomic():
         manager = NsxManager()
         _apply(manager, dict(data))
-        if NsxManager.objects.filter(vcenter=manager.vcenter).exists():
-            raise Conflict(f"{manager.vcenter} already has an NSX Manager.")
         manager.save()
-        record("nsx.manager_create", manager, after=snapshot(manager), message=_tls_note(manager))
+        _link(manager, data.get("vcenter"))
+        record("nsx.manager_create", manager, after=_snapshot(manager), message=_tls_note(manager))
         _queue_check(manager)
     return manager
 
@@ -58,12 +77,12 @@ def create_manager(data: dict) -> NsxManager:
 def update_manager(manager: NsxManager, data: dict) -> NsxManager:
     """Change connection settings (a new password is noted, never shown) and check again."""
     with transaction.atomic():
-        manager = NsxManager.objects.select_for_update().get(pk=manager.pk)
-        before = snapshot(manager)
+        manager = NsxManager.objects.select_for_update(of=("self",)).select_related("vcenter").get(pk=manager.pk)
+        before = _snapshot(manager)
         _apply(manager, dict(data))
         manager.save()
         notes = "; ".join(filter(None, [_tls_note(manager), "password changed" if data.get("password") else ""]))
-        record("nsx.manager_update", manager, before=before, after=snapshot(manager), message=notes)
+        record("nsx.manager_update", manager, before=before, after=_snapshot(manager), message=notes)
         _queue_check(manager)
     return manager
 
@@ -75,7 +94,7 @@ def delete_manager(manager: NsxManager) -> None:
         held = AppliedState.objects.filter(manager=manager, tenant__isnull=False).exclude(paths=[]).count()
         if held:
             raise Conflict(f"{held} tenants still have segments or rules in {manager}; decommission them first.")
-        record("nsx.manager_delete", manager, before=snapshot(manager))
+        record("nsx.manager_delete", manager, before=_snapshot(manager))
         manager.delete()
 
 

@@ -15,7 +15,7 @@ class ManagerCheckView(ObjectActionView):
     decorators = (staff_member_required,)
 
     def get_object(self, request, pk):
-        return get_object_or_404(NsxManager, pk=pk)
+        return get_object_or_404(NsxManager.objects.select_related("vcenter"), pk=pk)
 
     def perform(self, request, manager):
         return services.queue_check(manager)
@@ -24,4 +24,4 @@ class ManagerCheckView(ObjectActionView):
         return f"Check of {manager} queued; reload the page in a moment."
 
     def get_success_url(self, request, manager, result=None) -> str:
-        return reverse("vsphere:vcenter-detail", kwargs={"pk": manager.vcenter_id})
+        return reverse("vsphere:vcenter-detail", kwargs={"pk": manager.vcenter.pk})

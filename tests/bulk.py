@@ -271,8 +271,9 @@ def nsx_objects(world, n):
 
     vcenter = VCenter.objects.create(name="nsx-bulk", host="127.0.0.1", username="u", password="p",
                                      datacenter="DC0", compute_cluster="C0", template="t")  # fmt: skip
-    manager = NsxManager.objects.create(vcenter=vcenter, url="https://127.0.0.1:9", username="u", password="p",
+    manager = NsxManager.objects.create(url="https://127.0.0.1:9", username="u", password="p",
                                         transport_zone_path="/infra/tz")  # fmt: skip
+    VCenter.objects.filter(pk=vcenter.pk).update(nsx=manager)
     NsxObject.objects.bulk_create([
         NsxObject(manager=manager, tenant=world.tenant_a if i % 10 == 0 else None, kind="group",
                   path=f"/infra/domains/default/groups/enclave-bulk-{i}") for i in range(n)])  # fmt: skip
@@ -285,8 +286,12 @@ def nsx_managers(world, n):
     vcenters = VCenter.objects.bulk_create([VCenter(name=f"nsx{i}", host="127.0.0.1", username="u", password="p",
                                                     datacenter="DC0", compute_cluster="C0", template="t")
                                             for i in range(n)])  # fmt: skip
-    NsxManager.objects.bulk_create([NsxManager(vcenter=vc, url="https://127.0.0.1:9", username="u", password="p",
-                                               transport_zone_path="/infra/tz") for vc in vcenters])  # fmt: skip
+    managers = NsxManager.objects.bulk_create([
+        NsxManager(url="https://127.0.0.1:9", username="u", password="p", transport_zone_path="/infra/tz")
+        for _ in vcenters])  # fmt: skip
+    for vc, manager in zip(vcenters, managers, strict=True):
+        vc.nsx = manager
+    VCenter.objects.bulk_update(vcenters, ["nsx"])
 
 
 def webhooks(world, n):

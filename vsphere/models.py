@@ -2,7 +2,7 @@
 
 from django.contrib.postgres.constraints import ExclusionConstraint
 from django.contrib.postgres.fields import RangeOperators
-from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q, Sum
@@ -44,6 +44,10 @@ class VCenter(models.Model):
     inventory = models.JSONField(default=dict, blank=True, help_text="Last discovery: datastores, switches, ...")
     last_discovery = models.DateTimeField(null=True, blank=True)
     discovery_error = models.TextField(blank=True)
+    nsx = models.OneToOneField(
+        "nsx.NsxManager", null=True, blank=True, on_delete=models.SET_NULL, related_name="vcenter",
+        help_text="The site's NSX Manager, if one is registered",
+    )  # fmt: skip
 
     class Meta:
         constraints = [
@@ -62,10 +66,7 @@ class VCenter(models.Model):
 
     def nsx_manager(self):
         """The site's NSX Manager, if one is registered (None otherwise; select_related("nsx") saves the query)."""
-        try:
-            return self.nsx
-        except ObjectDoesNotExist:
-            return None
+        return self.nsx
 
     def secret(self) -> str:
         """The password, from the encrypted column or the secret file (checked again when read)."""

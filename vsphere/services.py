@@ -99,6 +99,8 @@ def delete_vcenter(vcenter: VCenter) -> None:
         held = VFAssignment.objects.filter(pf__host__vcenter=vcenter).count()
         if held:
             raise Conflict(f"{held} VFs on {vcenter} are assigned to clusters; decommission them first.")
+        if vcenter.nsx_id is not None:  # what nsx's PROTECT foreign key refused before the link moved here
+            raise Conflict(f"{vcenter} has an NSX Manager; forget it first.")
         placed = vcenter.clusters.exclude(state__in=[ClusterState.RETIRED, ClusterState.REJECTED]).count()
         if placed:
             raise Conflict(f"{placed} clusters live on {vcenter}; decommission them first.")

@@ -9,11 +9,11 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     initial = True
+    # The vCenter link was created here until issue 33; vsphere 0013 moves it onto vsphere.VCenter.nsx.
 
     dependencies = [
         ('netpolicy', '0007_fullmatch_grammars'),
         ('tenants', '0012_membership_source'),
-        ('vsphere', '0011_pf_vf_bounds'),
     ]
 
     operations = [
@@ -32,7 +32,6 @@ class Migration(migrations.Migration):
                 ('check_result', models.CharField(choices=[('never', 'Not checked yet'), ('queued', 'Queued'), ('ok', 'Reachable'), ('failed', 'Failed')], default='never', max_length=16)),
                 ('check_message', models.TextField(blank=True)),
                 ('checked_at', models.DateTimeField(blank=True, null=True)),
-                ('vcenter', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='nsx', to='vsphere.vcenter')),
             ],
             options={
                 'ordering': ['vcenter__name'],

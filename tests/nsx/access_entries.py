@@ -16,9 +16,10 @@ def add_nsx_objects(objects) -> None:
     from nsx.models import NsxManager, NsxObject
 
     objects.nsx_manager = NsxManager.objects.create(
-        vcenter=objects.vcenter, url="https://127.0.0.1:9", username="admin", password="p",
+        url="https://127.0.0.1:9", username="admin", password="p",
         transport_zone_path="/infra/sites/default/enforcement-points/default/transport-zones/tz",
     )  # fmt: skip
+    type(objects.vcenter).objects.filter(pk=objects.vcenter.pk).update(nsx=objects.nsx_manager)
     objects.nsx_object_a = NsxObject.objects.create(
         manager=objects.nsx_manager, tenant=objects.tenant_a, kind="tier1",
         path=f"/infra/tier-1s/enclave-t{objects.tenant_a.pk}",

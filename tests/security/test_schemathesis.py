@@ -61,6 +61,7 @@ def fuzz_world(live_server):
     world.outsider = get_user_model().objects.create_user("sec-outsider", "sec-outsider@example.org", "pw")
     world.doomed_vcenter = VCenter.objects.get(pk=world.vcenter.pk)
     world.doomed_vcenter.pk, world.doomed_vcenter.name = None, "sec-doomed"
+    world.doomed_vcenter.nsx = None  # the world's NSX Manager stays with the world's vCenter
     world.doomed_vcenter.save()
     return world
 

@@ -16,8 +16,9 @@ def add_objects(world) -> None:
     from tests.vsphere.sites import make_vcenter
 
     world.vcenter_b = make_vcenter("sec-b")
-    world.nsx_manager = NsxManager.objects.create(vcenter=world.vcenter, url="https://127.0.0.1:9", username="u",
-                                                  password="p", transport_zone_path=TZ)  # fmt: skip
+    world.nsx_manager = NsxManager.objects.create(url="https://127.0.0.1:9", username="u", password="p",
+                                                  transport_zone_path=TZ)  # fmt: skip
+    type(world.vcenter).objects.filter(pk=world.vcenter.pk).update(nsx=world.nsx_manager)
 
 
 # fmt: off
