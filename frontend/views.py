@@ -261,16 +261,7 @@ def _access_context(cluster, user) -> dict:
     if not cluster.site_kind or cluster.state not in ACCESS_STATES:
         return {}
     view = realizers.for_cluster(cluster).observe(cluster)
-    for node in view.nodes:
-        node["labelled"] = _labelled(cluster, node["addresses"])
     return {"access": view, "ssh_command": view.ssh_command(user.username)}
-
-
-def _labelled(cluster, addresses: list[str]) -> list[tuple[str, str]]:
-    """Each address with what it is on: the realizer lists the primary adapter's first, then the interconnect's."""
-    second = {Interconnect.SRIOV_IB: "SR-IOV InfiniBand", Interconnect.SRIOV_ROCE: "SR-IOV RoCE",
-              Interconnect.PVRDMA: "PVRDMA"}.get(cluster.interconnect, "interconnect")  # fmt: skip
-    return [("tenant network" if i == 0 else second, address) for i, address in enumerate(addresses)]
 
 
 ACCESS_STATES = {ClusterState.APPROVED, ClusterState.PROVISIONING, ClusterState.READY, ClusterState.DEGRADED,

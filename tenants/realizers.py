@@ -45,7 +45,8 @@ class SiteView:
     """What a site shows of one cluster: its VMs with roles and addresses, and how to reach it."""
 
     site: str = ""
-    nodes: list[dict] = field(default_factory=list)  # {"name", "role", "host_name", "addresses", "devices"}
+    # {"name", "role", "host_name", "addresses", "labelled": [(what it is on, address)], "devices"}
+    nodes: list[dict] = field(default_factory=list)
     login: dict | None = None  # {"host_name", "address"}; None when the cluster has no login node
     enforcement: list[str] = field(default_factory=list)  # how the tenant's policy is enforced
     unprotected: list[str] = field(default_factory=list)  # traffic no filter sees, and why

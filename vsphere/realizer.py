@@ -33,6 +33,18 @@ SRIOV_UNFILTERED = {
     "filter it: its isolation rests on the tenant's own VLAN, tagged by the NIC for every VF.",
 }
 NIC_ORDER = (NicRole.PRIMARY, NicRole.SRIOV, NicRole.PVRDMA)  # how a node's addresses are listed
+VF_LABELS = {Interconnect.SRIOV_IB: "SR-IOV InfiniBand", Interconnect.SRIOV_ROCE: "SR-IOV RoCE"}
+
+
+def nic_label(cluster: VirtualCluster, role: str) -> str:
+    """What an address is on, in the access card's words: the tenant network, the cluster's VF, or PVRDMA."""
+    if role == NicRole.PRIMARY:
+        return "tenant network"
+    if role == NicRole.PVRDMA:
+        return "PVRDMA"
+    return VF_LABELS.get(cluster.interconnect, "SR-IOV")
+
+
 # What isolates a cluster's InfiniBand VFs, in a sentence (None: nothing does); the fabrics app sets it from its
 # AppConfig.ready(), so this app never imports it.
 IB_ISOLATION: dict = {"note": lambda cluster: None}
@@ -116,6 +128,7 @@ class VSphereRealizer(Realizer):
             nics = ips.get(name, {})
             node = {"name": name, "role": VMRole(role).label, "host_name": f"{host_name(cluster, name)}.{domain}",
                     "addresses": [nics[n] for n in NIC_ORDER if n in nics],
+                    "labelled": [(nic_label(cluster, n), nics[n]) for n in NIC_ORDER if n in nics],
                     "devices": layout.node_devices(name, needs[name]).describe()}  # fmt: skip
             view.nodes.append(node)
             if role == VMRole.LOGIN and nics.get(NicRole.PRIMARY):

@@ -2,7 +2,8 @@
 
 import pytest
 
-from tenants import services
+from netpolicy.models import Address, NicRole
+from tenants import realizers, services
 from tests.browser import login
 from tests.vsphere.test_access import member_request_approved
 
@@ -36,3 +37,12 @@ def test_on_a_390_px_phone_every_address_is_visible_without_scrolling_sideways(b
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.locator("#cluster-vms td[data-label=Addresses]").first.evaluate(
         "e => getComputedStyle(e).display") == "block"  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_an_address_is_labelled_by_the_nic_it_belongs_to_not_by_its_place_in_the_list(world, reconcile_held):
+    cluster = member_request_approved(world)
+    Address.objects.filter(cluster=cluster, node_name="tenant-a-mpi-1-w01", nic=NicRole.PRIMARY).delete()
+    view = realizers.for_cluster(cluster).observe(cluster)
+    worker = next(node for node in view.nodes if node["name"] == "tenant-a-mpi-1-w01")
+    assert [label for label, _ in worker["labelled"]] == ["SR-IOV InfiniBand"]
