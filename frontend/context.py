@@ -4,13 +4,13 @@ from netpolicy.choices import SegmentState
 from netpolicy.models import Segment
 from tenants.access import is_site_admin, tenant_ids
 from tenants.choices import ClusterState, Role
-from tenants.models import LeaseExtension, Membership, VirtualCluster
+from tenants.models import LeaseExtension, VirtualCluster
 
 
-def waiting_for(user) -> dict:
+def waiting_for(user, owned: list | None = None) -> dict:
     """What waits for this user's decision, counted in a constant number of queries (the home panel, the nav)."""
     admin = is_site_admin(user)
-    owned = list(tenant_ids(user, Role.OWNER))
+    owned = list(tenant_ids(user, Role.OWNER)) if owned is None else owned
     counts = {"endorse": 0, "approve": 0, "segments": 0, "extensions": 0}
     if owned:
         counts["endorse"] = VirtualCluster.objects.filter(state=ClusterState.SUBMITTED, tenant__in=owned).count()
@@ -30,7 +30,8 @@ def navigation(request):
     user = getattr(request, "user", None)
     if not (user and user.is_authenticated):
         return {}
-    waiting, admin = waiting_for(user), is_site_admin(user)
+    owned = list(tenant_ids(user, Role.OWNER))  # read once: the counts and the menu both need it
+    waiting, admin = waiting_for(user, owned), is_site_admin(user)
     # Approvals (endorse, approve, extensions) are for PIs of some tenant and site admins; members decide nothing.
-    decider = admin or Membership.objects.filter(user=user, role=Role.OWNER).exists()
+    decider = admin or bool(owned)
     return {"nav_waiting": waiting["total"], "waiting": waiting, "is_site_admin": admin, "is_decider": decider}

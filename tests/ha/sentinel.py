@@ -55,7 +55,12 @@ class SentinelCluster:
                             f"sentinel down-after-milliseconds {MASTER} {self.down_after_ms}\n"
                             f"sentinel failover-timeout {MASTER} 5000\n")  # fmt: skip
             self.sentinels[port] = self._spawn(["redis-sentinel", str(conf)], f"sentinel-{port}")
-        ready = lambda: self._replicas(ports[0]) == 2 and all(self._peers(p) == 2 for p in self.sentinels)  # noqa: E731
+
+        # Sentinels learn the replicas from the master's INFO (every 10 s): one that knows none cannot fail over.
+        def ready() -> bool:
+            sentinels_know = all(self._peers(p) == 2 and self._known_replicas(p) == 2 for p in self.sentinels)
+            return self._replicas(ports[0]) == 2 and sentinels_know
+
         assert wait_for(ready, 60), "the Redis Sentinel cluster did not come up"
         return self
 
@@ -68,6 +73,9 @@ class SentinelCluster:
         synced = [redis.Redis(port=p, socket_timeout=1).info("replication")["master_link_status"] == "up"
                   for p in self.servers if p != port]  # fmt: skip
         return sum(synced) if redis.Redis(port=port, socket_timeout=1).info("replication")["connected_slaves"] else 0
+
+    def _known_replicas(self, port) -> int:
+        return len(redis.Redis(port=port, socket_timeout=1).sentinel_slaves(MASTER))
 
     def _peers(self, port) -> int:
         return len(redis.Redis(port=port, socket_timeout=1).sentinel_sentinels(MASTER))
