@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from celery import current_app
 from django.conf import settings
 from django.test.utils import override_settings
 from django.utils import timezone
@@ -16,6 +17,7 @@ from rest_framework.test import APIClient
 
 from audit.context import acting_as, system_actor
 from netpolicy import findings
+from portal.celery import app as portal_celery
 from portal.dbroles import as_owner
 from tenants import services
 from tenants.choices import Role
@@ -104,6 +106,15 @@ def _fresh_rate_limits(redis_client):
     keys += redis_client.scan_iter(match="enclave:db*:fabric-rate:*", count=1000)  # fabrics.api's throttle
     if keys:
         redis_client.delete(*keys)
+
+
+@pytest.fixture(autouse=True)
+def _portal_stays_the_current_celery_app():
+    """A test that leaves another Celery app current fails: every later publish in its process would use it."""
+    yield
+    leaked = current_app._get_current_object()
+    portal_celery.set_current()
+    assert leaked is portal_celery, f"this test left Celery app {leaked.main!r} current (use set_as_current=False)"
 
 
 @pytest.fixture(autouse=True)
