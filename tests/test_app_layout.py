@@ -80,3 +80,18 @@ def test_every_class_view_of_an_app_derives_from_cores_generic_page_views():
     found = [f"{module.__name__}.{cls.__qualname__}" for app in APPS for module, cls in _class_views(app)
              if not issubclass(cls, PageView)]  # fmt: skip
     assert not found, f"derive these from core.views (ObjectListView, ObjectEditView, ...): {found}"
+
+
+def _app_routes(patterns, namespace=""):
+    """(namespace, route, callback) for every page route, through included URL confs."""
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _app_routes(pattern.url_patterns, pattern.namespace or namespace)
+        else:
+            yield namespace, str(pattern.pattern), pattern.callback
+
+
+def test_every_page_route_of_an_app_is_a_generic_page_view_not_a_hand_written_function():
+    found = [f"{ns}:{route}" for ns, route, callback in _app_routes(get_resolver().url_patterns)
+             if ns in APPS and not issubclass(getattr(callback, "view_class", object), PageView)]  # fmt: skip
+    assert not found, f"write these as core.views page views: {found}"

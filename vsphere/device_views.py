@@ -1,26 +1,28 @@
 """The device page: what each host offers beyond SR-IOV (site admins), read from PostgreSQL."""
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import render
 
+from core.views import PageView
 from tenants.access import is_site_admin
 from vsphere.models import VCenter
 from vsphere.plan.capabilities import site_offers
 from vsphere.plan.capacity import sites_capacity
 
 
-@login_required
-def devices(request):
+class DevicesView(PageView):
     """Per vCenter: each host's GPUs, passthrough NICs, DPUs, PVRDMA readiness and ENS, and the vGPU profiles."""
-    if not is_site_admin(request.user):
-        raise Http404("No such page.")
-    sites = [
-        {"vcenter": site.vcenter, "hosts": [_host_row(h) for h in site.hosts.values()],
-         "offers": site_offers(site.vcenter, site)}
-        for site in sites_capacity(VCenter.objects.select_related("nsx").order_by("name"))
-    ]  # fmt: skip
-    return render(request, "vsphere/devices.html", {"sites": sites})
+
+    template_name = "vsphere/devices.html"
+
+    def get_context(self, request, **kwargs) -> dict:
+        if not is_site_admin(request.user):  # a 404, as for every site-admin page a member may guess
+            raise Http404("No such page.")
+        sites = [
+            {"vcenter": site.vcenter, "hosts": [_host_row(h) for h in site.hosts.values()],
+             "offers": site_offers(site.vcenter, site)}
+            for site in sites_capacity(VCenter.objects.select_related("nsx").order_by("name"))
+        ]  # fmt: skip
+        return {"sites": sites}
 
 
 def _host_row(host) -> dict:

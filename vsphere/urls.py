@@ -12,7 +12,7 @@ urlpatterns = [
     path("vcenters/<int:pk>/", views.VCenterDetailView.as_view(), name="vcenter-detail"),
     path("vcenters/<int:pk>/discover/", views.VCenterDiscoverView.as_view(), name="vcenter-discover"),
     path("pfs/", views.PFListView.as_view(), name="pf-list"),
-    path("devices/", device_views.devices, name="devices"),
+    path("devices/", device_views.DevicesView.as_view(), name="devices"),
     path("clusters/<int:pk>/plan/", views.ClusterPlanView.as_view(), name="cluster-plan"),
     path("clusters/<int:pk>/operations/", views.ClusterOperationsView.as_view(), name="cluster-operations"),
 ]
