@@ -9,7 +9,7 @@ from fabrics import desired, hardening
 from fabrics.models import Fabric, PartitionKey
 from tenants.advice import IB_UNMANAGED
 from vsphere.choices import LinkType
-from vsphere.models import Host, VFAssignment
+from vsphere.models import Host, VFAssignment, placement_of
 
 BYPASS = "SR-IOV VF traffic (InfiniBand) bypasses the virtual switch, so the tenant's firewall does not filter it"
 UNHARDENED = (" The fabric's subnet manager does not report M_Key and SM_Key protection: a tenant with root on a "
@@ -40,7 +40,8 @@ def cluster_note(cluster) -> str | None:
     vfs = VFAssignment.objects.filter(cluster=cluster, pf__link_type=LinkType.INFINIBAND)
     rows = desired.cluster_vfs(cluster)
     if not rows:
-        if vfs.exists() or not cluster.site_id or not _ib_hosts(cluster.site).filter(fabric_link__isnull=False):
+        site = placement_of(cluster).site
+        if vfs.exists() or site is None or not _ib_hosts(site).filter(fabric_link__isnull=False):
             return None
         return f"{BYPASS}: its isolation will rest on the tenant's own InfiniBand partition, taken at approval."
     fabric = Fabric.objects.only("name", "sm").get(pk=rows[0][1])

@@ -171,5 +171,6 @@ def _refuse_unenforceable(tenant_id) -> None:
 def _has_vm_clusters(tenant_id) -> bool:
     """Whether live clusters on vSphere enforce this tenant's policy (any tenant's, for site objects)."""
     live = VirtualCluster.objects.filter(site_kind=SiteKind.VSPHERE, state__in=LIVE_STATES)
-    live = live.exclude(segment__kind=SegmentKind.OVERLAY)  # NSX's distributed firewall enforces those
+    # NSX's distributed firewall enforces those; `placement` is vsphere's (a reverse lookup: netpolicy imports nothing)
+    live = live.exclude(placement__segment__kind=SegmentKind.OVERLAY)
     return (live.filter(tenant_id=tenant_id) if tenant_id else live).exists()

@@ -19,6 +19,7 @@ from netpolicy.choices import SegmentKind, SegmentState
 from netpolicy.forms import PoolForm, ReasonForm, SegmentForm
 from netpolicy.models import Pool, Segment
 from tenants.access import is_owner, is_site_admin, scope, staff_member_required, tenant_ids, viewer
+from tenants.models import VirtualCluster
 
 S = SegmentState
 
@@ -180,7 +181,9 @@ def _realization_context(request, segment) -> dict:
     on_nodes = realized and segment.node_pool_id
     nodes = paginate(request, realization.nodes_of(segment), param="nodes") if on_nodes else None
     rows = realization.node_rows(segment, nodes.rows, viewer(request.user)) if nodes else []
-    clusters = segment.clusters.filter(tenant_id=segment.tenant_id).exclude(state="retired").select_related("tenant")
+    # vsphere places clusters on segments (a reverse lookup of its Placement: netpolicy imports nothing of it)
+    clusters = VirtualCluster.objects.filter(placement__segment=segment, tenant_id=segment.tenant_id)
+    clusters = clusters.exclude(state="retired").select_related("tenant")
     clusters = list(clusters.order_by("pk")[:50])
     live = segment.state == S.REQUESTED or any(row.status == "applying" for row in rows)
     live = live or (on_nodes and segment.observed_generation < segment.generation)

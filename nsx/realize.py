@@ -64,7 +64,7 @@ def tenant_segments(manager: NsxManager, tenant_id: int):
 
 def wanted(manager: NsxManager, tenant: Tenant) -> bool:
     """A tenant has a part on this manager while it has live clusters or overlay segments on its vCenter."""
-    clusters = tenant.clusters.filter(site_id=manager.vcenter.pk, state__in=LIVE_STATES).exists()
+    clusters = tenant.clusters.filter(placement__site_id=manager.vcenter.pk, state__in=LIVE_STATES).exists()
     return clusters or tenant_segments(manager, tenant.pk).exists()
 
 
@@ -79,7 +79,7 @@ def desired_tenant(manager: NsxManager, tenant: Tenant) -> dict[str, compiler.De
     site = build_site([tenant], role_addresses=False)  # PolicyError: the tenant's policy cannot be compiled
     specs = [compiler.SegmentSpec(s.pk, segment_name(s), str(s.subnet), s.gateway)
              for s in tenant_segments(manager, tenant.pk)]  # fmt: skip
-    clusters = tenant.clusters.filter(site_id=manager.vcenter.pk, state__in=LIVE_STATES).order_by("pk")
+    clusters = tenant.clusters.filter(placement__site_id=manager.vcenter.pk, state__in=LIVE_STATES).order_by("pk")
     return compiler.tenant_part(site.tenants[0], specs, target(manager), list(clusters.values_list("pk", flat=True)))
 
 

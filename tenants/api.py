@@ -91,6 +91,10 @@ class ClusterViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
     filterset_class = ClusterFilterSet
     ordering_fields = ["created", "name", "state", "lease_end"]
 
+    def get_queryset(self):
+        """The user's clusters, with what the site apps' realizers read of their placement (realizers registry)."""
+        return super().get_queryset().select_related(*realizers.placement_related())
+
     def get_serializer_class(self):
         if self.action in ("update", "partial_update"):
             return ClusterUpdateSerializer

@@ -123,15 +123,9 @@ class VirtualCluster(models.Model):
     status_message = models.TextField(blank=True)
     generation = models.PositiveIntegerField(default=1, help_text="Bumped on every change of intent")
     observed_generation = models.PositiveIntegerField(default=0)
-    # Placement, set by the approval (tenants.realizers): which kind of site, which site, which segment.
-    # String references: the site apps depend on tenants, never the other way round.
+    # Which kind of site realizes the cluster, set by the approval (tenants.realizers); the site and the
+    # segment are the site app's placement (vsphere.Placement): the site apps depend on tenants, not back.
     site_kind = models.CharField(max_length=16, choices=SiteKind.choices, blank=True)
-    site = models.ForeignKey(
-        "vsphere.VCenter", null=True, blank=True, on_delete=models.PROTECT, related_name="clusters"
-    )
-    segment = models.ForeignKey(
-        "netpolicy.Segment", null=True, blank=True, on_delete=models.PROTECT, related_name="clusters"
-    )
 
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="requested_clusters"

@@ -30,14 +30,19 @@ LEASE = "cluster"  # core.leases: a cluster's reconcile is queued or running (th
 
 @dataclass
 class Placement:
-    """Where a cluster lives: stored on the cluster by the approval (site kind, site, segment)."""
+    """Where a cluster lives: its site kind (stored on the cluster), site and segment (stored by the site app)."""
 
     site_kind: str
     site: object = None
     segment: object = None
 
-    def fields(self) -> dict:
-        return {"site_kind": self.site_kind, "site": self.site, "segment": self.segment}
+    @property
+    def site_id(self) -> int | None:
+        return getattr(self.site, "pk", None)
+
+    @property
+    def segment_id(self) -> int | None:
+        return getattr(self.segment, "pk", None)
 
 
 @dataclass
@@ -82,6 +87,7 @@ class Realizer:
 
     kind = SiteKind.NONE
     site_model = ""  # "app_label.model" of the site rows this realizer places clusters on
+    related: tuple[str, ...] = ()  # select_related() paths from a cluster that placement() reads
 
     def default_site(self, cluster):
         """The site a cluster goes to when the approver names none (None: this kind has no site)."""
@@ -94,6 +100,13 @@ class Realizer:
     def reserve(self, cluster, user, site) -> Placement:
         """Inside the approval or resize transaction: take what the site needs, or raise to refuse."""
         return Placement(self.kind)
+
+    def store(self, cluster, placement: Placement) -> None:
+        """Inside the approval's transaction, after its compare-and-set: keep the site and segment reserved."""
+
+    def placement(self, cluster):
+        """Where the cluster is placed: an object with site, site_id, segment and segment_id (None: nowhere)."""
+        return Placement(cluster.site_kind or self.kind)
 
     def queue(self, cluster_id: int) -> None:
         """Start (or restart) the site's reconciler for the cluster; called after commit."""
@@ -138,6 +151,16 @@ def for_cluster(cluster) -> Realizer:
     return get(cluster.site_kind)
 
 
+def placement_of(cluster):
+    """Where the cluster is placed (its site and segment), as its realizer stored it."""
+    return for_cluster(cluster).placement(cluster)
+
+
+def placement_related() -> list[str]:
+    """select_related() paths that let placement_of() read a listed cluster without a query of its own."""
+    return sorted({path for realizer in _REGISTRY.values() for path in realizer.related})
+
+
 def find_site(kind: str, site_id: int):
     """The site an approver named, or a 400 naming the field."""
     site = get(kind).find_site(site_id) if kind in _REGISTRY else None
@@ -149,7 +172,7 @@ def find_site(kind: str, site_id: int):
 def place(cluster, site=None) -> tuple[Realizer, object]:
     """At approval: the realizer and site for a cluster (the named site, else the only one there is)."""
     if cluster.site_kind:
-        return get(cluster.site_kind), cluster.site
+        return get(cluster.site_kind), placement_of(cluster).site
     if site is not None:
         label = site._meta.label_lower
         for realizer in sited():

@@ -3,7 +3,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tenants import progress
+from tenants import progress, realizers
 from tenants.access import tenant_ids
 from tenants.choices import (
     APPROVABLE_SITE_KINDS,
@@ -78,6 +78,16 @@ class NextStepSerializer(serializers.Serializer):
     text = serializers.CharField(read_only=True, help_text="What happens next, in words")
 
 
+class PlacedField(serializers.IntegerField):
+    """The id of the cluster's site or segment, as its site app's realizer stored it (tenants.realizers)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(read_only=True, allow_null=True, **kwargs)
+
+    def get_attribute(self, cluster):
+        return getattr(realizers.placement_of(cluster), f"{self.field_name}_id")
+
+
 class ClusterSerializer(serializers.ModelSerializer):
     """A virtual cluster request; state fields are read-only and change only through actions."""
 
@@ -94,6 +104,8 @@ class ClusterSerializer(serializers.ModelSerializer):
     site_kind = serializers.ChoiceField(
         choices=SiteKind.choices, allow_blank=True, read_only=True, help_text="Empty until an admin approves"
     )
+    site = PlacedField()
+    segment = PlacedField()
     next_step = serializers.SerializerMethodField(help_text="Who (by role) may act next on the request")
 
     class Meta:
@@ -109,7 +121,7 @@ class ClusterSerializer(serializers.ModelSerializer):
         ]  # fmt: skip
         read_only_fields = [
             "state", "status_message", "generation", "observed_generation", "rejection_reason",
-            "site_kind", "site", "segment", "created", "updated",
+            "site_kind", "created", "updated",
         ]  # fmt: skip
         # Name uniqueness is checked by the service (among live requests), not by DRF.
         validators = []

@@ -143,7 +143,7 @@ def create_cluster(tenant: Tenant, user, data: dict, submit: bool = False) -> Vi
                 cluster.save()
         except IntegrityError as exc:
             raise _integrity(exc, cluster.name) from None
-        record("cluster.create", cluster, after=snapshot(cluster), tenant=tenant)
+        record("cluster.create", cluster, after=_cluster_snapshot(cluster), tenant=tenant)
         if submit:
             cluster = submit_cluster(cluster, user)
     return cluster
@@ -156,7 +156,7 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
     if "lease_end" in data:
         _check_lease(data["lease_end"])
     with transaction.atomic():
-        before = snapshot(cluster)
+        before = _cluster_snapshot(cluster)
         changes = _editable(data)
         edited = VirtualCluster(**{**{f: getattr(cluster, f) for f in EDITABLE_FIELDS}, **changes})
         check_fields(edited, changes)
@@ -172,7 +172,7 @@ def update_draft(cluster: VirtualCluster, user, data: dict) -> VirtualCluster:
         if not updated:
             raise Conflict(f"Only drafts can be edited; this request is {_state_of(cluster)}.")
         cluster.refresh_from_db()
-        record("cluster.update", cluster, before=before, after=snapshot(cluster), tenant=cluster.tenant_id)
+        record("cluster.update", cluster, before=before, after=_cluster_snapshot(cluster), tenant=cluster.tenant_id)
     return cluster
 
 
@@ -201,16 +201,15 @@ def approve_cluster(cluster: VirtualCluster, user, site=None) -> VirtualCluster:
     if not is_site_admin(user):
         raise Forbidden("Only site admins may approve requests.")
     with transaction.atomic():
-        placement = {}
+        placement = None
         if VirtualCluster.objects.filter(pk=cluster.pk, state=S.ENDORSED).exists():  # else _transition refuses
             cluster = VirtualCluster.objects.select_related("tenant").get(pk=cluster.pk)
             realizer, chosen = realizers.place(cluster, site)
             # The site's reservations (segment, VFs, addresses) commit or roll back with the approval.
-            placement = realizer.reserve(cluster, user, chosen).fields()
+            placement = realizer.reserve(cluster, user, chosen)
             realizers.held_changed(cluster)
-        return _transition(
-            cluster, "cluster.approve", S.APPROVED, quota_pending=False, decided_by=user, bump=True, **placement
-        )
+        return _transition(cluster, "cluster.approve", S.APPROVED, quota_pending=False, decided_by=user, bump=True,
+                           placement=placement)  # fmt: skip
 
 
 def reject_cluster(cluster: VirtualCluster, user, reason: str) -> VirtualCluster:
@@ -345,19 +344,19 @@ def resize_cluster(cluster: VirtualCluster, user, **changes) -> VirtualCluster:
         current = VirtualCluster.objects.select_for_update().select_related("tenant").get(pk=cluster.pk)
         if current.state not in MOVES["cluster.resize"][0]:
             raise Conflict(f"Only live clusters can be resized; this one is {_state_of(current)}.")
-        before = snapshot(current)
+        before = _cluster_snapshot(current)
         hooks.check_change(current, changes)
         for field, value in changes.items():
             setattr(current, field, value)
         quotas.check_fits(current, include_pending=False)
         # The site takes what the new shape needs (more VFs, addresses) or refuses the resize.
-        realizers.for_cluster(current).reserve(current, user, current.site)
+        realizers.for_cluster(current).reserve(current, user, realizers.placement_of(current).site)
         realizers.held_changed(current)
         VirtualCluster.objects.filter(pk=current.pk, state=current.state).update(
             **changes, generation=current.generation + 1, updated=timezone.now()
         )
         current.refresh_from_db()
-        record("cluster.resize", current, before=before, after=snapshot(current), tenant=current.tenant_id)
+        record("cluster.resize", current, before=before, after=_cluster_snapshot(current), tenant=current.tenant_id)
         realizers.queue(current)
     return current
 
@@ -379,8 +378,11 @@ def set_observed(cluster: VirtualCluster, state: str, message: str = "", observe
 
 
 def _transition(cluster, action, to_state, *, from_states=None, quota_pending=None, bump=False,
-                notify=True, **fields):  # fmt: skip
-    """Compare-and-set the cluster's state along an allowed move (choices.MOVES), audit, queue on commit."""
+                notify=True, placement=None, **fields):  # fmt: skip
+    """Compare-and-set the cluster's state along an allowed move (choices.MOVES), audit, queue on commit.
+
+    `placement` (the approval's): its site kind is stored on the cluster, its site and segment by the realizer.
+    """
     allowed_from, allowed_to = MOVES[action]
     if to_state not in allowed_to or (from_states is not None and not set(from_states) <= allowed_from):
         raise ValueError(f"{action} to {to_state} is not a move of the cluster state machine")
@@ -391,15 +393,19 @@ def _transition(cluster, action, to_state, *, from_states=None, quota_pending=No
         current = VirtualCluster.objects.select_for_update().get(pk=cluster.pk)
         if current.state not in from_states:
             raise Conflict(f"Cannot {action.split('.')[-1].replace('_', ' ')}: the request is {_state_of(current)}.")
-        before = snapshot(current)
+        before = _cluster_snapshot(current)
         changes = dict(fields, updated=timezone.now())
+        if placement is not None:
+            changes["site_kind"] = placement.site_kind
         if to_state is not None:
             changes["state"] = to_state
         if bump:
             changes["generation"] = current.generation + 1
         VirtualCluster.objects.filter(pk=current.pk, state=current.state).update(**changes)
         current.refresh_from_db()
-        record(action, current, before=before, after=snapshot(current), tenant=current.tenant_id)
+        if placement is not None:
+            realizers.get(placement.site_kind).store(current, placement)
+        record(action, current, before=before, after=_cluster_snapshot(current), tenant=current.tenant_id)
         if to_state is not None and to_state not in LEASE_STATES:
             _withdraw_extensions(current)
         if notify and to_state is not None and before["state"] != to_state:
@@ -419,6 +425,12 @@ def _withdraw_extensions(cluster: VirtualCluster) -> None:
         extension.save(update_fields=["state", "decided", "decision_reason"])
         record("lease_extension.withdraw", extension, before=before, after=snapshot(extension),
                tenant=cluster.tenant_id)  # fmt: skip
+
+
+def _cluster_snapshot(cluster: VirtualCluster) -> dict:
+    """The audit's view of a cluster: its fields, and the site and segment its realizer placed it on."""
+    placed = realizers.placement_of(cluster)
+    return snapshot(cluster) | {"site": placed.site_id, "segment": placed.segment_id}
 
 
 def _state_of(cluster) -> str:

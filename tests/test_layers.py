@@ -96,20 +96,6 @@ def test_the_portal_package_holds_only_the_projects_wiring():
     assert not found, "\n".join(found)
 
 
-# Issue 33 item 2, not finished: a cluster's site and segment still live on tenants.VirtualCluster (they move to
-# a vSphere-owned placement) and the NSX manager still names its vCenter (the link moves to vsphere). These
-# edges, and only these, may remain until then; the list may only shrink (a test below fails on a stale entry).
-PENDING_FKS = {("tenants", "vsphere"), ("tenants", "netpolicy")}
-PENDING_MIGRATIONS = {
-    ("tenants/migrations/0004_cluster_site_and_segment.py", "netpolicy"),
-    ("tenants/migrations/0004_cluster_site_and_segment.py", "vsphere"),
-    ("tenants/migrations/0005_place_existing_clusters.py", "vsphere"),
-    ("tenants/migrations/0005_place_existing_clusters.py", "netpolicy"),
-    ("tenants/migrations/0014_virtualcluster_cluster_waiting_idx.py", "netpolicy"),
-    ("tenants/migrations/0014_virtualcluster_cluster_waiting_idx.py", "vsphere"),
-}
-
-
 def _upward_fks() -> list[tuple[str, str, str]]:
     return [(_where(path, line), app, target)
             for app in ORDER for path in _modules(app) if path.name == "models.py" or "models" in path.parent.name
@@ -124,19 +110,11 @@ def _upward_migrations() -> list[tuple[str, str, str]]:
 
 def test_every_string_foreign_key_in_models_points_to_an_app_at_or_below_it():
     found = [f"{where}: a model of {app} holds a foreign key to {target}, which sits above it"
-             for where, app, target in _upward_fks() if (app, target) not in PENDING_FKS]  # fmt: skip
+             for where, app, target in _upward_fks()]  # fmt: skip
     assert not found, "\n".join(found)
 
 
 def test_every_migration_depends_only_on_apps_at_or_below_its_own():
     found = [f"{where}: a migration of {app} depends on {target}, which sits above it"
-             for where, app, target in _upward_migrations()
-             if (where.split(":")[0], target) not in PENDING_MIGRATIONS]  # fmt: skip
+             for where, app, target in _upward_migrations()]  # fmt: skip
     assert not found, "\n".join(found)
-
-
-def test_the_pending_edges_are_still_there_so_the_list_only_shrinks():
-    fks = {(app, target) for _, app, target in _upward_fks()}
-    migrations = {(where.split(":")[0], target) for where, _, target in _upward_migrations()}
-    assert PENDING_FKS - fks == set(), "fixed: remove these from PENDING_FKS"
-    assert PENDING_MIGRATIONS - migrations == set(), "fixed: remove these from PENDING_MIGRATIONS"

@@ -79,6 +79,31 @@ class VCenter(models.Model):
         return str(secret_path(self.ca_bundle)) if self.ca_bundle else None
 
 
+class Placement(models.Model):
+    """Where an approved cluster runs on vSphere: its vCenter and its segment, stored by the approval.
+
+    vsphere owns it because vsphere places clusters: tenants (below vsphere and netpolicy) holds only the
+    cluster's site kind and asks the realizer registry (tenants.realizers) for the rest.
+    """
+
+    cluster = models.OneToOneField(VirtualCluster, primary_key=True, on_delete=models.CASCADE, related_name="placement")
+    site = models.ForeignKey(VCenter, null=True, blank=True, on_delete=models.PROTECT, related_name="placements")
+    segment = models.ForeignKey(
+        "netpolicy.Segment", null=True, blank=True, on_delete=models.PROTECT, related_name="placements"
+    )
+
+    def __str__(self):
+        return f"cluster {self.cluster_id} on vCenter {self.site_id}, segment {self.segment_id}"
+
+
+def placement_of(cluster: VirtualCluster) -> Placement:
+    """The cluster's placement; an unsaved empty one while it has none (select_related("placement") saves the query)."""
+    try:
+        return cluster.placement
+    except Placement.DoesNotExist:
+        return Placement(cluster_id=cluster.pk)
+
+
 class Host(models.Model):
     """An ESXi host of the vCenter's compute cluster."""
 

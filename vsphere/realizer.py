@@ -9,7 +9,8 @@ from tenants.choices import Interconnect, SiteKind
 from tenants.models import VirtualCluster
 from tenants.realizers import Placement, Realizer, SiteView
 from vsphere.choices import NodeRole as VMRole
-from vsphere.models import VCenter
+from vsphere.models import Placement as SitePlacement
+from vsphere.models import VCenter, placement_of
 from vsphere.naming import guest_domain, host_name, node_names, portgroup_name
 from vsphere.placement import hosts, reserve
 from vsphere.plan import capabilities
@@ -60,15 +61,16 @@ def unprotected_paths(cluster: VirtualCluster) -> list[str]:
         notes.append(PVRDMA_UNFILTERED)
     elif cluster.interconnect == Interconnect.DIRECTPATH:
         notes.append(DIRECTPATH_UNFILTERED)
-    if cluster.site_id and cluster.site.management_network:
-        notes.append(f"Every VM also has a NIC on the site's management network {cluster.site.management_network}, "
-                     f"outside the tenant's filter: {cluster.site.management_isolation}")  # fmt: skip
+    site = placement_of(cluster).site
+    if site is not None and site.management_network:
+        notes.append(f"Every VM also has a NIC on the site's management network {site.management_network}, "
+                     f"outside the tenant's filter: {site.management_isolation}")  # fmt: skip
     return notes
 
 
 def nsx_realization(cluster: VirtualCluster) -> list[dict]:
     """What NSX's realized-state API last said of the tenant's objects on this site (one query)."""
-    manager = cluster.site.nsx_manager()
+    manager = placement_of(cluster).site.nsx_manager()
     if manager is None:
         return []
     rows = manager.owned.filter(Q(tenant_id=cluster.tenant_id) | Q(tenant=None)).order_by("kind", "path")[:100]
@@ -81,6 +83,7 @@ class VSphereRealizer(Realizer):
 
     kind = SiteKind.VSPHERE
     site_model = "vsphere.vcenter"
+    related = ("placement",)
 
     def default_site(self, cluster):
         """The only registered vCenter; with several the approving admin must name one."""
@@ -95,6 +98,15 @@ class VSphereRealizer(Realizer):
         Refused too when the tenant's policy holds a rule the port group's traffic filter cannot enforce.
         """
         return Placement(self.kind, site, reserve.reserve(cluster, user, site))
+
+    def store(self, cluster, placement: Placement) -> None:
+        """The vCenter and segment the approval reserved, in the cluster's vSphere placement."""
+        cluster.placement, _ = SitePlacement.objects.update_or_create(
+            cluster_id=cluster.pk, defaults={"site": placement.site, "segment": placement.segment}
+        )
+
+    def placement(self, cluster) -> SitePlacement:
+        return placement_of(cluster)
 
     def offers(self) -> list:
         """What each registered vCenter offers, from its inventory in PostgreSQL."""
@@ -123,7 +135,8 @@ class VSphereRealizer(Realizer):
         for address in ipam.held(cluster):
             ips.setdefault(address.node_name, {})[address.nic] = address.address
         domain = guest_domain(cluster, ipam.site_settings())
-        view = SiteView(site=cluster.site.name if cluster.site_id else "")
+        placed = placement_of(cluster)
+        view = SiteView(site=placed.site.name if placed.site_id else "")
         for role, name in node_names(cluster):
             nics = ips.get(name, {})
             node = {"name": name, "role": VMRole(role).label, "host_name": f"{host_name(cluster, name)}.{domain}",
@@ -133,18 +146,19 @@ class VSphereRealizer(Realizer):
             view.nodes.append(node)
             if role == VMRole.LOGIN and nics.get(NicRole.PRIMARY):
                 view.login = {"host_name": node["host_name"], "address": nics[NicRole.PRIMARY]}
-        if cluster.segment_id and cluster.segment.kind == SegmentKind.OVERLAY:
+        segment = placed.segment
+        if segment is not None and segment.kind == SegmentKind.OVERLAY:
             view.realization = nsx_realization(cluster)
             view.enforcement.append(
                 f"The tenant's firewall policy is enforced on every VM's adapter by the NSX distributed firewall of "
-                f"{cluster.site.name}, compiled from the same rules as the Linux nodes'; its VMs sit on NSX overlay "
-                f"segment {cluster.segment.name} (GENEVE)."
+                f"{placed.site.name}, compiled from the same rules as the Linux nodes'; its VMs sit on NSX overlay "
+                f"segment {segment.name} (GENEVE)."
             )
-        elif cluster.segment_id:
-            pg = portgroup_name(cluster, cluster.segment.vlan_id)
+        elif segment is not None:
+            pg = portgroup_name(cluster, segment.vlan_id)
             view.enforcement.append(
                 f"The tenant's firewall policy is enforced on every VM's primary adapter by the traffic filter of "
-                f"port group {pg} (VLAN {cluster.segment.vlan_id}), compiled from the same rules as the Linux nodes'."
+                f"port group {pg} (VLAN {segment.vlan_id}), compiled from the same rules as the Linux nodes'."
             )
         view.unprotected += unprotected_paths(cluster)
         return view

@@ -8,7 +8,16 @@ from core.errors import Conflict, InvalidRequest
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from vsphere.choices import PFSource, PlanStatus
-from vsphere.models import Host, PhysicalFunction, PlanPreview, SecretPathError, VCenter, VFAssignment, secret_path
+from vsphere.models import (
+    Host,
+    PhysicalFunction,
+    Placement,
+    PlanPreview,
+    SecretPathError,
+    VCenter,
+    VFAssignment,
+    secret_path,
+)
 from vsphere.naming import TENANT_PORTGROUP_PREFIX
 from vsphere.reconcile.previews import FRESH, LOST
 from vsphere.tasks import compute_plan, discover_vcenter
@@ -101,11 +110,11 @@ def delete_vcenter(vcenter: VCenter) -> None:
             raise Conflict(f"{held} VFs on {vcenter} are assigned to clusters; decommission them first.")
         if vcenter.nsx_id is not None:  # what nsx's PROTECT foreign key refused before the link moved here
             raise Conflict(f"{vcenter} has an NSX Manager; forget it first.")
-        placed = vcenter.clusters.exclude(state__in=[ClusterState.RETIRED, ClusterState.REJECTED]).count()
+        placed = vcenter.placements.exclude(cluster__state__in=[ClusterState.RETIRED, ClusterState.REJECTED]).count()
         if placed:
             raise Conflict(f"{placed} clusters live on {vcenter}; decommission them first.")
         # Retired clusters keep their history; they no longer point at the forgotten vCenter.
-        VirtualCluster.objects.filter(site=vcenter).update(site=None)
+        Placement.objects.filter(site=vcenter).update(site=None)
         record("vcenter.delete", vcenter, before=snapshot(vcenter))
         vcenter.delete()
 

@@ -18,7 +18,7 @@ from tenants.choices import ClusterState, SiteKind
 from tenants.models import VirtualCluster
 from vsphere.choices import StepStatus
 from vsphere.errors import PermanentError, TransientError
-from vsphere.models import VCenter
+from vsphere.models import VCenter, placement_of
 from vsphere.placement import hosts, vfs
 from vsphere.placement.reserve import reserve_again, wanted_addresses
 from vsphere.plan.capacity import preflight_inventory
@@ -34,6 +34,7 @@ LIVE_STATES = {S.READY, S.DEGRADED, S.ERROR}  # a new generation of these is pro
 CONVERGE_STATES = tenant_choices.LIVE_STATES
 LOCK_TTL = 30  # seconds; extended every LOCK_TTL/3 while a run is alive
 MAX_RETRIES = 8
+PLACED = ("tenant", "placement__site", "placement__segment")  # what a reconcile reads of a cluster
 BACKOFF_BASE = 2  # seconds; doubles per retry up to BACKOFF_CAP
 BACKOFF_CAP = 300
 
@@ -82,12 +83,12 @@ def reconcile_cluster(self, cluster_id: int) -> str:
 
 
 def _reconcile(task, cluster_id: int) -> str:
-    cluster = VirtualCluster.objects.select_related("tenant", "site", "segment").filter(pk=cluster_id).first()
+    cluster = VirtualCluster.objects.select_related(*PLACED).filter(pk=cluster_id).first()
     if cluster is None:
         return "gone"
     if cluster.state not in CONVERGE_STATES | DECOMMISSION_STATES:
         return f"nothing to do in state {cluster.state}"
-    vcenter = cluster.site
+    vcenter = placement_of(cluster).site
     if vcenter is None:
         return _fail(cluster, "The cluster is not placed on a vCenter.")
     generation = cluster.generation
@@ -221,12 +222,13 @@ def _discover_one(vcenter: VCenter) -> bool:
 @shared_task
 def check_drift() -> int:
     """Notice out-of-band changes to ready clusters, mark them degraded and re-converge."""
-    return sum(_check_drift(vcenter) for vcenter in VCenter.objects.filter(clusters__state=S.READY).distinct())
+    vcenters = VCenter.objects.filter(placements__cluster__state=S.READY).distinct()
+    return sum(_check_drift(vcenter) for vcenter in vcenters)
 
 
 def _check_drift(vcenter: VCenter) -> int:
     drifted = 0
-    ready = VirtualCluster.objects.filter(site=vcenter, state=S.READY).select_related("tenant", "segment")
+    ready = VirtualCluster.objects.filter(placement__site=vcenter, state=S.READY).select_related(*PLACED)
     with Driver(vcenter_config(vcenter)) as drv:
         for cluster in ready:
             summary = _drift(drv, cluster, vcenter)
@@ -250,7 +252,7 @@ def _drift(drv, cluster: VirtualCluster, vcenter: VCenter) -> str:
 def push_filters(self, tenant_ids=None) -> int:
     """Apply the affected tenants' policies to their port groups' traffic filters (all tenants if None)."""
     changed = 0
-    for vcenter in VCenter.objects.filter(clusters__site_kind=SiteKind.VSPHERE).distinct():
+    for vcenter in VCenter.objects.filter(placements__cluster__site_kind=SiteKind.VSPHERE).distinct():
         wanted = portgroup_filters.targets(vcenter, tenant_ids)
         if not wanted:
             continue

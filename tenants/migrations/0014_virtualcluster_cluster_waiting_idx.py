@@ -7,9 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('netpolicy', '0010_segment_segment_requested_idx'),
         ('tenants', '0013_list_order_indexes'),
-        ('vsphere', '0011_pf_vf_bounds'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

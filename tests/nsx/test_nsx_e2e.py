@@ -102,7 +102,7 @@ def test_an_overlay_cluster_is_realized_in_nsx_attached_tagged_repaired_and_remo
     settle(wait_for, cluster, S.READY)
 
     # NSX holds the tenant's tier-1, segment, groups and policies, all realized
-    segment = cluster.segment
+    segment = cluster.placement.segment
     assert segment.kind == "overlay" and segment.vsphere_cluster == "DC0_C0"
     paths = enclave_paths(nsx, tenant)
     seg_path = f"/infra/segments/enclave-t{tenant.pk}-s{segment.pk}"

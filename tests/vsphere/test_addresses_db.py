@@ -67,7 +67,7 @@ def test_approval_gives_each_nic_an_address_and_a_resize_adds_the_new_nodes_ones
     assert held == {(f"{base}-login", "primary"), (f"{base}-mgr", "primary"), (f"{base}-mgr", "sriov"),
                     (f"{base}-w01", "primary"), (f"{base}-w01", "sriov"), (f"{base}-w02", "primary"),
                     (f"{base}-w02", "sriov")}  # fmt: skip
-    assert all(a.segment_id == cluster.segment_id for a in Address.objects.filter(cluster=cluster))
+    assert all(a.segment_id == cluster.placement.segment_id for a in Address.objects.filter(cluster=cluster))
     services.resize_cluster(cluster, world.owner_a, worker_count=3)
     assert Address.objects.filter(cluster=cluster, node_name=f"{base}-w03").count() == 2
     assert Address.objects.filter(state=AddressState.COOLING).count() == 0  # released only after converge

@@ -5,14 +5,17 @@ import re
 from pathlib import Path
 
 import pytest
+from django.apps import apps as django_apps
+from django.db import IntegrityError, transaction
 
+from audit.models import AuditEvent
 from core.errors import InvalidRequest
 from netpolicy.models import Segment
 from tenants import realizers, services
 from tenants.choices import SiteKind
 from tenants.models import VirtualCluster
 from tests.vsphere.sites import capacity_site, cluster_of, make_vcenter
-from vsphere.models import VFAssignment
+from vsphere.models import Placement, VFAssignment, placement_of
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_approval_places_the_cluster_on_its_vcenter_and_its_tenants_segment(world, reconcile_held):
     vcenter, _pfs = capacity_site()
     cluster = services.approve_cluster(cluster_of(world.tenant_a, world.owner_a, submit=True), world.admin)
-    assert (cluster.site_kind, cluster.site, cluster.segment.tenant) == (SiteKind.VSPHERE, vcenter, world.tenant_a)
-    assert cluster.segment == Segment.objects.get(tenant=world.tenant_a, kind="vlan")
+    placed = Placement.objects.get(cluster=cluster)
+    assert (cluster.site_kind, placed.site, placed.segment.tenant) == (SiteKind.VSPHERE, vcenter, world.tenant_a)
+    assert placed.segment == Segment.objects.get(tenant=world.tenant_a, kind="vlan")
     assert realizers.for_cluster(cluster).kind == SiteKind.VSPHERE
 
 
@@ -49,7 +53,8 @@ def test_a_member_naming_a_site_is_refused_without_learning_which_sites_exist(wo
 
 def test_without_a_vcenter_approval_places_the_cluster_on_no_site(world):
     cluster = services.approve_cluster(cluster_of(world.tenant_a, world.owner_a, submit=True), world.admin)
-    assert cluster.site_kind == SiteKind.NONE and cluster.site is None and cluster.segment is None
+    assert cluster.site_kind == SiteKind.NONE and not Placement.objects.filter(cluster=cluster).exists()
+    assert (realizers.placement_of(cluster).site, realizers.placement_of(cluster).segment) == (None, None)
     assert realizers.for_cluster(cluster).kind == SiteKind.NONE
 
 
@@ -61,7 +66,11 @@ def test_a_refused_reservation_leaves_the_request_endorsed_with_nothing_taken(wo
     with pytest.raises(services.Conflict, match="Not enough free SR-IOV VFs"):
         services.approve_cluster(cluster, world.admin)
     cluster.refresh_from_db()
-    assert cluster.state == "endorsed" and cluster.site_kind == "" and cluster.segment is None
+    assert (
+        cluster.state == "endorsed"
+        and cluster.site_kind == ""
+        and not Placement.objects.filter(cluster=cluster).exists()
+    )
     assert not VFAssignment.objects.filter(cluster=cluster).exists()
     assert not Segment.objects.filter(tenant=world.tenant_a).exists()
 
@@ -71,17 +80,34 @@ def test_the_data_migration_places_existing_clusters_on_the_first_vcenter_with_t
     approved = services.approve_cluster(cluster_of(world.tenant_a, world.owner_a, submit=True), world.admin)
     make_vcenter("later")
     pending = cluster_of(world.tenant_b, world.owner_b, submit=True)
-    VirtualCluster.objects.update(site_kind="", site=None, segment=None)  # rows from before placement existed
-    migration = importlib.import_module("tenants.migrations.0005_place_existing_clusters")
-    from django.apps import apps
-
-    migration.place(apps, None)
-    approved.refresh_from_db()
-    pending.refresh_from_db()
-    assert (approved.site_kind, approved.site, approved.segment) == (
+    Placement.objects.all().delete()
+    VirtualCluster.objects.update(site_kind="")  # rows from before placement existed
+    migration = importlib.import_module("vsphere.migrations.0014_placement")
+    migration.place_unplaced(django_apps, None)
+    approved, pending = (VirtualCluster.objects.get(pk=c.pk) for c in (approved, pending))
+    assert (approved.site_kind, approved.placement.site, approved.placement.segment) == (
         SiteKind.VSPHERE, first, Segment.objects.get(tenant=world.tenant_a),
     )  # fmt: skip
-    assert pending.site_kind == "" and pending.site is None
+    assert pending.site_kind == "" and placement_of(pending).site is None
+
+
+def test_a_cluster_has_one_placement_holding_its_site_and_segment(world, reconcile_held):
+    vcenter, _pfs = capacity_site()
+    cluster = services.approve_cluster(cluster_of(world.tenant_a, world.owner_a, submit=True), world.admin)
+    placed = Placement.objects.get(pk=cluster.pk)  # the cluster is the placement's primary key
+    assert (placed.cluster, placed.site, placed.segment.tenant) == (cluster, vcenter, world.tenant_a)
+    assert list(vcenter.placements.all()) == [placed] and list(placed.segment.placements.all()) == [placed]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Placement.objects.create(cluster=cluster, site=vcenter)
+
+
+def test_the_approval_audit_names_the_site_and_segment_it_placed_the_cluster_on(world, reconcile_held):
+    vcenter, _pfs = capacity_site()
+    cluster = services.approve_cluster(cluster_of(world.tenant_a, world.owner_a, submit=True), world.admin)
+    event = AuditEvent.objects.get(action="cluster.approve", object_id=str(cluster.pk))
+    segment = Segment.objects.get(tenant=world.tenant_a)
+    assert (event.before["site"], event.before["segment"]) == (None, None)
+    assert (event.after["site"], event.after["segment"]) == (vcenter.pk, segment.pk)
 
 
 def test_tenants_never_imports_a_site_app_and_no_cluster_signals_remain():

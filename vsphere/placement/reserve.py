@@ -8,7 +8,7 @@ from netpolicy.models import NicRole, Segment
 from tenants.choices import Interconnect
 from tenants.models import Tenant, VirtualCluster
 from vsphere.choices import NodeRole as VMRole
-from vsphere.models import VCenter
+from vsphere.models import VCenter, placement_of
 from vsphere.naming import GROUP_ROLE, node_names
 from vsphere.placement import hosts, vfs
 from vsphere.plan import capabilities
@@ -31,7 +31,7 @@ def reserve(cluster: VirtualCluster, user, vcenter: VCenter) -> Segment:
     if not is_overlay(cluster):  # NSX's distributed firewall enforces what a port group's filter cannot
         filter_rules(cluster)  # raises InvalidRequest naming the rule
     refuse_unrealizable(cluster, vcenter)  # NotOffered: an attachment, data path or GPU this vCenter lacks
-    segment = cluster.segment if cluster.segment_id else ensure_segment(cluster, vcenter, user)
+    segment = placement_of(cluster).segment or ensure_segment(cluster, vcenter, user)
     take_devices(cluster, vcenter)
     ipam.reserve(cluster, segment, wanted_addresses(cluster), exclude=underlay_addresses())
     return segment
@@ -87,6 +87,6 @@ def take_devices(cluster: VirtualCluster, vcenter: VCenter) -> None:
 def reserve_again(cluster: VirtualCluster, vcenter: VCenter) -> None:
     """What approval reserved, taken again by the reconciler (idempotent: normally nothing new)."""
     take_devices(cluster, vcenter)
-    segment = cluster.segment if cluster.segment_id else tenant_segment(cluster, vcenter)
+    segment = placement_of(cluster).segment or tenant_segment(cluster, vcenter)
     if segment is not None:
         ipam.reserve(cluster, segment, wanted_addresses(cluster), exclude=underlay_addresses())

@@ -15,7 +15,7 @@ from netpolicy.segments import peek_next_id
 from nsx.realize import segment_name as nsx_segment_name
 from tenants.choices import ClusterState, NetworkMode
 from tenants.models import VirtualCluster
-from vsphere.models import VCenter
+from vsphere.models import VCenter, placement_of
 from vsphere.naming import guest_domain, portgroup_marker, portgroup_name
 from vsphere.plan.capabilities import OVERLAY_REASON
 from vsphere.plan.specs import GuestNetwork
@@ -66,7 +66,7 @@ class Network:
 
 def segment_vlan(cluster: VirtualCluster, vcenter: VCenter) -> int:
     """VLAN of the cluster's segment (placed at approval), or of the tenant's segment on this site."""
-    segment = cluster.segment if cluster.segment_id else tenant_segment(cluster, vcenter)
+    segment = placement_of(cluster).segment or tenant_segment(cluster, vcenter)
     if segment is None:
         raise NoVlanSegment(f"Tenant {cluster.tenant.slug} has no VLAN segment on vSphere cluster "
                             f"{vcenter.compute_cluster}.")  # fmt: skip
@@ -77,7 +77,7 @@ def network(cluster: VirtualCluster, vcenter: VCenter) -> Network:
     """Where the cluster's VMs attach; raises NoVlanSegment before approval placed a segment."""
     refuse_overlay(cluster, vcenter)
     if is_overlay(cluster):
-        segment = cluster.segment if cluster.segment_id else tenant_segment(cluster, vcenter)
+        segment = placement_of(cluster).segment or tenant_segment(cluster, vcenter)
         if segment is None:
             return Network("", "", external=True)  # before approval, or its segment is gone: nothing to attach to
         return Network(nsx_segment_name(segment), "", external=True)
@@ -106,6 +106,6 @@ def filter_rules(cluster: VirtualCluster) -> tuple[VdsRule, ...]:
 def guest_network(cluster: VirtualCluster, vcenter: VCenter) -> GuestNetwork:
     """Prefix, gateway, resolvers and domain of the cluster's segment for guest customization."""
     settings = ipam.site_settings()
-    segment = cluster.segment if cluster.segment_id else tenant_segment(cluster, vcenter)
+    segment = placement_of(cluster).segment or tenant_segment(cluster, vcenter)
     prefix, gateway = (ipaddress.ip_network(segment.subnet).prefixlen, segment.gateway) if segment else (0, "")
     return GuestNetwork(prefix, gateway, tuple(settings.dns_servers), guest_domain(cluster, settings))

@@ -12,6 +12,7 @@ from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from vsphere.choices import StepStatus
 from vsphere.errors import PermanentError, TransientError
+from vsphere.models import placement_of
 from vsphere.naming import GROUP_ROLE, node_names
 from vsphere.plan.network import is_overlay
 
@@ -55,10 +56,12 @@ def tag_vms(manager, cluster: VirtualCluster) -> int:
 
 def release_network(manager, cluster: VirtualCluster) -> None:
     """After its VMs are gone: retire the segment no other cluster uses, then remove what NSX no longer needs."""
-    if cluster.segment_id:
+    segment_id = placement_of(cluster).segment_id
+    if segment_id:
         with transaction.atomic():
-            segment = Segment.objects.select_for_update().get(pk=cluster.segment_id)
-            users = VirtualCluster.objects.filter(segment=segment).exclude(pk=cluster.pk).exclude(state__in=DONE_STATES)
+            segment = Segment.objects.select_for_update().get(pk=segment_id)
+            users = VirtualCluster.objects.filter(placement__segment=segment).exclude(pk=cluster.pk)
+            users = users.exclude(state__in=DONE_STATES)
             if segment.state not in RELEASED and not users.exists():
                 before = snapshot(segment)
                 segment.state, segment.generation = SegmentState.RETIRED, segment.generation + 1

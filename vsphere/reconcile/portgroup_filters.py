@@ -35,16 +35,16 @@ class PortgroupFilter:
 def targets(vcenter: VCenter, tenant_ids=None) -> list[PortgroupFilter]:
     """Port groups of the live clusters on this vCenter (of these tenants), with their compiled rules."""
     clusters = VirtualCluster.objects.filter(
-        site=vcenter, site_kind=SiteKind.VSPHERE, state__in=LIVE_STATES, segment__isnull=False
-    ).exclude(segment__kind=SegmentKind.OVERLAY)  # NSX's distributed firewall enforces those (nsx.realize)
-    clusters = clusters.select_related("tenant", "segment")
+        placement__site=vcenter, site_kind=SiteKind.VSPHERE, state__in=LIVE_STATES, placement__segment__isnull=False
+    ).exclude(placement__segment__kind=SegmentKind.OVERLAY)  # NSX's distributed firewall enforces those (nsx.realize)
+    clusters = clusters.select_related("tenant", "placement__segment")
     if tenant_ids is not None:
         clusters = clusters.filter(tenant_id__in=tenant_ids)
     clusters = list(clusters)
     site = build_site(Tenant.objects.filter(pk__in={c.tenant_id for c in clusters}))  # one compile for all
     found: dict[str, PortgroupFilter] = {}
     for cluster in clusters:
-        vlan = cluster.segment.vlan_id
+        vlan = cluster.placement.segment.vlan_id
         name = portgroup_name(cluster, vlan)
         if name in found:
             continue

@@ -15,7 +15,7 @@ from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from vsphere.choices import PlanStatus
 from vsphere.errors import VSphereError
-from vsphere.models import PlanPreview
+from vsphere.models import PlanPreview, placement_of
 from vsphere.placement.reserve import default_vcenter
 from vsphere.plan import preflight
 from vsphere.plan.capacity import preflight_inventory
@@ -30,7 +30,8 @@ HTTP_TIMEOUT = 20  # seconds: a preview should answer soon; the reconciler's own
 
 def compute(preview_id: int) -> PlanPreview | None:
     """Worker side: the dry run, stored on the preview (reads vCenter, changes nothing, takes nothing)."""
-    preview = PlanPreview.objects.select_related("cluster__tenant", "cluster__site").filter(pk=preview_id).first()
+    preview = PlanPreview.objects.select_related("cluster__tenant", "cluster__placement__site")
+    preview = preview.filter(pk=preview_id).first()
     if preview is None or preview.status != PlanStatus.QUEUED:
         return preview
     vcenter, changes, error = dry_run(preview.cluster)
@@ -44,7 +45,7 @@ def compute(preview_id: int) -> PlanPreview | None:
 def dry_run(cluster: VirtualCluster) -> tuple[str, list, str]:
     """(vCenter name, changes, error) of a dry run for one cluster."""
     try:
-        vcenter = cluster.site or default_vcenter(cluster)
+        vcenter = placement_of(cluster).site or default_vcenter(cluster)
     except ServiceError as exc:
         return "", [], str(exc.detail)
     if vcenter is None:
