@@ -23,7 +23,7 @@ from core import metrics, redisconn
 from portal.tasks import HEARTBEAT_KEY
 from tenants.models import VirtualCluster
 from tests.conftest import ROOT
-from tests.ha.load import Load, Portal, check, converged, seed
+from tests.ha.load import Load, Portal, check, seed, settle
 from tests.ha.sentinel import MASTER, SentinelCluster, wait_for
 
 CATCHUPS = "enclave_longpoll_catchups_total"
@@ -117,8 +117,7 @@ def test_approvals_rule_changes_and_polls_through_the_portal_lose_nothing_when_t
         done = lambda: len(load.record.approved) == len(site.clusters) and load.rounds >= at_kill + 10  # noqa: E731
         assert wait_for(lambda: done() or load.error, 120) and not load.error, (load.error, portal.tail())
         record = load.stop()
-        assert wait_for(lambda: not converged(load), 120), (converged(load), portal.tail())
-        assert check(record) == []
+        assert settle(portal, load, record) == [], portal.tail()
         # Negative control: the same check reports an acknowledgement the database does not show.
         record.approved.append(
             VirtualCluster.objects.filter(state="endorsed").values_list("pk", flat=True).first() or 0

@@ -4,7 +4,6 @@ Two real gunicorn replicas (portal/gunicorn_conf.py) on the test database and Re
 ha profile's retry rules; parked polls of both are woken by one change after the kill.
 """
 
-import datetime
 import http.client
 import os
 import signal
@@ -16,27 +15,15 @@ import time
 import pytest
 from django.conf import settings
 from django.db import connection
-from django.utils import timezone
 
-from agents import credentials, longpoll, refresh, services
-from agents.models import Node, NodeCredential
+from agents import longpoll, refresh, services
+from agents.models import Node
 from tests.conftest import ROOT
+from tests.ha.load import enrol, interfaces
+from tests.ha.proxy import haproxy
 from tests.ha.sentinel import free_port, wait_for
 
 NODES = 200  # the issue's figure: 100 parked on each replica, then all 200 on the survivor
-RETRY = "    retries 3\n    option redispatch\n    retry-on conn-failure empty-response response-timeout 502 503\n"
-
-
-def _haproxy(tmp, port, replicas, retry: bool) -> subprocess.Popen:
-    servers = "".join(f"    server w{i} 127.0.0.1:{p} check inter 1s\n" for i, p in enumerate(replicas))
-    config = tmp / "haproxy.cfg"
-    rules = RETRY if retry else "    retries 0\n"
-    timeouts = "    timeout connect 2s\n    timeout client 60s\n    timeout server 60s\n"
-    frontend = f"frontend web\n    bind 127.0.0.1:{port}\n    default_backend web\n"
-    backend = f"backend web\n    balance roundrobin\n{rules}{servers}"
-    config.write_text(f"defaults\n    mode http\n{timeouts}{frontend}{backend}")
-    cmd = ["haproxy", "-W", "-db", "-f", str(config)]
-    return subprocess.Popen(cmd, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
 def _replica(port) -> subprocess.Popen:
@@ -58,7 +45,7 @@ def site(tmp_path):
         ports, proxy = [free_port(), free_port()], free_port()
         replicas = [_replica(p) for p in ports]
         procs.extend(replicas)
-        procs.append(_haproxy(tmp_path, proxy, ports, retry))
+        procs.append(haproxy(tmp_path, proxy, ports, retry))
         up = lambda: all(_get(p, "/healthz")[0] in (200, 503) for p in ports)  # noqa: E731
         return proxy, replicas, lambda: wait_for(up, 90)
 
@@ -79,28 +66,10 @@ def _get(port, path, headers=None, timeout=5.0):
         conn.close()
 
 
-def _enrol(pool, count) -> list[tuple[Node, str]]:
-    """`count` enrolled nodes with credentials, in bulk (the join service, audited per node, is test_agent's)."""
-    now, lifetime = timezone.now(), datetime.timedelta(days=1)
-    nodes = Node.objects.bulk_create([Node(name=f"node-{i}", pool=pool, enrolled=now, capabilities={"vrf": True},
-                                           address=f"10.10.0.{i + 10}", interfaces=_interfaces(0, i))
-                                      for i in range(count)])  # fmt: skip
-    secrets = [credentials.new_secret(credentials.NODE_PREFIX) for _ in nodes]
-    NodeCredential.objects.bulk_create([NodeCredential(node=node, credential_hash=hashed, hint=raw[:12],
-                                                       expires_at=now + lifetime)
-                                        for node, (raw, hashed) in zip(nodes, secrets, strict=True)])  # fmt: skip
-    refresh.store_node_parts(pool)
-    return [(node, raw) for node, (raw, _) in zip(nodes, secrets, strict=True)]
-
-
-def _interfaces(subnet: int, i: int) -> list[dict]:
-    return [{"name": "em1", "address": f"10.10.{subnet}.{i + 10}/16"}]
-
-
 def _change_every_node(pool, nodes) -> None:
     """One change to every node's document, stored and woken at once (as a pool-wide edit does)."""
     for i, (node, _) in enumerate(nodes):  # rows, not update_node: its per-node audit is not what is tested
-        Node.objects.filter(pk=node.pk).update(interfaces=_interfaces(1, i))
+        Node.objects.filter(pk=node.pk).update(interfaces=interfaces(1, i))
     refresh.store_node_parts(pool)
 
 
@@ -109,7 +78,7 @@ def _park_and_kill(site, retry):
     proxy, replicas, started = site(retry)  # the replicas boot while the nodes are enrolled
     pool = services.create_pool("rack-1")
     services.add_subnet(pool, "10.10.0.0/16", 4790)
-    nodes = _enrol(pool, NODES)
+    nodes = enrol(pool, NODES)
     assert started()
     longpoll.redis_client().delete(longpoll.ACTIVE)  # a killed replica's polls stay counted until they expire
     outcomes, starts = {node.name: [] for node, _ in nodes}, []
