@@ -254,7 +254,7 @@ class Portal:
 
     def sweep(self) -> None:
         """Send the sweeps beat sends every 30 s (lost publishes, a killed worker's work), through this broker."""
-        publisher = Celery("ha-load", broker=settings.CELERY_BROKER_URL)
+        publisher = Celery("ha-load", broker=settings.CELERY_BROKER_URL, set_as_current=False)  # not current_app
         sentinels = [a for a in self.env.get("ENCLAVE_REDIS_SENTINELS", "").split(",") if a]
         if sentinels:
             publisher.conf.broker_url = redisconn.broker_url(self.env["ENCLAVE_REDIS_URL"], sentinels)

@@ -47,7 +47,7 @@ def _run_three(env, redis_client) -> list[bytes]:
     """Send a stale-epoch task, a current-epoch one and an unstamped one; the labels the worker ran, in order."""
     key, lease = f"ha-fence-ran-{uuid.uuid4().hex[:8]}", env["ENCLAVE_BEAT_LEASE_KEY"]
     redis_client.set(lease + ":epoch", CURRENT)
-    publisher = Celery("fence-test", broker=settings.REDIS_URL)
+    publisher = Celery("fence-test", broker=settings.REDIS_URL, set_as_current=False)
     for label, epoch in (("stale", CURRENT - 1), ("current", CURRENT), ("unstamped", None)):
         headers = {EPOCH_HEADER: epoch} if epoch is not None else {}
         publisher.send_task("ha.record", args=[key, label], queue=env["ENCLAVE_HA_QUEUE"], headers=headers)
