@@ -87,9 +87,10 @@ class PatroniCluster:
                     return name
         return None
 
-    def kill_etcd_leader(self) -> str:
-        """SIGKILL the etcd member that leads (the costliest one to lose); its name."""
-        name = wait_for(self.etcd_leader, 30)
+    def kill_etcd_follower(self) -> str:
+        """SIGKILL an etcd member that does not lead (no Raft election: Patroni's client moves on); its name."""
+        leader = wait_for(self.etcd_leader, 30)
+        name = next(n for n, (proc, _) in self.etcd.items() if n != leader and proc.poll() is None)
         proc = self.etcd[name][0]
         proc.kill()
         proc.wait(timeout=10)

@@ -3,7 +3,7 @@
 Patroni (synchronous_mode: on) promotes the synchronous standby; the client (the portal's settings with
 ENCLAVE_DB_HOSTS: libpq multi-host, target_session_attrs=read-write) follows it. Losing an etcd member
 stops nothing. Migrations and the two database roles run unchanged on the cluster. The tests share one
-cluster and run in this order: the etcd leader is killed, then the PostgreSQL leader, then (asynchronous
+cluster and run in this order: an etcd member is killed, then the PostgreSQL leader, then (asynchronous
 replication) the next one.
 """
 
@@ -73,15 +73,14 @@ def _writer(env, log, start: int = 0):
         writer.wait(timeout=20)
 
 
-def test_approvals_continue_while_the_etcd_leader_is_killed(patroni, portal_env, tmp_path):
+def test_approvals_continue_while_an_etcd_member_is_killed(patroni, portal_env, tmp_path):
     log = tmp_path / "writer.log"
     with _writer(portal_env, log, start=10**5):
         assert wait_for(lambda: len(_acked(log)) >= 20, 120), log.read_text()[-3000:]
-        patroni.kill_etcd_leader()
+        patroni.kill_etcd_follower()
         at_kill = len(_acked(log))
         assert wait_for(lambda: len(_acked(log)) >= at_kill + 20, 120), log.read_text()[-3000:]
-        assert wait_for(patroni.etcd_leader, 30)  # the two left elected one
-        # Patroni may have demoted its leader for a moment (no DCS within retry_timeout): the writer retried.
+        assert wait_for(patroni.etcd_leader, 30)  # the two left still have a leader
         assert wait_for(patroni.leader, 120), patroni.log("pg1")
     report = _check(portal_env, _acked(log))
     assert report["missing"] == [] and report["duplicated"] == [], report
