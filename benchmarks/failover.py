@@ -1,24 +1,33 @@
-"""Benchmark: what a client sees while the PostgreSQL leader (Patroni) or the Redis master (Sentinel) dies.
+"""Benchmark: what a client sees while the PostgreSQL leader, the Redis master, the beat holder or a web replica dies.
 
-Run: source scripts/env.sh && python benchmarks/failover.py [--runs 3] [--only pg|redis] [--production]
+Run: source scripts/env.sh && python benchmarks/failover.py [--runs 3] [--only pg|redis|beat|web] [--production]
 
-Each run starts a fresh cluster with the test harness (tests/ha/: Patroni 2 members, synchronous_mode,
-ttl 6 s, loop_wait 1 s, 1 etcd; Redis 3 servers + 3 Sentinels, down-after 1 s; --production: the ha
-profile's ttl 20 s, loop_wait 5 s, retry_timeout 5 s and down-after 5 s), drives one client
-that writes every 20 ms the way the portal connects (libpq multi-host target_session_attrs=read-write;
-redis-py through the Sentinels), SIGKILLs the leader/master mid-way and reports per run and overall:
-the window of failed requests (first to last failure, seconds), the time from the kill to the first
-successful write, the writes redone (a retry that found its write already committed: the commit's
-answer was lost with the primary) and the acknowledged writes missing afterwards.
+Each run starts a fresh cluster with the test harness (tests/ha/: Patroni 3 members, synchronous_mode,
+ttl 6 s, loop_wait 1 s, 3 etcd; Redis 3 servers + 3 Sentinels, down-after 1 s; two `celery beat` on the
+leased scheduler, lease 2 s; two gunicorn replicas behind HAProxy with the ha profile's retries;
+--production: the ha profile's ttl 20 s, loop_wait 5 s, retry_timeout 5 s, down-after 5 s and lease
+30 s), drives one client every 20 ms the way the portal connects (libpq multi-host
+target_session_attrs=read-write; redis-py through the Sentinels; HTTP GETs through HAProxy; for beat,
+the schedule itself, an entry every 0.5 s, is the client), SIGKILLs the leader/master/holder/replica
+mid-way and reports per run and overall: the window of failed requests (first to last failure, seconds;
+beat: the gap between the last task the killed holder sent and the first its successor sent), the
+time from the kill to the first success, the work redone (a retry that found its write already
+committed; beat: a task both holders sent for the same tick) and the acknowledged writes missing.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
+import os
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 import psycopg
@@ -28,7 +37,8 @@ from redis.sentinel import Sentinel
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from tests.ha.patroni import PASSWORD, PatroniCluster  # noqa: E402
-from tests.ha.sentinel import MASTER, SentinelCluster, wait_for  # noqa: E402
+from tests.ha.proxy import haproxy  # noqa: E402
+from tests.ha.sentinel import MASTER, SentinelCluster, free_port, wait_for  # noqa: E402
 
 PERIOD = 0.02  # seconds between a client's writes
 AFTER = 5.0  # seconds of writes after the first success following the kill
@@ -78,8 +88,9 @@ def _drive(client: Client, write, kill) -> float:
     return state["killed"]
 
 
-PRODUCTION = {"pg": {"ttl": 20, "loop_wait": 5, "retry_timeout": 5}, "redis": {"down_after_ms": 5000}}
-TEST = {"pg": {}, "redis": {}}  # the harness's defaults: ttl 6 s, loop_wait 1 s, retry 2 s; down-after 1 s
+PRODUCTION = {"pg": {"ttl": 20, "loop_wait": 5, "retry_timeout": 5}, "redis": {"down_after_ms": 5000},
+              "beat": {"lease": 30}, "web": {}}  # fmt: skip
+TEST = {"pg": {}, "redis": {}, "beat": {"lease": 2}, "web": {}}  # the harness's: ttl 6 s, down-after 1 s, lease 2 s
 
 
 def pg_run(timeouts: dict) -> dict:
@@ -132,6 +143,89 @@ def redis_run(tmp: Path, timeouts: dict) -> dict:
         cluster.stop()
 
 
+def _beat(tmp: Path, name: str, env: dict) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "celery", "-A", "tests.ha.beat_app", "beat", "--loglevel=INFO",
+           "--schedule", str(tmp / f"{name}-schedule")]  # fmt: skip
+    with open(tmp / f"{name}.log", "wb") as out:
+        return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+def beat_run(tmp: Path, timeouts: dict) -> dict:
+    """Two beats on one lease (the test Redis); SIGKILL the holder; when does the schedule run again?"""
+    url = os.environ["ENCLAVE_REDIS_URL"]
+    client, run = redis.Redis.from_url(url), uuid.uuid4().hex[:8]
+    queue, key = f"bench-beat-{run}", f"enclave:bench:beat:{run}"
+    env = dict(os.environ, ENCLAVE_HA_QUEUE=queue, ENCLAVE_BEAT_LEASE_KEY=key, ENCLAVE_BROKER_URL=url,
+               ENCLAVE_BEAT_LEASE="1", ENCLAVE_BEAT_LEASE_SECONDS=str(timeouts["lease"]))  # fmt: skip
+    seen: list[tuple[float, str]] = []  # (arrival, origin) of every task sent
+
+    def drain() -> None:
+        while raw := client.rpop(queue):
+            seen.append((time.monotonic(), json.loads(raw)["headers"]["origin"]))
+
+    beats = [_beat(tmp, "first", env)]
+    try:
+        assert wait_for(lambda: drain() or len(seen) >= 2, 120)
+        beats.append(_beat(tmp, "second", env))
+        time.sleep(3)  # the standby is up and asking for the lease
+        drain()
+        holder = next(b for b in beats if seen[-1][1].startswith(f"gen{b.pid}@"))
+        other = next(b for b in beats if b is not holder)
+        holder.kill()
+        killed = time.monotonic()
+        holder.wait(timeout=20)
+        assert wait_for(lambda: drain() or any(o.startswith(f"gen{other.pid}@") for _, o in seen), 300)
+        drain()
+        last_old = max(t for t, o in seen if o.startswith(f"gen{holder.pid}@"))
+        first_new = min(t for t, o in seen if o.startswith(f"gen{other.pid}@"))
+        overlap = sum(1 for t, o in seen if o.startswith(f"gen{holder.pid}@") and t > first_new)
+        return {"window": first_new - last_old, "first_success": first_new - killed, "redone": overlap, "lost": 0}
+    finally:
+        for beat in beats:
+            if beat.poll() is None:
+                beat.kill()
+                beat.wait(timeout=20)
+        client.delete(queue, key, key + ":epoch")
+
+
+def web_run(tmp: Path, timeouts: dict) -> dict:
+    """Two gunicorn replicas behind HAProxy (retries on); GETs every 20 ms; SIGKILL one replica."""
+    ports, proxy = [free_port(), free_port()], free_port()
+    env = dict(os.environ, ENCLAVE_WEB_WORKERS="1", ENCLAVE_WEB_THREADS="20")
+    cmd = [sys.executable, "-m", "gunicorn", "-c", "portal/gunicorn_conf.py", "portal.wsgi:application"]
+    procs = [subprocess.Popen(cmd, cwd=ROOT, env=dict(env, ENCLAVE_BIND=f"127.0.0.1:{p}"), start_new_session=True,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for p in ports]  # fmt: skip
+    procs.append(haproxy(tmp, proxy, ports, retry=True))
+    try:
+        assert wait_for(lambda: all(_http(p) for p in ports), 120), "the web replicas did not start"
+
+        def write(n: int) -> int:
+            if not _http(proxy):
+                raise OSError("failed request")
+            return 0
+
+        client = Client()
+        killed = _drive(client, write, lambda: os.killpg(procs[0].pid, signal.SIGKILL))
+        return {**client.figures(killed), "redone": 0, "lost": 0}
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=20)
+
+
+def _http(port: int) -> bool:
+    """One GET /healthz: True when the portal answered (its JSON, 200 or 503), not the proxy's error page."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", "/healthz")
+        response = conn.getresponse()
+        response.read()
+        return response.getheader("Content-Type", "").startswith("application/json")
+    finally:
+        conn.close()
+
+
 def _summary(name: str, runs: list[dict]) -> str:
     def pct(key: str, q: float) -> float:
         values = sorted(r[key] for r in runs)
@@ -147,27 +241,30 @@ def _summary(name: str, runs: list[dict]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--only", choices=["pg", "redis"])
+    ap.add_argument("--only", choices=list(RUNS))
     ap.add_argument("--production", action="store_true", help="the ha profile's timeouts (deploy/), not the tests'")
     args = ap.parse_args()
     timeouts = PRODUCTION if args.production else TEST
     results = {}
-    for name in ("pg", "redis"):
+    for name, run in RUNS.items():
         if args.only and args.only != name:
             continue
         results[name] = []
         for i in range(args.runs):
-            tmp = Path(tempfile.mkdtemp(prefix="enclave-sentinel-"))
-            figures = pg_run(timeouts["pg"]) if name == "pg" else redis_run(tmp, timeouts["redis"])
+            tmp = Path(tempfile.mkdtemp(prefix=f"enclave-{name}-"))
+            figures = run(tmp, timeouts[name])
             print(f"{name} run {i + 1}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
                                                        for k, v in figures.items()), flush=True)  # fmt: skip
             results[name].append(figures)
     print("| fault | runs | failed window p50 s | p95 s | max s | first success p50 s | max s | redone | lost |")
     print("|---|---|---|---|---|---|---|---|---|")
-    labels = {"pg": "PostgreSQL leader SIGKILL (Patroni)", "redis": "Redis master SIGKILL (Sentinel)"}
+    labels = {"pg": "PostgreSQL leader SIGKILL (Patroni)", "redis": "Redis master SIGKILL (Sentinel)",
+              "beat": "beat lease holder SIGKILL", "web": "web replica SIGKILL (HAProxy retries)"}  # fmt: skip
     for name, runs in results.items():
         print(_summary(labels[name], runs))
 
+
+RUNS = {"pg": lambda tmp, t: pg_run(t), "redis": redis_run, "beat": beat_run, "web": web_run}
 
 if __name__ == "__main__":
     main()

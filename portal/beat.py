@@ -5,7 +5,9 @@ The holder renews every third of the lease; a holder that dies (SIGKILL, lost ho
 and another takes over once the lease lapses. A holder trusts its lease only until the time it
 asked for it plus the lease's length (its own monotonic clock), so a paused holder stops sending
 before a successor can start. Each acquisition increments an epoch (the fencing token), stamped on
-every task it sends (header enclave_beat_epoch) so logs and consumers can tell holders apart.
+every task it sends (header enclave_beat_epoch); workers (FencedTask, every task's base class) drop a
+task whose epoch is older than the current one, so a holder that lost its lease while its tasks were in
+flight (paused, partitioned) cannot run the schedule a second time beside its successor.
 """
 
 import contextlib
@@ -16,12 +18,15 @@ import time
 import uuid
 
 import redis
+from celery import Task
 from celery.beat import PersistentScheduler
+from celery.exceptions import Ignore
 from django.conf import settings
 
 from core import redisconn
 
 log = logging.getLogger(__name__)
+EPOCH_HEADER = "enclave_beat_epoch"
 
 # Take the lease if free (new epoch), renew it if ours (same epoch); 0 when another holds it.
 _ACQUIRE = """
@@ -95,7 +100,7 @@ class LeasedScheduler(PersistentScheduler):
     def apply_async(self, entry, producer=None, advance=True, **kwargs):
         """Send a due task stamped with the lease's epoch (the fencing token)."""
         if self.lease is not None:
-            headers = dict(entry.options.get("headers") or {}, enclave_beat_epoch=self.lease.epoch)
+            headers = dict(entry.options.get("headers") or {}, **{EPOCH_HEADER: self.lease.epoch})
             entry.options = dict(entry.options, headers=headers)
         return super().apply_async(entry, producer=producer, advance=advance, **kwargs)
 
@@ -104,3 +109,33 @@ class LeasedScheduler(PersistentScheduler):
         super().close()
         if self.lease is not None:
             self.lease.release()
+
+
+def fenced_key() -> str:
+    """The Redis counter of tasks dropped for a stale epoch (read by the metrics collector)."""
+    return settings.BEAT_LEASE_KEY + ":fenced"
+
+
+def superseded(epoch: int) -> bool:
+    """True when a later beat lease holder exists than the one that sent a task stamped `epoch`."""
+    try:
+        client = redisconn.client(socket_timeout=2)
+        current = int(client.get(settings.BEAT_LEASE_KEY + ":epoch") or 0)
+        if epoch >= current:
+            return False
+        client.incr(fenced_key())
+    except redis.RedisError as error:  # the lease itself stops a second sender; do not lose the run too
+        log.warning("beat fencing: Redis unreachable (%s); running a task of epoch %s unchecked", error, epoch)
+        return False
+    log.warning("beat fencing: dropped a task of epoch %s (the current holder's epoch is %s)", epoch, current)
+    return True
+
+
+class FencedTask(Task):
+    """Every task's base class: one sent by a beat whose lease was since taken over is dropped unrun."""
+
+    def __call__(self, *args, **kwargs):
+        epoch = getattr(self.request, EPOCH_HEADER, None)
+        if epoch is not None and settings.BEAT_FENCING and superseded(int(epoch)):
+            raise Ignore()  # no result, no retry: the current holder sends this schedule entry itself
+        return super().__call__(*args, **kwargs)

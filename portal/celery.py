@@ -7,7 +7,7 @@ from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
-app = Celery("portal")
+app = Celery("portal", task_cls="portal.beat:FencedTask")  # drops tasks of a superseded beat
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 app.autodiscover_tasks(["portal"])

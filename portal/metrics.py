@@ -8,10 +8,11 @@ from django.conf import settings
 from django.db.models import Count
 from django.http import HttpResponse, JsonResponse
 from prometheus_client import generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from core import redisconn
 from core.metrics import LATENCY, REGISTRY, REQUESTS
+from portal import beat
 from tenants.models import VirtualCluster
 
 
@@ -48,6 +49,16 @@ class StateCollector:
         except redis.RedisError:
             depth.add_metric([], float("nan"))
         yield depth
+        yield self._fenced()
+
+    def _fenced(self) -> CounterMetricFamily:
+        """Tasks workers dropped because a later beat holds the schedule (counted in Redis: any worker)."""
+        fenced = CounterMetricFamily("enclave_beat_fenced_tasks", "Tasks of a superseded beat epoch dropped unrun")
+        try:
+            fenced.add_metric([], float(redisconn.client().get(beat.fenced_key()) or 0))
+        except redis.RedisError:
+            fenced.add_metric([], float("nan"))
+        return fenced
 
 
 REGISTRY.register(StateCollector())

@@ -309,6 +309,8 @@ CELERY_BEAT_SCHEDULER = "portal.beat:LeasedScheduler"
 BEAT_LEASE = env_bool("ENCLAVE_BEAT_LEASE", True)
 BEAT_LEASE_SECONDS = env_int("ENCLAVE_BEAT_LEASE_SECONDS", 30)  # a dead holder's schedule resumes after this
 BEAT_LEASE_KEY = env_str("ENCLAVE_BEAT_LEASE_KEY", "enclave:beat:lease")
+# Workers drop a task stamped with an older beat epoch than the lease's current one (portal/beat.py).
+BEAT_FENCING = env_bool("ENCLAVE_BEAT_FENCING", True)
 CELERY_BEAT_SCHEDULE = {
     "expire-leases": {"task": "tenants.tasks.expire_leases", "schedule": 300.0},
     "lease-warnings": {"task": "tenants.tasks.warn_expiring_leases", "schedule": 3600.0},  # idempotent

@@ -1,4 +1,4 @@
-"""A client of the portal's database during a failover: `write` approves and prints ACK n; `check` audits.
+"""A client of the portal's database during a failover: `write [first n]` approves and prints ACK n; `check` audits.
 
 write: approval n is one audited event (action ha.approve, object n) written only if absent, in one
 transaction, so a retry after an unknown outcome (the primary died mid-commit) cannot realize it twice.
@@ -31,8 +31,8 @@ def approve(n: int) -> None:
             record(ACTION, Group(pk=n, name=f"approval-{n}"), after={"approved": n})
 
 
-def write() -> None:
-    n = 0
+def write(start: int = 0) -> None:
+    n = start
     while True:
         try:
             approve(n)
@@ -56,4 +56,4 @@ def check() -> None:
 
 
 if __name__ == "__main__":
-    {"write": write, "check": check}[sys.argv[1]]()
+    {"write": write, "check": check}[sys.argv[1]](*map(int, sys.argv[2:]))

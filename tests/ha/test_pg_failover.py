@@ -1,10 +1,13 @@
 """PostgreSQL failover: approvals acknowledged to a client survive a SIGKILL of the Patroni leader.
 
 Patroni (synchronous_mode: on) promotes the synchronous standby; the client (the portal's settings with
-ENCLAVE_DB_HOSTS: libpq multi-host, target_session_attrs=read-write) follows it. Migrations and the
-two database roles run unchanged on the cluster.
+ENCLAVE_DB_HOSTS: libpq multi-host, target_session_attrs=read-write) follows it. Losing an etcd member
+stops nothing. Migrations and the two database roles run unchanged on the cluster. The tests share one
+cluster and run in this order: an etcd member is killed, then the PostgreSQL leader, then (asynchronous
+replication) the next one.
 """
 
+import contextlib
 import json
 import os
 import signal
@@ -57,22 +60,42 @@ def _acked(log) -> list[int]:
     return [int(line.split()[1]) for line in log.read_text().splitlines() if line.startswith("ACK ")]
 
 
+@contextlib.contextmanager
+def _writer(env, log, start: int = 0):
+    """pg_writer approving from `start` on, its ACK lines in `log`; SIGKILLed on leaving."""
+    with open(log, "wb") as out:
+        writer = subprocess.Popen([sys.executable, "-m", "tests.ha.pg_writer", "write", str(start)], cwd=ROOT,
+                                  env=env, stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+    try:
+        yield writer
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        writer.wait(timeout=20)
+
+
+def test_approvals_continue_while_an_etcd_member_is_killed(patroni, portal_env, tmp_path):
+    log = tmp_path / "writer.log"
+    with _writer(portal_env, log, start=10**5):
+        assert wait_for(lambda: len(_acked(log)) >= 20, 120), log.read_text()[-3000:]
+        patroni.kill_etcd_follower()
+        at_kill = len(_acked(log))
+        assert wait_for(lambda: len(_acked(log)) >= at_kill + 20, 120), log.read_text()[-3000:]
+        assert wait_for(patroni.etcd_leader, 30)  # the two left still have a leader
+        assert wait_for(patroni.leader, 120), patroni.log("pg1")
+    report = _check(portal_env, _acked(log))
+    assert report["missing"] == [] and report["duplicated"] == [], report
+
+
 def test_every_approval_acknowledged_before_the_leader_is_killed_is_realized_once_on_the_new_leader(
     patroni, portal_env, tmp_path
 ):
     log = tmp_path / "writer.log"
-    with open(log, "wb") as out:
-        writer = subprocess.Popen([sys.executable, "-m", "tests.ha.pg_writer", "write"], cwd=ROOT, env=portal_env,
-                                  stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
-    try:
+    with _writer(portal_env, log):
         assert wait_for(lambda: len(_acked(log)) >= 20, 120), log.read_text()[-3000:]
         killed = patroni.kill_leader()
         at_kill = len(_acked(log))
         assert wait_for(lambda: patroni.leader() not in (None, killed), 120), patroni.log("pg2")
         assert wait_for(lambda: len(_acked(log)) >= at_kill + 20, 120), log.read_text()[-3000:]
-    finally:
-        writer.send_signal(signal.SIGKILL)
-        writer.wait(timeout=20)
     report = _check(portal_env, _acked(log))
     assert report["missing"] == [] and report["duplicated"] == [], report
     assert report["chain_ok"], report["chain_problem"]
@@ -80,9 +103,27 @@ def test_every_approval_acknowledged_before_the_leader_is_killed_is_realized_onc
 
 
 def test_the_check_reports_an_acknowledged_approval_that_the_database_lacks(patroni, portal_env):
-    # Negative control: an acknowledgement the database cannot show (as an asynchronous standby would lose).
+    # Negative control of the check itself: an acknowledgement the database cannot show.
     report = _check(portal_env, [10**9])
     assert report["missing"] == [10**9]
+
+
+def test_with_asynchronous_replication_approvals_acknowledged_before_a_failover_are_lost(patroni, portal_env, tmp_path):
+    # Negative control: synchronous mode is what saved them above. With it off and the leader's WAL senders
+    # stopped, commits are acknowledged that no standby can have; the promoted one lacks them.
+    patroni.set_synchronous(False)
+    log = tmp_path / "writer.log"
+    with _writer(portal_env, log, start=10**6):
+        assert wait_for(lambda: len(_acked(log)) >= 5, 120), log.read_text()[-3000:]
+        assert patroni.pause_replication()
+        paused_at = len(_acked(log))
+        assert wait_for(lambda: len(_acked(log)) >= paused_at + 10, 120), log.read_text()[-3000:]
+        killed = patroni.kill_leader()
+        unreplicated = set(_acked(log)[paused_at:])
+        assert wait_for(lambda: patroni.leader() not in (None, killed), 120), patroni.log("pg3")
+        assert wait_for(lambda: len(_acked(log)) > paused_at + len(unreplicated), 120), log.read_text()[-3000:]
+    report = _check(portal_env, _acked(log))
+    assert report["missing"] and set(report["missing"]) <= unreplicated, report
 
 
 def test_the_app_role_still_cannot_rewrite_the_audit_log_on_the_promoted_leader(patroni, portal_env):

@@ -1,5 +1,8 @@
 """Redis failover: SIGKILL the master, Sentinel promotes a replica, and every Redis client of the portal follows.
 
+The second test kills the next master under the shared load (tests/ha/load.py) through a real web process and
+worker on the Sentinels: every acknowledged approval and rule is there once, nodes converge, the chain verifies.
+
 The clients: redis-py through core.redisconn (leases, locks, throttles, health), Django's cache,
 a real Celery worker and publisher on kombu's Sentinel transport, and the long-poll listener, which
 catches up on wakes it may have missed and counts it.
@@ -18,7 +21,9 @@ from django.test import override_settings
 from agents import longpoll
 from core import metrics, redisconn
 from portal.tasks import HEARTBEAT_KEY
+from tenants.models import VirtualCluster
 from tests.conftest import ROOT
+from tests.ha.load import Load, Portal, check, seed, settle
 from tests.ha.sentinel import MASTER, SentinelCluster, wait_for
 
 CATCHUPS = "enclave_longpoll_catchups_total"
@@ -86,3 +91,41 @@ def test_every_redis_client_follows_the_new_master_after_the_master_is_killed(cl
     # Negative control: a client pinned to the old master's address (the settings before Sentinel) fails.
     with pytest.raises(redis.ConnectionError):
         redis.Redis.from_url(f"redis://127.0.0.1:{old}/0", socket_timeout=1).ping()
+
+
+def _replica_ready(cluster) -> bool:
+    """The current master has a synced replica the Sentinels know (so it can fail over in turn)."""
+    master = cluster.master()
+    links = redis.Redis(port=master, socket_timeout=1).info("replication")
+    known = [r for port in cluster.sentinels for r in redis.Redis(port=port, socket_timeout=1).sentinel_slaves(MASTER)
+             if "s_down" not in r["flags"] and r.get("master-link-status") == "ok"]  # fmt: skip
+    return links["connected_slaves"] >= 1 and len(known) >= len(cluster.sentinels)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_approvals_rule_changes_and_polls_through_the_portal_lose_nothing_when_the_master_is_killed(
+    cluster, world, tmp_path
+):
+    portal = Portal(tmp_path, {"ENCLAVE_REDIS_SENTINELS": ",".join(cluster.addresses),
+                               "ENCLAVE_REDIS_URL": f"redis://127.0.0.1:{cluster.master()}/0"})  # fmt: skip
+    try:
+        site = seed(world)  # while the portal boots
+        assert portal.wait_ready(), portal.tail()
+        assert wait_for(lambda: _replica_ready(cluster), 60)
+        load = Load(portal.base, site)
+        load.start()
+        assert wait_for(lambda: len(load.record.approved) >= 2 or load.error, 120) and not load.error, portal.tail()
+        old = cluster.kill_master()
+        assert wait_for(lambda: cluster.master() != old, 60)
+        at_kill = load.rounds
+        done = lambda: len(load.record.approved) == len(site.clusters) and load.rounds >= at_kill + 5  # noqa: E731
+        assert wait_for(lambda: done() or load.error, 120) and not load.error, (load.error, portal.tail())
+        record = load.stop()
+        assert settle(portal, load, record) == [], portal.tail()
+        # Negative control: the same check reports an acknowledgement the database does not show.
+        record.approved.append(
+            VirtualCluster.objects.filter(state="endorsed").values_list("pk", flat=True).first() or 0
+        )
+        assert check(record)
+    finally:
+        portal.stop()
