@@ -30,7 +30,7 @@ export ENCLAVE_WEB_PORTS=  # each web replica on a free loopback port (podman ma
 bash deploy/base-image.sh
 
 # Podman's defaults fail on some machines; say exactly why, then retry with what works there.
-work="$ENCLAVE_DATA_DIR/smoke$([ "$mode" = ha ] && echo -ha)"  # logs of the last run stay here
+work="$ENCLAVE_DATA_DIR/smoke$([ "$mode" = single ] || echo -ha)"  # logs of the last run stay here
 rm -rf "$work" && mkdir -p "$work"
 limits=()
 probe() { podman run --rm --network none "$ENCLAVE_BASE_IMAGE" true; }
@@ -153,3 +153,8 @@ if ! python3 deploy/smoke.py --base "${webs[0]}" --replica "${webs[1]}" --logins
   for s in web_1 web_2 worker_1 worker_2 beat_1; do log "--- $s"; podman logs --tail 30 "${project}_$s" 2>&1 || true; done
   exit 1
 fi
+# podman runs no health checks by itself here (no systemd): run each once, as an orchestrator would.
+for s in postgres_1 redis_1 web_1 web_2 worker_1 worker_2 beat_1; do
+  podman healthcheck run "${project}_$s" >/dev/null || { log "the health check of $s fails"; exit 1; }
+done
+log "every health check passes"
