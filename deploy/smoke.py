@@ -154,6 +154,7 @@ def main() -> int:
     ap.add_argument("--name", default="smoke", help="the new cluster's name")
     ap.add_argument("--still-ready", type=int, action="append", default=[], help="a cluster that must be Ready")
     ap.add_argument("--record", help="write the new cluster's id into this file")
+    ap.add_argument("--no-request", action="store_true", help="no new cluster (the tenant's quota is 4)")
     args = ap.parse_args()
     for base in (args.base, *args.replica):
         wait_healthy(base, args.timeout)
@@ -161,6 +162,9 @@ def main() -> int:
     logins = json.loads(args.logins)
     for pk in args.still_ready:
         still_ready(args.base, logins, pk)
+    if args.no_request:
+        print("smoke: OK")
+        return 0
     pk = cluster_to_ready(args.base, logins, args.timeout, args.name)
     if args.record:
         with open(args.record, "w") as out:
