@@ -103,7 +103,7 @@ def static_served(base: str) -> None:
     print(f"smoke: {len(assets)} static files served ({assets[0].decode()}, ...)")
 
 
-def cluster_to_ready(base: str, logins: dict, timeout: float) -> None:
+def cluster_to_ready(base: str, logins: dict, timeout: float, name: str = "smoke") -> int:
     """Member submits, PI endorses, admin approves; the worker must make it Ready on vcsim."""
     member, owner, admin = Session(base), Session(base), Session(base)
     member.login("arno", logins["arno"])
@@ -112,7 +112,7 @@ def cluster_to_ready(base: str, logins: dict, timeout: float) -> None:
     tenants = member.api("GET", "/api/v1/tenants/")
     tenant = next(t for t in tenants.get("results", tenants) if t["slug"] == "astro")
     body = {
-        "tenant": tenant["id"], "name": "smoke", "workload_class": "parallel-distributed", "worker_count": 2,
+        "tenant": tenant["id"], "name": name, "workload_class": "parallel-distributed", "worker_count": 2,
         "vcpus_per_node": 4, "memory_gb_per_node": 8, "login_node": False, "interconnect": "sriov-ib",
         "network_mode": "vlan", "data_path": "standard", "submit": True, "justification": "compose smoke test",
         "lease_end": (datetime.date.today() + datetime.timedelta(days=30)).isoformat(),
@@ -128,11 +128,21 @@ def cluster_to_ready(base: str, logins: dict, timeout: float) -> None:
             state = cluster["state"]
             print(f"smoke: cluster {pk} is {state}")
         if state == "ready":
-            return
+            return pk
         if state == "error":
             break
         time.sleep(3)
     raise SystemExit(f"smoke: cluster {pk} ended {state!r}: {cluster.get('status_message', '')}")
+
+
+def still_ready(base: str, logins: dict, pk: int) -> None:
+    """A cluster acknowledged before a failover is still there, Ready (the ha smoke)."""
+    member = Session(base)
+    member.login("arno", logins["arno"])
+    state = member.api("GET", f"/api/v1/clusters/{pk}/")["state"]
+    if state != "ready":
+        raise SystemExit(f"smoke: cluster {pk} is {state!r} after the failover")
+    print(f"smoke: cluster {pk} is still ready")
 
 
 def main() -> int:
@@ -141,11 +151,24 @@ def main() -> int:
     ap.add_argument("--replica", action="append", default=[], help="another web replica: its /healthz too")
     ap.add_argument("--logins", required=True, help="JSON {username: password} printed by seed_demo")
     ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--name", default="smoke", help="the new cluster's name")
+    ap.add_argument("--still-ready", type=int, action="append", default=[], help="a cluster that must be Ready")
+    ap.add_argument("--record", help="write the new cluster's id into this file")
+    ap.add_argument("--no-request", action="store_true", help="no new cluster (the tenant's quota is 4)")
     args = ap.parse_args()
     for base in (args.base, *args.replica):
         wait_healthy(base, args.timeout)
     static_served(args.base)
-    cluster_to_ready(args.base, json.loads(args.logins), args.timeout)
+    logins = json.loads(args.logins)
+    for pk in args.still_ready:
+        still_ready(args.base, logins, pk)
+    if args.no_request:
+        print("smoke: OK")
+        return 0
+    pk = cluster_to_ready(args.base, logins, args.timeout, args.name)
+    if args.record:
+        with open(args.record, "w") as out:
+            out.write(f"{pk}\n")
     print("smoke: OK")
     return 0
 

