@@ -38,22 +38,22 @@ def _named_changes(events, user) -> None:
     wanted: dict = {}  # model -> ids
     per_event = []
     for event in events:
-        refs = {}
-        for change in audit_diff.changes(event.before, event.after):
+        refs, changes = {}, audit_diff.changes(event.before, event.after)
+        for change in changes:
             model = _related_model(event.object_type, change.field)
             if model is not None:
                 refs[change.field] = model
                 for value in (change.before, change.after):
                     if value.isdigit():
                         wanted.setdefault(model, set()).add(int(value))
-        per_event.append(refs)
+        per_event.append((refs, changes))
     names = {model: _names(model, ids, user) for model, ids in wanted.items()}
-    for event, refs in zip(events, per_event, strict=True):
+    for event, (refs, changes) in zip(events, per_event, strict=True):
         event.diff_rows = [
             audit_diff.Change(
                 c.field, _name(names, refs.get(c.field), c.before), _name(names, refs.get(c.field), c.after)
             )
-            for c in audit_diff.changes(event.before, event.after)
+            for c in changes
         ]
 
 

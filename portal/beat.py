@@ -60,7 +60,7 @@ class BeatLease:
         if now < self.valid_until and now - self.renewed_at < self.seconds / 3:
             return True
         try:
-            epoch = int(self.client.eval(_ACQUIRE, 2, self.key, self.key + ":epoch", self.holder,
+            epoch = int(self.client.eval(_ACQUIRE, 2, self.key, epoch_key(self.key), self.holder,
                                          int(self.seconds * 1000)))  # fmt: skip
         except redis.RedisError as error:
             log.warning("beat lease: Redis unreachable (%s); not sending", error)
@@ -111,6 +111,11 @@ class LeasedScheduler(PersistentScheduler):
             self.lease.release()
 
 
+def epoch_key(lease_key: str) -> str:
+    """The Redis counter of lease acquisitions: the current holder's epoch (the fencing token)."""
+    return lease_key + ":epoch"
+
+
 def fenced_key() -> str:
     """The Redis counter of tasks dropped for a stale epoch (read by the metrics collector)."""
     return settings.BEAT_LEASE_KEY + ":fenced"
@@ -120,7 +125,7 @@ def superseded(epoch: int) -> bool:
     """True when a later beat lease holder exists than the one that sent a task stamped `epoch`."""
     try:
         client = redisconn.client(socket_timeout=2)
-        current = int(client.get(settings.BEAT_LEASE_KEY + ":epoch") or 0)
+        current = int(client.get(epoch_key(settings.BEAT_LEASE_KEY)) or 0)
         if epoch >= current:
             return False
         client.incr(fenced_key())

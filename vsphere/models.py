@@ -64,10 +64,6 @@ class VCenter(models.Model):
         """Whether connections skip certificate checks (shown prominently in the UI)."""
         return self.insecure or not self.verify_tls
 
-    def nsx_manager(self):
-        """The site's NSX Manager, if one is registered (None otherwise; select_related("nsx") saves the query)."""
-        return self.nsx
-
     def secret(self) -> str:
         """The password, from the encrypted column or the secret file (checked again when read)."""
         if self.password_file:

@@ -70,7 +70,7 @@ def unprotected_paths(cluster: VirtualCluster) -> list[str]:
 
 def nsx_realization(cluster: VirtualCluster) -> list[dict]:
     """What NSX's realized-state API last said of the tenant's objects on this site (one query)."""
-    manager = placement_of(cluster).site.nsx_manager()
+    manager = placement_of(cluster).site.nsx
     if manager is None:
         return []
     rows = manager.owned.filter(Q(tenant_id=cluster.tenant_id) | Q(tenant=None)).order_by("kind", "path")[:100]

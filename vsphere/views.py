@@ -75,7 +75,7 @@ class VCenterDetailView(ObjectDetailView):
 
     def get_extra_context(self, request, vcenter) -> dict:
         return {
-            "nsx": vcenter.nsx_manager(),
+            "nsx": vcenter.nsx,
             "hosts": vfs.capacity_by_host(vcenter),
             "inventory": vcenter.inventory or {},
         }

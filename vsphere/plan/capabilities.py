@@ -24,7 +24,7 @@ def site_offers(vcenter: VCenter, site: SiteCapacity | None = None) -> SiteOffer
     hosts = list(site.hosts.values())
     offers = SiteOffers(site=vcenter.name)
     offers.add("network_mode", NetworkMode.VLAN, True, "a VLAN of the site's pool per tenant")
-    if vcenter.nsx_manager() is None:
+    if vcenter.nsx is None:
         offers.add("network_mode", NetworkMode.OVERLAY, False, OVERLAY_REASON)
     else:
         offers.add("network_mode", NetworkMode.OVERLAY, True, "an NSX overlay segment per tenant, NSX's firewall")

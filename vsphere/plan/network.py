@@ -46,7 +46,7 @@ def tenant_segment(cluster: VirtualCluster, vcenter: VCenter) -> Segment | None:
 
 def refuse_overlay(cluster: VirtualCluster, vcenter: VCenter) -> None:
     """Overlay segments on vSphere need the site's NSX Manager."""
-    if is_overlay(cluster) and vcenter.nsx_manager() is None:
+    if is_overlay(cluster) and vcenter.nsx is None:
         raise InvalidRequest(OVERLAY_REASON)
 
 

@@ -22,7 +22,7 @@ RELEASED = [SegmentState.RETIRED, SegmentState.REJECTED]
 
 def manager_for(cluster: VirtualCluster, vcenter):
     """The NSX Manager that realizes this cluster's network (None: not an overlay cluster on an NSX site)."""
-    return vcenter.nsx_manager() if is_overlay(cluster) else None
+    return vcenter.nsx if is_overlay(cluster) else None
 
 
 def _mapped(exc: Exception) -> Exception:
