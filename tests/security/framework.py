@@ -7,6 +7,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from django.apps import apps
+from django.db import connection
 
 # Apps whose tables hold intent (what the site should be); the audit log is checked by its own hook.
 INTENT_APPS = ("auth", "users", "tenants", "netpolicy", "agents", "vsphere", "catalog", "notices", "identity",
@@ -85,21 +86,28 @@ def resolve_refs(value, world):
 # ---------------------------------------------------------------- nothing changed
 
 
-def _model_digest(model, hasher) -> None:
-    label = model._meta.label_lower
-    skip = VOLATILE.get(label, set())
-    columns = [f.attname for f in model._meta.concrete_fields if f.attname not in skip]
-    hasher.update(label.encode())
-    for row in model._base_manager.order_by("pk").values_list(*columns):
-        hasher.update(repr(row).encode())
+def _table_digest_sql(model) -> str:
+    """A subquery giving the md5 of every row of the model's table (VOLATILE columns left out), in pk order."""
+    skip = VOLATILE.get(model._meta.label_lower, set())
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in model._meta.concrete_fields if f.attname not in skip)
+    table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+    return f"(SELECT md5(string_agg(ROW({columns})::text, E'\\n' ORDER BY {pk})) FROM {table})"  # noqa: S608 (quoted _meta names)
 
 
 def intent_digest() -> str:
-    """A digest of every intent table (every model of INTENT_APPS and their m2m tables)."""
-    hasher = hashlib.sha256()
+    """A digest of every intent table (every model of INTENT_APPS and their m2m tables).
+
+    One query: PostgreSQL hashes each table's rows in place, where reading them into Python took a quarter
+    of a second for every check (the abuse table makes about two thousand)."""
     models = [m for m in apps.get_models(include_auto_created=True) if m._meta.app_label in INTENT_APPS]
-    for model in sorted(models, key=lambda m: m._meta.label_lower):
-        _model_digest(model, hasher)
+    models.sort(key=lambda m: m._meta.label_lower)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(_table_digest_sql(m) for m in models))
+        digests = cursor.fetchone()
+    hasher = hashlib.sha256()
+    for model, digest in zip(models, digests, strict=True):
+        hasher.update(f"{model._meta.label_lower}={digest or ''}\n".encode())
     return hasher.hexdigest()
 
 
@@ -113,17 +121,17 @@ def compiled_site() -> tuple[str, str]:
 
 
 def ruleset_digest() -> str:
-    """A digest of the site's compiled ruleset and NSX export."""
-    ruleset, infra = compiled_site()
+    """A digest of the site's compiled ruleset and NSX export (fails the test if the site no longer compiles)."""
+    ruleset, infra = assert_site_compiles()
     return hashlib.sha256((ruleset + "\0" + infra).encode()).hexdigest()
 
 
-def assert_site_compiles() -> None:
-    """The whole site's policy compiles (nft and NSX); a PolicyError here means a write poisoned it."""
+def assert_site_compiles() -> tuple[str, str]:
+    """The whole site's policy compiles (nft and NSX; returned); a PolicyError here means a write poisoned it."""
     from netpolicy.compiler.model import PolicyError
 
     try:
-        compiled_site()
+        return compiled_site()
     except PolicyError as exc:
         raise AssertionError(f"the site policy no longer compiles: {exc}") from None
 
@@ -141,9 +149,11 @@ def state_digest() -> tuple[str, str]:
     return intent_digest(), ruleset_digest()
 
 
-def assert_nothing_changed(before: tuple[str, str], what: str = "") -> None:
-    """Intent tables and compiled ruleset are as they were, and the audit chain still verifies."""
-    intent, ruleset = state_digest()
-    assert intent == before[0], f"{what}: intent tables changed"
-    assert ruleset == before[1], f"{what}: the compiled site ruleset changed"
+def assert_nothing_changed(before: tuple[str, str], what: str = "") -> tuple[str, str]:
+    """Intent tables and compiled ruleset are as they were, and the audit chain still verifies; returns the
+    state now, the `before` of a next request."""
+    now = state_digest()
+    assert now[0] == before[0], f"{what}: intent tables changed"
+    assert now[1] == before[1], f"{what}: the compiled site ruleset changed"
     audit_chain_verifies()
+    return now
