@@ -1,26 +1,29 @@
 """`enclave-agent` command line."""
 
+# Each subcommand imports what it needs when it runs: `enter` and `pkey` start for every login (PAM)
+# and every task of a Slurm job step (SPANK), so they must not pay for the HTTP client, TLS and the
+# reconcile loop that only `join`, `run` and `apply` use.
 from __future__ import annotations
 
 import argparse
 import json
 import logging
 import os
-import socket
 import sys
-import time
-from dataclasses import asdict
 from pathlib import Path
 
-from . import config, credential, kernel
-from .agent import Agent, loop
-from .client import PortalClient, join
-from .session import SessionRefused, exec_in_vrf, move_pid, pam_session, scrub_environment, tenant_pkey
-from .state import StateError, loads
+from . import config
 
 
 def cmd_join(args: argparse.Namespace) -> int:
     """Exchange a one-time token for this node's credential (stored 0600)."""
+    import socket
+    import time
+    from dataclasses import asdict
+
+    from . import credential, kernel
+    from .client import join
+
     caps = asdict(kernel.probe())
     data = join(
         args.server,
@@ -41,6 +44,10 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """The reconcile loop against the portal."""
+    from . import credential
+    from .agent import Agent, loop
+    from .client import PortalClient
+
     path = args.state_dir / "credential.json"
     cred = credential.load(path)
     client = PortalClient(cred.server, cred.node, cred.credential, cafile=args.cafile)
@@ -50,6 +57,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_apply(args: argparse.Namespace) -> int:
     """One pass from a file (tests, benchmarks, break-glass); a refused document changes nothing."""
+    from .agent import Agent
+    from .state import StateError, loads
+
     try:
         desired = loads(Path(args.file).read_text())
     except StateError as exc:
@@ -62,6 +72,11 @@ def cmd_apply(args: argparse.Namespace) -> int:
 
 def cmd_enter(args: argparse.Namespace) -> int:
     """Run a command as --uid (or, with --pam/--pid, a running session) in the user's tenant VRF."""
+    from .session import SessionRefused, exec_in_vrf, move_pid, pam_session, scrub_environment, tenant_pkey
+
+    if args.pkey and args.pid is None:
+        print("enclave-agent: enter --pkey needs --pid (the Slurm task hook)", file=sys.stderr)
+        return 2
     given = scrub_environment()  # nothing below may depend on the caller's environment
     try:
         if args.pam:
@@ -70,6 +85,8 @@ def cmd_enter(args: argparse.Namespace) -> int:
         if args.pid is not None:
             uid = args.uid if args.uid is not None else os.stat(f"/proc/{args.pid}").st_uid
             move_pid(args.pid, uid, args.state_dir)
+            if args.pkey:  # the SPANK plugin's task hook: one agent start per task, not two
+                print(tenant_pkey(uid, args.state_dir) or "")
             return 0
         argv = args.argv[1:] if args.argv[:1] == ["--"] else args.argv
         exec_in_vrf(args.uid if args.uid is not None else os.getuid(), argv or ["sh"], args.state_dir, given)
@@ -81,6 +98,8 @@ def cmd_enter(args: argparse.Namespace) -> int:
 
 def cmd_pkey(args: argparse.Namespace) -> int:
     """Print the partition key of --uid's tenant on this node (empty when it has none): the SPANK plugin's."""
+    from .session import SessionRefused, scrub_environment, tenant_pkey
+
     scrub_environment()  # run as root by slurmstepd: nothing below may depend on its environment
     try:
         print(tenant_pkey(args.uid, args.state_dir) or "")
@@ -92,6 +111,10 @@ def cmd_pkey(args: argparse.Namespace) -> int:
 
 def cmd_teardown(args: argparse.Namespace) -> int:
     """Remove every link, route and nftables table the agent owns."""
+    from dataclasses import asdict
+
+    from . import kernel
+
     res = kernel.teardown()
     for name in ("desired.json", "status.json"):
         (args.state_dir / name).unlink(missing_ok=True)
@@ -101,6 +124,10 @@ def cmd_teardown(args: argparse.Namespace) -> int:
 
 def cmd_capabilities(args: argparse.Namespace) -> int:
     """Print what the kernel supports."""
+    from dataclasses import asdict
+
+    from . import kernel
+
     caps = kernel.probe()
     print(json.dumps(asdict(caps)))
     return 0 if caps.vrf else 2
@@ -135,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--uid", type=int)
     p.add_argument("--pam", action="store_true", help="pam_exec session hook: move the parent")
     p.add_argument("--pid", type=int, help="move this running process (Slurm task hook)")
+    p.add_argument("--pkey", action="store_true", help="with --pid: then print the tenant's partition key, as `pkey`")
     p.add_argument("argv", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_enter)
     p = sub.add_parser("pkey", help="the tenant's InfiniBand partition key for a job step (0x0012, or empty)")

@@ -2,7 +2,8 @@
  * enclave_vrf: SPANK plugin that puts every Slurm job step into its tenant's VRF.
  *
  * PAM does not run for job steps, so each step is placed here, on the node that runs it, by
- * `enclave-agent enter --uid <job uid> --pid <pid>`, twice:
+ * `enclave-agent enter --uid <job uid> --pid <pid>`, twice (the agent starts once per call, so
+ * each task costs one start):
  *  - slurm_spank_init moves slurmstepd itself, before it opens the step's I/O and launch
  *    response connections to srun: an srun started inside a VRF (a login, a batch script)
  *    listens in that VRF and would never see them from the default VRF. Best effort: a
@@ -11,8 +12,9 @@
  *    agent fails the task (fail closed) with the agent's message on the task's stderr, so a
  *    task never runs in the default VRF.
  *
- * Then, where the tenant has an InfiniBand partition on this node's fabric, the task gets its
- * key (from `enclave-agent pkey --uid <uid>`) so MPI uses the tenant's partition, not the default
+ * With the task, the agent also prints the tenant's InfiniBand partition key on this node's
+ * fabric (`enter ... --pkey`; empty without one), and the task gets it so MPI uses the tenant's
+ * partition, not the default
  * one where tenant ports are only limited members: UCX_IB_PKEY (UCX takes the 15-bit key) and
  * OMPI_MCA_btl_openib_pkey (Open MPI's openib BTL, the full-member form). A malformed answer
  * refuses the task.
@@ -106,12 +108,7 @@ static int run_agent_output(char *const argv[], char *out, size_t size)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static int run_agent(char *const argv[])
-{
-	return run_agent_output(argv, NULL, 0);
-}
-
-/* "0x" and four lower-case hex digits, optionally one newline: what `enclave-agent pkey` prints. */
+/* "0x" and four lower-case hex digits, optionally one newline: what `enclave-agent enter --pkey` prints. */
 static int valid_pkey(const char *text, unsigned *key)
 {
 	if (strncmp(text, "0x", 2) != 0)
@@ -125,35 +122,16 @@ static int valid_pkey(const char *text, unsigned *key)
 	return *key >= 0x0001 && *key <= 0x7ffe;
 }
 
-/* Export the tenant's partition key to the task; 0 also when the tenant has none on this node. */
-static int export_pkey(spank_t sp, int ac, char **av)
+/* Export the partition key the agent answered to the task; none when the answer is empty. */
+static int export_pkey(spank_t sp, const char *answer)
 {
-	const char *agent = DEFAULT_AGENT, *state_dir = NULL;
-	char uid_s[16], answer[32], value[8], *argv[7];
+	char value[8];
 	unsigned key;
-	uid_t uid;
-	int n = 0;
 
-	if (parse_args(ac, av, &agent, &state_dir) < 0 || spank_get_item(sp, S_JOB_UID, &uid) != ESPANK_SUCCESS)
-		return REFUSE;
-	snprintf(uid_s, sizeof(uid_s), "%u", (unsigned)uid);
-	argv[n++] = (char *)agent;
-	if (state_dir) {
-		argv[n++] = "--state-dir";
-		argv[n++] = (char *)state_dir;
-	}
-	argv[n++] = "pkey";
-	argv[n++] = "--uid";
-	argv[n++] = uid_s;
-	argv[n] = NULL;
-	if (run_agent_output(argv, answer, sizeof(answer)) != 0) {
-		slurm_error("enclave_vrf: %s pkey --uid %s failed; task refused", agent, uid_s);
-		return REFUSE;
-	}
 	if (answer[0] == 0 || strcmp(answer, "\n") == 0)
 		return ESPANK_SUCCESS; /* no InfiniBand partition for this tenant here */
 	if (!valid_pkey(answer, &key)) {
-		slurm_error("enclave_vrf: %s pkey answered a malformed partition key; task refused", agent);
+		slurm_error("enclave_vrf: the agent answered a malformed partition key; task refused");
 		return REFUSE;
 	}
 	snprintf(value, sizeof(value), "0x%04x", key);
@@ -165,11 +143,12 @@ static int export_pkey(spank_t sp, int ac, char **av)
 	return ESPANK_SUCCESS;
 }
 
-/* `agent [--state-dir D] enter --uid <job uid> --pid <our pid>`; 0 when the agent moved us. */
-static int enter_vrf(spank_t sp, int ac, char **av, const char *what)
+/* `agent [--state-dir D] enter --uid <job uid> --pid <our pid> [--pkey]`; 0 when the agent moved
+ * us. With answer != NULL, --pkey is asked for and the agent's answer read into answer. */
+static int enter_vrf(spank_t sp, int ac, char **av, const char *what, char *answer, size_t size)
 {
 	const char *agent = DEFAULT_AGENT, *state_dir = NULL;
-	char uid_s[16], pid_s[16], *argv[9];
+	char uid_s[16], pid_s[16], *argv[10];
 	uid_t uid;
 	int n = 0, rc;
 
@@ -192,9 +171,11 @@ static int enter_vrf(spank_t sp, int ac, char **av, const char *what)
 	argv[n++] = uid_s;
 	argv[n++] = "--pid";
 	argv[n++] = pid_s;
+	if (answer)
+		argv[n++] = "--pkey";
 	argv[n] = NULL;
 
-	rc = run_agent(argv);
+	rc = run_agent_output(argv, answer, size);
 	if (rc != 0) {
 		slurm_error("enclave_vrf: %s enter --uid %s --pid %s failed (%d); %s",
 			    agent, uid_s, pid_s, rc, what);
@@ -208,17 +189,19 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
 	/* Only slurmstepd (remote context) runs steps; srun, sbatch and salloc load us too. */
 	if (!spank_remote(sp))
 		return ESPANK_SUCCESS;
-	enter_vrf(sp, ac, av, "slurmstepd stays in the default VRF; each task must enter itself");
+	enter_vrf(sp, ac, av, "slurmstepd stays in the default VRF; each task must enter itself", NULL, 0);
 	return ESPANK_SUCCESS;
 }
 
 int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
 {
+	char answer[32];
+
 	if (!spank_remote(sp))
 		return ESPANK_SUCCESS;
 	/* This callback runs inside the freshly forked task, before exec, so our own pid is the
 	 * task pid; S_TASK_PID still reads -1 here (slurmstepd records it in the parent). */
-	if (enter_vrf(sp, ac, av, "task refused") != ESPANK_SUCCESS)
+	if (enter_vrf(sp, ac, av, "task refused", answer, sizeof(answer)) != ESPANK_SUCCESS)
 		return REFUSE;
-	return export_pkey(sp, ac, av);
+	return export_pkey(sp, answer);
 }

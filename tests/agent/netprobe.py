@@ -1,4 +1,7 @@
-"""Tiny TCP/UDP listener and client for namespace tests; SO_BINDTODEVICE = `ip vrf exec`."""
+"""Tiny TCP/UDP listener and VXLAN injector for namespace tests; SO_BINDTODEVICE = `ip vrf exec`.
+
+Clients are socat (topo.Topology.connect).
+"""
 
 import argparse
 import socket
@@ -37,20 +40,6 @@ def listen(args) -> int:
         return 0
 
 
-def connect(args) -> int:
-    """Connect, send a token, print the echo; exit 1 on any failure."""
-    s = _sock(False, args.dev)
-    s.settimeout(args.timeout)
-    try:
-        s.connect((args.host, args.port))
-        s.sendall(b"hi")
-        print(s.recv(1024).decode())
-        return 0
-    except OSError as exc:
-        print(f"ERR {exc}", file=sys.stderr)
-        return 1
-
-
 def inject(args) -> int:
     """Send a UDP datagram carrying a VXLAN header with another tenant's VNI (attack)."""
     s = _sock(True, args.dev)
@@ -80,11 +69,6 @@ def main() -> int:
     p.add_argument("--dev", default="")
     p.add_argument("--udp", action="store_true")
     p.add_argument("--timeout", type=float, default=120)
-    p = sub.add_parser("connect")
-    p.add_argument("host")
-    p.add_argument("port", type=int)
-    p.add_argument("--dev", default="")
-    p.add_argument("--timeout", type=float, default=3)
     p = sub.add_parser("inject")
     p.add_argument("host")
     p.add_argument("port", type=int)
@@ -96,7 +80,7 @@ def main() -> int:
     p.add_argument("--inner-port", type=int, required=True)
     p.add_argument("--count", type=int, default=3)
     args = ap.parse_args()
-    return {"listen": listen, "connect": connect, "inject": inject}[args.cmd](args)
+    return {"listen": listen, "inject": inject}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ which pam_exec also sets, after the PAM environment. Everything happens in a pri
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -22,6 +23,9 @@ AGENT = str(Path(sys.executable).with_name("enclave-agent"))
 IP = shutil.which("ip", path="/usr/sbin:/sbin:/usr/bin:/bin")
 USER, UID = "enclpam", 65533
 OTHER_TENANTS_USER = "nobody"  # UID 65534: tenant A's member on the guest nodes (nodekit.UIDS)
+# The QEMU guest's emulated CPU compiles slowly, so tests/agent/test_vrf_guest.py builds the C programs
+# on the host, from the same files with the same compilers, into this directory (prebuilt()).
+PREBUILT = os.environ.get("ENCLAVE_PREBUILT_BIN", "")
 
 EVIL_C = r"""
 #include <stdio.h>
@@ -41,8 +45,18 @@ with open({log!r}, "a") as fh:
 def build_launcher(out: Path) -> Path:
     """Compile agent/pam/enclave_pam_exec.c (static) into out."""
     out.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["make", "-s", "-C", str(ROOT / "agent/pam"), f"OUT={out}"], check=True, capture_output=True)
+    if not prebuilt("enclave-pam-exec", out):
+        subprocess.run(["make", "-s", "-C", str(ROOT / "agent/pam"), f"OUT={out}"], check=True, capture_output=True)
     return out / "enclave-pam-exec"
+
+
+def prebuilt(name: str, out: Path) -> bool:
+    """Copy the host-built program `name` into out, when the suite was handed one (PREBUILT)."""
+    src = Path(PREBUILT, name)
+    if not PREBUILT or not src.is_file():
+        return False
+    shutil.copy2(src, out / name)
+    return True
 
 
 @dataclass

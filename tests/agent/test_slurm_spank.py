@@ -222,9 +222,8 @@ def test_it_passes_the_job_uid_and_the_pids_of_slurmstepd_and_the_task_to_the_ag
     calls = [line.split() for line in argv_file.read_text().splitlines()]
     assert [c[2:] for c in calls] == [
         ["--state-dir", "/st", "enter", "--uid", str(NOBODY), "--pid", calls[0][0]],  # slurmstepd
-        ["--state-dir", "/st", "enter", "--uid", str(NOBODY), "--pid", task],
-        ["--state-dir", "/st", "pkey", "--uid", str(NOBODY)],  # then the tenant's partition key
-    ]
+        ["--state-dir", "/st", "enter", "--uid", str(NOBODY), "--pid", task, "--pkey"],  # and the key
+    ]  # one agent start per task: the task's entry also answers the tenant's partition key
     assert calls[0][1] == "slurmstepd" and calls[0][0] != task  # first slurmstepd, then the task
 
 
@@ -237,9 +236,9 @@ def test_a_misspelt_plugin_argument_refuses_the_step_instead_of_being_ignored(cl
 
 
 def _stand_in(cluster, pkey_answer: str) -> Path:
-    """An agent that lets every step in and answers `pkey` with pkey_answer (the real one refuses here)."""
+    """An agent that lets every step in and answers `--pkey` with pkey_answer (the real one refuses here)."""
     path = cluster.dir / "pkey-agent"
-    path.write_text(f'#!/bin/sh\ncase " $* " in *" pkey "*) printf %s "{pkey_answer}";; esac\nexit 0\n')
+    path.write_text(f'#!/bin/sh\ncase " $* " in *" --pkey "*) printf %s "{pkey_answer}";; esac\nexit 0\n')
     path.chmod(0o755)
     return path
 
