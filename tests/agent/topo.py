@@ -81,6 +81,11 @@ class Topology:
         for role in roles:
             self.batch(role, mine[role])
         self.ex("rt", "sysctl", "-qw", "net.ipv4.ip_forward=1")
+        # The kernel sets a link's operational state a moment after both ends are up (linkwatch): tests that
+        # compare `ip link` before and after must not start while it is still DOWN.
+        for role in ("n1", "n2", "rt", "out"):
+            wait_for(lambda r=role: " UP " in sh("ip", "-n", self.ns(r), "-br", "link", "show", "eth0").stdout,
+                     f"eth0 of {role} up", timeout=60)  # fmt: skip
         return self
 
     def batch(self, role: str | None, commands: list[str]) -> None:
