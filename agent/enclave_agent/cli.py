@@ -72,7 +72,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
 
 def cmd_enter(args: argparse.Namespace) -> int:
     """Run a command as --uid (or, with --pam/--pid, a running session) in the user's tenant VRF."""
-    from .session import SessionRefused, exec_in_vrf, move_pid, pam_session, scrub_environment, tenant_pkey
+    from .session import SessionRefused, exec_in_vrf, move_pid, pam_session, scrub_environment
 
     if args.pkey and args.pid is None:
         print("enclave-agent: enter --pkey needs --pid (the Slurm task hook)", file=sys.stderr)
@@ -84,9 +84,9 @@ def cmd_enter(args: argparse.Namespace) -> int:
             return 0
         if args.pid is not None:
             uid = args.uid if args.uid is not None else os.stat(f"/proc/{args.pid}").st_uid
-            move_pid(args.pid, uid, args.state_dir)
+            tenant = move_pid(args.pid, uid, args.state_dir)
             if args.pkey:  # the SPANK plugin's task hook: one agent start per task, not two
-                print(tenant_pkey(uid, args.state_dir) or "")
+                print(tenant.pkey or "")
             return 0
         argv = args.argv[1:] if args.argv[:1] == ["--"] else args.argv
         exec_in_vrf(args.uid if args.uid is not None else os.getuid(), argv or ["sh"], args.state_dir, given)

@@ -12,7 +12,7 @@ from pathlib import Path
 from . import kernel
 from .config import ConfigError, trusted
 from .plan import tenant_links
-from .state import DesiredState, StateError, TenantStatus, loads
+from .state import DesiredState, StateError, Tenant, TenantStatus, loads
 
 SAFE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # Variables through which whoever set them runs code in a loader or an interpreter.
@@ -34,8 +34,8 @@ def _load(state_dir: Path) -> tuple[DesiredState, dict]:
     return desired, status
 
 
-def vrf_for_uid(uid: int, state_dir: Path) -> str:
-    """The VRF a UID's sessions must run in, checked against the live kernel."""
+def ready_tenant(uid: int, state_dir: Path) -> Tenant:
+    """The tenant whose VRF a UID's sessions must run in, its network checked against the live kernel."""
     desired, status = _load(state_dir)
     tenant = desired.tenant_for_uid(uid)
     if tenant is None:
@@ -49,7 +49,7 @@ def vrf_for_uid(uid: int, state_dir: Path) -> str:
         have = live.get(plan.name)
         if have is None or have.digest != plan.digest or not have.up:
             raise SessionRefused(f"tenant {tenant.id} network is incomplete ({plan.name})")
-    return tenant.vrf
+    return tenant
 
 
 def exec_environment(raw: bytes | None = None) -> dict[str, str]:
@@ -128,9 +128,10 @@ def _cgroup2_mounts() -> list[tuple[str, str]]:
     return mounts
 
 
-def move_pid(pid: int, uid: int, state_dir: Path) -> str:
-    """Move an existing process (sshd session, Slurm task) into the UID's tenant VRF."""
-    vrf = vrf_for_uid(uid, state_dir)
+def move_pid(pid: int, uid: int, state_dir: Path) -> Tenant:
+    """Move an existing process (sshd session, Slurm task) into the UID's tenant VRF; return the tenant."""
+    tenant = ready_tenant(uid, state_dir)
+    vrf = tenant.vrf
     # Let iproute2 create the VRF cgroup with its socket BPF program and tell us where it is
     # (the path depends on iproute2's version and on the named netns we run in).
     probe = subprocess.run(
@@ -148,7 +149,7 @@ def move_pid(pid: int, uid: int, state_dir: Path) -> str:
             procs = Path(mnt, path[len(root) :].lstrip("/"), "cgroup.procs")
             if procs.exists():
                 procs.write_text(str(pid))
-                return vrf
+                return tenant
     raise SessionRefused(f"could not find the cgroup {path} of {vrf}")
 
 

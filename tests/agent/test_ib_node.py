@@ -121,35 +121,37 @@ def test_an_old_document_without_infiniband_keys_parses_as_before():
     assert state.node.ipoib_parents == () and state.tenants[0].pkey is None
 
 
-def _pkey_cli(state_dir: Path, uid: int, *command: str) -> subprocess.CompletedProcess:
-    command = command or ("pkey", "--uid", str(uid))
+def _agent_cli(state_dir: Path, *command: str) -> subprocess.CompletedProcess:
     argv = [sys.executable, "-m", "enclave_agent.cli", "--state-dir", str(state_dir), *command]
     env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "agent")}
     return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, check=False)  # noqa: S603
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the state directory must be root-owned")
-def test_the_pkey_command_prints_the_uids_tenant_key_and_refuses_strangers(tmp_path):
+def _state_dir(tmp_path: Path) -> Path:
+    """A root-owned state directory holding ib_state() (UID 65534 in tenant 70001, key 0x0012)."""
     state = tmp_path / "state"
     state.mkdir(mode=0o700)
     (state / "desired.json").write_text(json.dumps(ib_state()))
     (state / "status.json").write_text(json.dumps({"tenants": {}}))
-    answer = _pkey_cli(state, 65534)
+    return state
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the state directory must be root-owned")
+def test_the_pkey_command_prints_the_uids_tenant_key_and_refuses_strangers(tmp_path):
+    state = _state_dir(tmp_path)
+    answer = _agent_cli(state, "pkey", "--uid", "65534")
     assert (answer.returncode, answer.stdout) == (0, "0x0012\n")
-    stranger = _pkey_cli(state, 4242)
+    stranger = _agent_cli(state, "pkey", "--uid", "4242")
     assert stranger.returncode == 1 and "not a member of any tenant" in stranger.stderr
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the state directory must be root-owned")
 def test_the_task_hooks_enter_with_pkey_refuses_a_stranger_before_any_key_and_needs_a_pid(tmp_path):
-    state = tmp_path / "state"
-    state.mkdir(mode=0o700)
-    (state / "desired.json").write_text(json.dumps(ib_state()))
-    (state / "status.json").write_text(json.dumps({"tenants": {}}))
-    stranger = _pkey_cli(state, 4242, "enter", "--uid", "4242", "--pid", str(os.getpid()), "--pkey")
+    state = _state_dir(tmp_path)
+    stranger = _agent_cli(state, "enter", "--uid", "4242", "--pid", str(os.getpid()), "--pkey")
     assert (stranger.returncode, stranger.stdout) == (1, "")  # refused before it could print a key
     assert "not a member of any tenant" in stranger.stderr
-    alone = _pkey_cli(state, 65534, "enter", "--uid", "65534", "--pkey")
+    alone = _agent_cli(state, "enter", "--uid", "65534", "--pkey")
     assert alone.returncode == 2 and "enter --pkey needs --pid" in alone.stderr
 
 
