@@ -46,83 +46,95 @@ def _save(obj, action: str, before: dict | None, tenant, message: str = ""):
 
 
 def ensure_seeded_services() -> dict[str, Service]:
-    """The seeded catalogue (SSH, ICMP, DHCP, DNS, NFS, Slurm), created once."""
-    services = {}
+    """The seeded catalogue (SSH, ICMP, DHCP, DNS, NFS, Slurm), created once; one query once it exists."""
+    names = [seed.name for seed in defaults.SEEDED_SERVICES]
+    services = {service.name: service for service in Service.objects.filter(name__in=names)}
     for seed in defaults.SEEDED_SERVICES:
-        service = Service.objects.filter(name=seed.name).first()
-        if service is None:
+        if seed.name not in services:
             ports = ",".join(str(p) for p in seed.ports)
             service = Service(name=seed.name, protocol=seed.protocol.value, ports=ports, description="seeded")
-            _save(service, "service.create", None, None, "seeded")
-        services[seed.name] = service
+            services[seed.name] = _save(service, "service.create", None, None, "seeded")
     return services
 
 
-def _rule(
-    policy, name, sequence, action, sources=(), destinations=(), services=(), direction=Direction.IN_OUT, logged=False
-) -> FirewallRule:
-    rule = FirewallRule.objects.create(
-        policy=policy, name=name, sequence=sequence, action=action, direction=direction, logged=logged
+def _add_rules(policy: FirewallPolicy, specs: list[dict]) -> list[FirewallRule]:
+    """Create a new policy's rules, their group and service links in one insert per table, each audited.
+
+    A tenant's creation makes eleven rules: saved one by one with their links, that was ~140 queries."""
+    rules = FirewallRule.objects.bulk_create(
+        [FirewallRule(policy=policy, **{k: v for k, v in spec.items() if k not in M2M_FIELDS}) for spec in specs]
     )
-    rule.sources.set(sources)
-    rule.destinations.set(destinations)
-    rule.services.set(services)
-    record("firewall_rule.create", rule, after=rule_snapshot(rule), tenant=policy.tenant_id, message="default policy")
-    return rule
+    made = list(zip(rules, specs, strict=True))
+    for field in M2M_FIELDS:
+        relation = getattr(FirewallRule, field)
+        through, own, other = relation.through, relation.field.m2m_column_name(), relation.field.m2m_reverse_name()
+        links = [through(**{own: r.pk, other: o.pk}) for r, spec in made for o in spec.get(field, ())]
+        through.objects.bulk_create(links)
+    for rule, spec in made:
+        after = snapshot(rule) | {field: sorted(o.pk for o in spec.get(field, ())) for field in M2M_FIELDS}
+        record("firewall_rule.create", rule, after=after, tenant=policy.tenant_id, message="default policy")
+    return rules
 
 
-def _site_group(name: str) -> Group:
-    group = Group.objects.filter(tenant__isnull=True, name=name).first()
-    return group or _save(
-        Group(name=name, description="public service; its addresses come from the site settings"),
-        "group.create",
-        None,
-        None,
-        "default policy",
-    )
+def _rule(name, sequence, action, sources=(), destinations=(), services=(), direction=Direction.IN_OUT, logged=False):
+    """One default rule's fields and links, for _add_rules."""
+    return {
+        "name": name, "sequence": sequence, "action": action, "direction": direction, "logged": logged,
+        "sources": sources, "destinations": destinations, "services": services,
+    }  # fmt: skip
 
 
-def ensure_site_defaults() -> tuple[Group, Group]:
-    """Site policies of DOMAIN.md (ICMP and DHCP allowed, everything else rejected), once."""
+def _ensure_groups(tenant, wanted: dict[str, Group]) -> dict[str, Group]:
+    """The named groups of a tenant (or the site, for None), the missing ones created from `wanted`."""
+    found = {g.name: g for g in Group.objects.filter(tenant=tenant, name__in=list(wanted))}
+    for name, group in wanted.items():
+        if name not in found:
+            found[name] = _save(group, "group.create", None, tenant, "default policy")
+    return found
+
+
+def _site_policy(name: str, sequence: int, category: str) -> FirewallPolicy:
+    policy = FirewallPolicy(name=name, sequence=sequence, category=category)
+    return _save(policy, "firewall_policy.create", None, None, "default policy")
+
+
+def ensure_site_defaults() -> tuple[Group, Group, dict[str, Service]]:
+    """Site policies of DOMAIN.md (ICMP and DHCP allowed, everything else rejected), once.
+
+    Returns the site's NFS and DNS groups and the seeded services, for the tenant policy to name."""
     svc = ensure_seeded_services()
-    nfs, dns = _site_group("nfs_servers"), _site_group("dns_servers")
-    if not FirewallPolicy.objects.filter(tenant__isnull=True, name=defaults.SITE_BASE_POLICY).exists():
-        base = _save(
-            FirewallPolicy(name=defaults.SITE_BASE_POLICY, sequence=10, category=Category.INFRASTRUCTURE),
-            "firewall_policy.create",
-            None,
-            None,
-            "default policy",
+    about = "public service; its addresses come from the site settings"
+    groups = _ensure_groups(
+        None, {name: Group(name=name, description=about) for name in ("nfs_servers", "dns_servers")}
+    )
+    names = (defaults.SITE_BASE_POLICY, defaults.SITE_DEFAULT_DENY_POLICY)
+    present = set(FirewallPolicy.objects.filter(tenant__isnull=True, name__in=names).values_list("name", flat=True))
+    if defaults.SITE_BASE_POLICY not in present:
+        base = _site_policy(defaults.SITE_BASE_POLICY, 10, Category.INFRASTRUCTURE)
+        icmp, dhcp = [svc["icmp"]], [svc["dhcp"]]
+        _add_rules(
+            base,
+            [
+                _rule("allow_icmp", 10, Action.ALLOW, services=icmp),
+                _rule("allow_dhcp", 20, Action.ALLOW, services=dhcp),
+            ],
         )
-        _rule(base, "allow_icmp", 10, Action.ALLOW, services=[svc["icmp"]])
-        _rule(base, "allow_dhcp", 20, Action.ALLOW, services=[svc["dhcp"]])
-    if not FirewallPolicy.objects.filter(tenant__isnull=True, name=defaults.SITE_DEFAULT_DENY_POLICY).exists():
-        deny = _save(
-            FirewallPolicy(
-                name=defaults.SITE_DEFAULT_DENY_POLICY,
-                sequence=defaults.DEFAULT_DENY_SEQUENCE,
-                category=Category.APPLICATION,
-            ),
-            "firewall_policy.create",
-            None,
-            None,
-            "default policy",
-        )
-        _rule(deny, "reject_all", 10, Action.REJECT, logged=True)
-    return nfs, dns
+    if defaults.SITE_DEFAULT_DENY_POLICY not in present:
+        deny = _site_policy(defaults.SITE_DEFAULT_DENY_POLICY, defaults.DEFAULT_DENY_SEQUENCE, Category.APPLICATION)
+        _add_rules(deny, [_rule("reject_all", 10, Action.REJECT, logged=True)])
+    return groups["nfs_servers"], groups["dns_servers"], svc
 
 
 def create_default_policy(tenant) -> FirewallPolicy:
     """Intra-tenant allow, SSH from outside to the login node only, tenant to NFS and DNS."""
-    nfs, dns = ensure_site_defaults()
-    svc = ensure_seeded_services()
+    nfs, dns, svc = ensure_site_defaults()
     # Reuse the tenant's groups if they survived an earlier policy (ensure_default_policies).
-    every = Group.objects.filter(tenant=tenant, name="all").first() or _save(
-        Group(tenant=tenant, name="all", all_segments=True), "group.create", None, tenant, "default policy"
-    )
-    login = Group.objects.filter(tenant=tenant, name="login").first() or _save(
-        Group(tenant=tenant, name="login", role=NodeRole.LOGIN), "group.create", None, tenant, "default policy"
-    )
+    wanted = {
+        "all": Group(tenant=tenant, name="all", all_segments=True),
+        "login": Group(tenant=tenant, name="login", role=NodeRole.LOGIN),
+    }
+    groups = _ensure_groups(tenant, wanted)
+    every, login = [groups["all"]], [groups["login"]]
     policy = _save(
         FirewallPolicy(tenant=tenant, name="isolation", sequence=100, category=Category.APPLICATION),
         "firewall_policy.create",
@@ -130,10 +142,12 @@ def create_default_policy(tenant) -> FirewallPolicy:
         tenant,
         "default policy",
     )
-    _rule(policy, "intra_tenant", 10, Action.ALLOW, [every], [every])
-    _rule(policy, "ssh_to_login", 20, Action.ALLOW, [], [login], [svc["ssh"]], Direction.IN)
-    _rule(policy, "tenant_to_nfs", 30, Action.ALLOW, [every], [nfs], [svc["nfs_tcp"], svc["nfs_udp"]], Direction.OUT)
-    _rule(policy, "tenant_to_dns", 40, Action.ALLOW, [every], [dns], [svc["dns_udp"], svc["dns_tcp"]], Direction.OUT)
+    _add_rules(policy, [
+        _rule("intra_tenant", 10, Action.ALLOW, every, every),
+        _rule("ssh_to_login", 20, Action.ALLOW, [], login, [svc["ssh"]], Direction.IN),
+        _rule("tenant_to_nfs", 30, Action.ALLOW, every, [nfs], [svc["nfs_tcp"], svc["nfs_udp"]], Direction.OUT),
+        _rule("tenant_to_dns", 40, Action.ALLOW, every, [dns], [svc["dns_udp"], svc["dns_tcp"]], Direction.OUT),
+    ])  # fmt: skip
     network_changed([tenant])
     return policy
 
