@@ -179,6 +179,8 @@ def test_a_poll_is_a_heartbeat_written_at_most_every_fifteen_seconds(pool):
 @pytest.mark.django_db(transaction=True)
 def test_a_heartbeat_commits_without_waiting_for_a_disk_flush_and_leaves_the_session_as_it_was(pool):
     node, _ = enrol(pool)
+    with connection.cursor() as cursor:  # as a production database has it (the test database commits without)
+        cursor.execute("SET synchronous_commit = on")
     with CaptureQueriesContext(connection) as queries:
         hotpath.seen(node.pk, timezone.now())
     sql = [q["sql"] for q in queries]

@@ -62,7 +62,7 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 job $H/tmp/job
 P=$(sed -n 's/.*enclave_project=\([^ ]*\).*/\1/p' /proc/cmdline)
 if [ -n "$P" ]; then
   mkdir -p $H$P 2>/dev/null
-  mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000 project $H$P
+  mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 project $H$P
 fi
 chroot $H /bin/sh -c 'ip link set lo up; cd /tmp/job && HOME=/tmp /bin/sh ./cmd.sh' \
   > /dev/ttyS0 2>&1

@@ -12,15 +12,13 @@ from __future__ import annotations
 import shlex
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pamkit
-from topo import SUBNET, Topology, sh, wait_for
+from topo import AGENT_BOOT, NOSITE, SUBNET, Topology, sh, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
-AGENT = str(Path(sys.executable).with_name("enclave-agent"))
 RING = Path(__file__).with_name("mpi_ring.c")
 MPI_RING_BUILD = ("mpicc", "-O1", "-Wall", "-Werror")
 A, B = 70001, 70002  # above 65536 on purpose: the paper's table numbering broke there
@@ -95,33 +93,40 @@ class Site:
     base: Path
     procs: list[subprocess.Popen] = field(default_factory=list)
     logs: list = field(default_factory=list)
+    holders: dict[str, subprocess.Popen] = field(default_factory=dict)
 
     # -- namespaces ------------------------------------------------------------------------
 
-    def argv(self, role: str, argv: list[str], user: str | None = None, pam: Path | None = None) -> list[str]:
-        """argv run in the node's netns, with the test accounts, its state dir and host name."""
+    def hold(self, role: str) -> None:
+        """Start the process that holds a role's namespaces: its netns, and a mount and UTS namespace with
+        the test accounts bound over /etc, the node's state directory and sshd's PAM file, named after it.
+
+        Every command then enters them with one nsenter: building them per command took ten process
+        starts, each a fraction of a second under the VRF guest's emulated CPU."""
         binds = [(self.base / "etc" / f, f"/etc/{f}") for f in ("passwd", "group", "shadow", "hosts")]
         if role in NODES:
             binds.append((Path(f"/tmp/{self.net.prefix}-{role}"), self.base / "state"))
-        if pam is not None:
-            binds.append((pam, "/etc/pam.d/sshd"))
+            binds.append((self.base / "etc/pam-sshd", "/etc/pam.d/sshd"))
         mounts = "; ".join(f"mount --bind {src} {dst}" for src, dst in binds)
-        script = f'set -e; {mounts}; hostname {role}; exec "$@"'
+        script = f"set -e; {mounts}; hostname {role}; echo READY; exec sleep infinity"
+        unshare = ["unshare", "-m", "-u", "--propagation", "private", "sh", "-c", script]
+        proc = subprocess.Popen(["ip", "netns", "exec", self.net.ns(role), *unshare], stdout=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL, text=True)  # fmt: skip
+        self.holders[role] = proc  # execs all the way down: its pid is the sleep's, inside the namespaces
+        assert proc.stdout and proc.stdout.readline().strip() == "READY", f"the namespaces of {role}"
+
+    def argv(self, role: str, argv: list[str], user: str | None = None) -> list[str]:
+        """argv run in the role's namespaces (hold()), as root or as a test user."""
         cmd = [
-            "ip",
-            "netns",
-            "exec",
-            self.net.ns(role),
-            "unshare",
+            "nsenter",
+            "-t",
+            str(self.holders[role].pid),
+            "-n",
             "-m",
             "-u",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            script,
-            "sh",
-        ]
+            "--root",
+            "--wd",
+        ]  # its root: the guest chroots
         if user is not None:
             uid = USERS[user]
             cmd += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--init-groups", "--reset-env"]
@@ -147,17 +152,19 @@ class Site:
         """A user logs in from the outside host to a node through sshd (and PAM) and runs command."""
         return self._complete(self.argv("out", ["ssh", NODES[node], command], user), timeout)
 
-    def spawn(self, name: str, role: str, argv: list[str], pam: Path | None = None) -> None:
+    def spawn(self, name: str, role: str, argv: list[str]) -> None:
         """Start a daemon in a node; its output goes to base/<name>.out."""
         log = open(self.base / f"{name}.out", "w")  # noqa: SIM115 (closed in stop())
         self.logs.append(log)
         self.procs.append(
-            subprocess.Popen(
-                self.argv(role, argv, pam=pam), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
-            )
+            subprocess.Popen(self.argv(role, argv), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         )
 
     # -- setup -----------------------------------------------------------------------------
+
+    @property
+    def agent(self) -> Path:
+        return self.base / "bin" / "enclave-agent"
 
     @property
     def slurm_conf(self) -> Path:
@@ -173,13 +180,14 @@ class Site:
         Path("/run/sshd").mkdir(exist_ok=True)  # sshd's privilege separation directory
         sh("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(self.base / "ssh/host_ed25519"))
         self.pam_line(enabled=True)
+        for role in (*NODES, "out"):
+            self.hold(role)
         (self.base / "etc/sshd_config").write_text(_sshd_config(self.base))
         for role in NODES:
             self.spawn(
                 f"sshd-{role}",
                 role,
                 ["/usr/sbin/sshd", "-D", "-e", "-f", str(self.base / "etc/sshd_config")],
-                pam=self.base / "etc/pam-sshd",
             )
         self._slurm()
         for role in NODES:
@@ -190,7 +198,7 @@ class Site:
         """Debian's /etc/pam.d/sshd plus the documented line, or without it (read per login)."""
         line = (
             f"session required pam_exec.so quiet type=open_session log={self.base}/run/pam_exec.log "
-            f"{self.base}/bin/enclave-pam-exec {AGENT} --state-dir {self.base}/state enter --pam\n"
+            f"{self.base}/bin/enclave-pam-exec {self.agent} --state-dir {self.base}/state enter --pam\n"
         )
         text = Path("/etc/pam.d/sshd").read_text() + (line if enabled else "")
         with open(self.base / "etc/pam-sshd", "w") as fh:  # same inode: it is bind-mounted
@@ -218,8 +226,12 @@ class Site:
         (etc / "shadow").chmod(0o640)
 
     def _build(self) -> None:
-        """The PAM launcher, the SPANK plugin and the MPI program, as a site would build them."""
+        """The PAM launcher, the SPANK plugin and the MPI program, as a site would build them, and the
+        agent's command for them (without `site`: topo.AGENT_BOOT)."""
         out = self.base / "bin"
+        out.mkdir(parents=True, exist_ok=True)
+        self.agent.write_text(f"#!{' '.join(NOSITE)}\n{AGENT_BOOT}\n")
+        self.agent.chmod(0o755)
         pamkit.build_launcher(out)
         if not pamkit.prebuilt("enclave_vrf.so", out):
             sh("make", "-s", "-C", str(ROOT / "agent/slurm"), f"OUT={out}")
@@ -240,7 +252,7 @@ class Site:
 
     def plugstack(self, enabled: bool) -> None:
         """The documented plugstack.conf line, or none (slurmstepd rereads it for every step)."""
-        line = f"required {self.base}/bin/enclave_vrf.so agent={AGENT} state_dir={self.base}/state\n"
+        line = f"required {self.base}/bin/enclave_vrf.so agent={self.agent} state_dir={self.base}/state\n"
         (self.base / "slurm/plugstack.conf").write_text(line if enabled else "\n")
 
     def _slurm_idle(self) -> bool:
@@ -296,6 +308,9 @@ class Site:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        for holder in self.holders.values():
+            holder.kill()
+            holder.wait()
         for log in self.logs:
             log.close()
         shutil.rmtree(self.base, ignore_errors=True)
@@ -317,6 +332,7 @@ def have_tools() -> str:
         "setpriv",
         "ss",
         "unshare",
+        "nsenter",
         "gcc",
         "make",
         "socat",

@@ -15,6 +15,16 @@ from pathlib import Path
 from enclave_agent.state import cgnat_for, table_for, vxlan_name
 
 PY = sys.executable
+# The node-side programs these tests start (the agent, netprobe, the portal double) run with `python -S`:
+# under the VRF guest's emulated CPU, `site` (the virtualenv's .pth files and the editable install's
+# import hook) cost seconds of every start, and none of them needs more than the standard library and
+# the checkout's agent package, which AGENT_BOOT puts on the path (a site installs the agent as a package).
+NOSITE = (PY, "-S")
+AGENT_BOOT = (
+    f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / 'agent')!r}); "
+    "from enclave_agent.cli import main; sys.exit(main())"
+)
+AGENT = (*NOSITE, "-c", AGENT_BOOT)  # `enclave-agent` as an argv prefix
 PROBE = str(Path(__file__).with_name("netprobe.py"))
 SUBNET = "10.77.0"
 OUTSIDE = "198.51.100"
@@ -122,7 +132,7 @@ class Topology:
         self, role: str, port: int, dev: str = "", udp: bool = False, addr: str = ANY, timeout: float = 120
     ) -> subprocess.Popen:
         """A one-shot echo listener, optionally bound to a VRF device; waits until READY."""
-        args = [PY, PROBE, "listen", "--port", str(port), "--addr", addr, "--timeout", str(timeout)]
+        args = [*NOSITE, PROBE, "listen", "--port", str(port), "--addr", addr, "--timeout", str(timeout)]
         args += ["--dev", dev] if dev else []
         args += ["--udp"] if udp else []
         proc = self.spawn(role, *args)
@@ -181,7 +191,7 @@ def agent(topo: Topology, role: str, state: dict, *cmd: str, check: bool = False
     path = Path(state_dir, "input.json")
     path.write_text(json.dumps(state))
     args = cmd or ("apply", "--file", str(path))
-    return topo.ex(role, PY, "-m", "enclave_agent.cli", "--state-dir", state_dir, *args, check=check)
+    return topo.ex(role, *AGENT, "--state-dir", state_dir, *args, check=check)
 
 
 def report(proc: subprocess.CompletedProcess) -> dict:

@@ -4,7 +4,7 @@ import json
 import time
 
 from nodekit import UIDS, A, B  # as the `net` fixture (conftest.py) realises them
-from topo import OUTSIDE, PROBE, PY, SUBNET, Topology, agent, desired, report
+from topo import AGENT, NOSITE, OUTSIDE, PROBE, SUBNET, Topology, agent, desired, report
 
 VRF_A, VRF_B = f"vrf{A}", f"vrf{B}"
 
@@ -58,11 +58,11 @@ def test_firewall_lets_the_outside_reach_only_ssh_on_the_login_node(net):
 def _inject(net: Topology, count: int = 3) -> str:
     """Tenant A on n1 sends B's VNI to n2's VXLAN port; return what B's listener saw."""
     mac = json.loads(net.ex("n2", "ip", "-j", "link", "show", "dev", f"eth0u{B}").stdout)
-    listener = net.spawn("n2", PY, PROBE, "listen", "--udp", "--port", "9999", "--dev", VRF_B, "--timeout", "120")
+    listener = net.spawn("n2", *NOSITE, PROBE, "listen", "--udp", "--port", "9999", "--dev", VRF_B, "--timeout", "120")
     assert listener.stdout.readline().strip() == "READY"
     net.ex(
         "n1",
-        PY,
+        *NOSITE,
         PROBE,
         "inject",
         f"{SUBNET}.2",
@@ -140,9 +140,7 @@ def test_enter_runs_the_command_as_the_user_inside_the_tenant_vrf(net):
     state_dir = f"/tmp/{net.prefix}-n1"
     out = net.ex(
         "n1",
-        PY,
-        "-m",
-        "enclave_agent.cli",
+        *AGENT,
         "--state-dir",
         state_dir,
         "enter",
@@ -161,9 +159,7 @@ def test_enter_refuses_a_uid_without_tenant(net):
     state_dir = f"/tmp/{net.prefix}-n1"
     out = net.ex(
         "n1",
-        PY,
-        "-m",
-        "enclave_agent.cli",
+        *AGENT,
         "--state-dir",
         state_dir,
         "enter",
@@ -183,9 +179,7 @@ def test_enter_moves_a_running_session_into_the_tenant_vrf(net):
     pid = session.pid  # `ip netns exec` execs, so this is the sleep itself
     out = net.ex(
         "n1",
-        PY,
-        "-m",
-        "enclave_agent.cli",
+        *AGENT,
         "--state-dir",
         state_dir,
         "enter",
@@ -206,9 +200,7 @@ def test_enter_refuses_when_the_tenant_network_is_incomplete(net):
     try:
         out = net.ex(
             "n1",
-            PY,
-            "-m",
-            "enclave_agent.cli",
+            *AGENT,
             "--state-dir",
             state_dir,
             "enter",

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from enclave_agent.kernel import PROBE_NAME
-from topo import PY, SUBNET, agent, desired, report, wait_for
+from topo import AGENT, NOSITE, SUBNET, agent, desired, report, wait_for
 
 A, B, C = 70001, 70002, 70003
 DOUBLE = str(Path(__file__).parent.parent / "portal_double.py")
@@ -35,9 +35,7 @@ def test_killing_the_agent_mid_apply_then_restarting_converges(topo):
                 "netns",
                 "exec",
                 topo.ns("n1"),
-                PY,
-                "-m",
-                "enclave_agent.cli",
+                *AGENT,
                 "--state-dir",
                 str(path),
                 "apply",
@@ -99,7 +97,7 @@ def test_teardown_removes_everything_owned_and_nothing_else(topo):
 
 
 def _start_portal(topo, state_file, observed):
-    proc = topo.spawn("n1", PY, DOUBLE, "--port", "8765", "--state", str(state_file), "--observed", str(observed))
+    proc = topo.spawn("n1", *NOSITE, DOUBLE, "--port", "8765", "--state", str(state_file), "--observed", str(observed))
     assert proc.stdout.readline().strip() == "READY"
     return proc
 
@@ -118,7 +116,7 @@ def test_join_then_control_plane_outage_keeps_last_state_and_retries(topo):
     state_file.write_text(json.dumps(desired("n1", 1, [A])))
     portal = _start_portal(topo, state_file, observed)
     sdir = f"/tmp/{topo.prefix}-n1run"
-    cli = [PY, "-m", "enclave_agent.cli", "--state-dir", sdir]
+    cli = [*AGENT, "--state-dir", sdir]
     joined = topo.ex(
         "n1", *cli, "join", "--server", "http://127.0.0.1:8765", "--token", "join-once", "--hostname", "n1"
     )
