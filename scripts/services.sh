@@ -26,8 +26,11 @@ pg_start() {
     echo "services: initialised PostgreSQL in $PGDATA"
   fi
   if ! as_pg "$PGBIN/pg_ctl" -D "$PGDATA" status >/dev/null 2>&1; then
+    # 300 connections, not PostgreSQL's 100: the suite's race tests open one per thread (up to 60) and two
+    # xdist workers may run two of them beside live servers and Celery workers at the same moment.
     as_pg "$PGBIN/pg_ctl" -D "$PGDATA" -l "$PGDATA/server.log" -w -t 60 start \
-      -o "-c listen_addresses=127.0.0.1 -p $ENCLAVE_DB_PORT -k $PGDATA -c fsync=${ENCLAVE_PG_FSYNC:-on}" >/dev/null
+      -o "-c listen_addresses=127.0.0.1 -p $ENCLAVE_DB_PORT -k $PGDATA -c fsync=${ENCLAVE_PG_FSYNC:-on} \
+          -c max_connections=${ENCLAVE_PG_MAX_CONNECTIONS:-300}" >/dev/null
     echo "services: PostgreSQL on 127.0.0.1:$ENCLAVE_DB_PORT"
   fi
   ensure_roles

@@ -39,6 +39,7 @@ def django_db_setup(request, django_test_environment, django_db_modify_db_settin
     with django_db_blocker.unblock(), as_owner():
         config = setup_databases(verbosity=verbosity, interactive=False, aliases={"default"}, serialized_aliases=set())
         _commit_without_waiting_for_the_disk()
+        _refuse_a_server_too_small_for_the_race_tests()
     yield
     with django_db_blocker.unblock(), as_owner():
         teardown_databases(config, verbosity=verbosity)
@@ -55,6 +56,26 @@ def _commit_without_waiting_for_the_disk() -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
     connection.close()  # the setting applies to connections opened from now on
+
+
+# The race tests open one connection per thread (up to 60), and two xdist workers may run two of them
+# beside live servers and Celery workers: PostgreSQL's default 100 ran out once in CI.
+MIN_CONNECTIONS = 250
+
+
+def _refuse_a_server_too_small_for_the_race_tests() -> None:
+    """Stop at once, with the fix, when the server would refuse connections at a random moment later."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW max_connections")
+        (limit,) = cursor.fetchone()
+    if int(limit) < MIN_CONNECTIONS:
+        pytest.exit(
+            f"PostgreSQL allows {limit} connections; the suite needs {MIN_CONNECTIONS}. Restart it with "
+            "`bash scripts/services.sh stop && bash scripts/services.sh start` (max_connections=300).",
+            returncode=2,
+        )
 
 
 # Files that run for minutes go first, so under pytest-xdist (a file stays in one process) they

@@ -107,8 +107,9 @@ class NsxSim:
         """Arm a fault, as a dict or keywords (tools/nsxsim/README.md): an HTTP answer or a realization error."""
         self.control("POST", "faults", {**(fault or {}), **spec})
 
-    def clear_faults(self) -> None:
-        self.control("DELETE", "faults")
+    def clear_faults(self, **selector) -> None:
+        """Disarm every fault, or only those whose fields equal the keywords (realize_error="/infra/...")."""
+        self.control("DELETE", "faults", selector or None)
 
     def stats(self) -> dict[str, int]:
         return self.control("GET", "stats")["calls"]

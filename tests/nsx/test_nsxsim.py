@@ -311,6 +311,19 @@ def test_an_injected_503_is_answered_once_then_the_call_works(nsx, ids):
         nsx.inject(method="GET", path="/policy/api/v1/infra", status=200)  # not a fault: an answer is not an error
 
 
+def test_clearing_faults_by_a_field_disarms_only_the_faults_that_match_it(nsx, ids):
+    nsx.inject(realize_error=f"/infra/tier-1s/{ids}", message="stuck", count=1_000)
+    nsx.inject(method="PATCH", path="/policy/api/v1/infra", status=503, count=1)
+    nsx.clear_faults(realize_error=f"/infra/tier-1s/{ids}")
+    (left,) = nsx.control("GET", "faults")["faults"]
+    assert left["status"] == 503 and left["realize_error"] == ""
+    with pytest.raises(RuntimeError, match="400"):
+        nsx.clear_faults(colour="red")  # not a field of a fault: refused, nothing disarmed
+    assert len(nsx.control("GET", "faults")["faults"]) == 1
+    nsx.clear_faults()
+    assert nsx.control("GET", "faults") == {"faults": []}
+
+
 def test_calls_are_counted_per_method_and_path(nsx, ids):
     nsx.reset_stats()
     nsx.patch_infra(wrap("Tier1", id=f"{ids}t1", tier0_path=T0))

@@ -57,10 +57,13 @@ class Faults:
             self.items.append(fault)
         return fault
 
-    def clear(self) -> None:
-        """Disarm every fault."""
+    def clear(self, spec=None) -> None:
+        """Disarm every fault, or only those whose fields equal every field of `spec` (400 for an unknown one)."""
+        spec = spec or {}
+        if not isinstance(spec, dict) or set(spec) - set(vars(Fault())):
+            raise errors.invalid(f"not a fault selector: {spec} (see tools/nsxsim/README.md)")
         with self.lock:
-            self.items.clear()
+            self.items = [f for f in self.items if spec and any(getattr(f, k) != v for k, v in spec.items())]
 
     def take_http(self, method: str, path: str) -> Fault | None:
         """The first armed HTTP fault for this call (its count used up by one)."""

@@ -147,7 +147,7 @@ class Handler(BaseHTTPRequestHandler):
         routes = {
             ("POST", "/_enclave/faults"): lambda: {"armed": [vars(server.faults.add(body)).copy()]},
             ("GET", "/_enclave/faults"): lambda: {"faults": server.faults.listing()},
-            ("DELETE", "/_enclave/faults"): lambda: server.faults.clear() or {"faults": []},
+            ("DELETE", "/_enclave/faults"): lambda: server.faults.clear(body) or {"faults": server.faults.listing()},
             ("GET", "/_enclave/stats"): server.stats.snapshot,
             ("DELETE", "/_enclave/stats"): lambda: server.stats.reset() or server.stats.snapshot(),
             ("GET", "/_enclave/objects"): self._objects,
