@@ -36,16 +36,23 @@ def as_owner(alias: str = "default") -> Iterator[None]:
         yield
         return
     saved = connection.settings_dict["USER"], connection.settings_dict["PASSWORD"]
-    connection.close()
+    _drop_connections(connection)
     connection.enclave_app_role = saved[0]
     connection.settings_dict["USER"] = settings.DB_OWNER_USER
     connection.settings_dict["PASSWORD"] = settings.DB_OWNER_PASSWORD
     try:
         yield
     finally:
-        connection.close()
+        _drop_connections(connection)
         connection.settings_dict["USER"], connection.settings_dict["PASSWORD"] = saved
         del connection.enclave_app_role
+
+
+def _drop_connections(connection) -> None:
+    """Close the connection, and the pool (ENCLAVE_DB_POOL_SIZE) whose connections are the other role's."""
+    connection.close()
+    if connection.settings_dict.get("OPTIONS", {}).get("pool"):
+        connection.close_pool()  # the next connection comes from a new pool, opened with the current role
 
 
 def grant_app_role(alias: str, app_role: str) -> None:

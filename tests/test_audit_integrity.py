@@ -62,6 +62,19 @@ def test_the_application_connects_as_a_role_that_owns_nothing(world):
     assert user == connections["default"].settings_dict["USER"] and not superuser and owned == 0
 
 
+def test_with_a_connection_pool_the_owner_block_connects_as_the_owner_and_the_app_role_after_it(pooled_connections):
+    def user():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT current_user")
+            return cursor.fetchone()[0]
+
+    app = connection.settings_dict["USER"]
+    assert user() == app and connection.pool is not None
+    with as_owner():
+        assert user() != app  # a connection of the owner's own pool, not a pooled app-role one
+    assert user() == app
+
+
 @pytest.mark.parametrize("statement", TAMPERING[:3])
 def test_the_guard_triggers_refuse_even_the_owner(world, statement):
     event = AuditEvent.objects.first()

@@ -199,6 +199,7 @@ def run_schemathesis(live_server, world, role: str, schema: Path, tmp_path) -> s
     tmp_path.mkdir()
     env = dict(os.environ, ENCLAVE_FUZZ_USER=getattr(world, role).username,
                ENCLAVE_DB_NAME=settings.DATABASES["default"]["NAME"],
+               ENCLAVE_DB_CONN_MAX_AGE="3600",  # the hooks' checks keep one connection (~20 ms each to open)
                SCHEMATHESIS_HOOKS="tests.security.schemathesis_hooks", PYTHONPATH=str(ROOT), NO_COLOR="1")  # fmt: skip
     mode, examples = GENERATION[role]
     cmd = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(_config(tmp_path, world, role)), "run",
@@ -213,7 +214,7 @@ def run_schemathesis(live_server, world, role: str, schema: Path, tmp_path) -> s
 
 @pytest.mark.timeout(3600)
 def test_the_api_keeps_its_schema_and_never_errs_under_schemathesis_as_every_role(
-    live_server, fuzz_world, quiet_queue, unthrottled, tmp_path
+    live_server, fuzz_world, pooled_connections, quiet_queue, unthrottled, tmp_path
 ):
     schema = _schema(live_server, fuzz_world, tmp_path)
     failed = {}
