@@ -10,6 +10,7 @@ never reconciled, a node not served its latest generation, the audit chain broke
 mid-reconcile (duplicate VM, lost VF) is tests/vsphere/test_reconcile_e2e.py's, on the vSphere simulator.
 """
 
+import contextlib
 import datetime
 import os
 import signal
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 import requests
 from celery import Celery
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 from django.utils import timezone
 
 from agents import credentials, refresh
@@ -230,9 +231,9 @@ class Portal:
     def __init__(self, tmp, env: dict):
         port = free_port()
         self.base, self.logs = f"http://127.0.0.1:{port}", (tmp / "web.log", tmp / "worker.log")
-        env = dict(os.environ, ENCLAVE_DB_NAME=settings.DATABASES["default"]["NAME"], PYTHONUNBUFFERED="1",
-                   ENCLAVE_LEASE_SECONDS=str(TEST_LEASE_SECONDS), ENCLAVE_BIND=f"127.0.0.1:{port}",
-                   ENCLAVE_WEB_WORKERS="1", ENCLAVE_WEB_THREADS="20", **env)  # fmt: skip
+        env = {**os.environ, "ENCLAVE_DB_NAME": settings.DATABASES["default"]["NAME"], "PYTHONUNBUFFERED": "1",
+               "ENCLAVE_LEASE_SECONDS": str(TEST_LEASE_SECONDS), "ENCLAVE_BIND": f"127.0.0.1:{port}",
+               "ENCLAVE_WEB_WORKERS": "1", "ENCLAVE_WEB_THREADS": "20", **env}  # fmt: skip
         web = [sys.executable, "-m", "gunicorn", "-c", "portal/gunicorn_conf.py", "portal.wsgi:application"]
         self.worker_cmd = [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool=solo", "--loglevel=INFO",
                            "--without-gossip", "--without-mingle", "-n", f"ha-load-{port}@%h"]  # fmt: skip
@@ -282,12 +283,37 @@ class Portal:
                 proc.wait(timeout=20)
 
 
-def settle(portal: Portal, load: Load, record: Record, timeout: float = 120) -> list[str]:
-    """Sweep as beat would (every 5 s here, not 30) until nothing is wrong or the timeout passes; what is left."""
+def settle(portal: Portal, load: Load, record: Record, timeout: float = 120, sweep: bool = True) -> list[str]:
+    """Sweep as beat would (every 5 s here, not 30; not at all where a beat runs) until nothing is wrong or
+    the timeout passes; what is left."""
     deadline = time.monotonic() + timeout
     while True:
         problems = converged(load) + check(record)
         if not problems or time.monotonic() > deadline:
             return problems
-        portal.sweep()
+        if sweep:
+            portal.sweep()
         time.sleep(5)
+
+
+@contextlib.contextmanager
+def using(env: dict):
+    """This process's ORM (every thread's next connection) on the database `env` names, as the portal reads it.
+
+    For a fault test whose portal runs on another database (the Patroni cluster): seed and check there.
+    """
+    default = connections["default"]
+    saved, settings_dict = dict(default.settings_dict), default.settings_dict  # the dict every thread reads
+    hosts = env["ENCLAVE_DB_HOSTS"].split(",")
+    default.close()
+    settings_dict.update(
+        HOST=",".join(h.rpartition(":")[0] for h in hosts), PORT=",".join(h.rpartition(":")[2] for h in hosts),
+        NAME=env["ENCLAVE_DB_NAME"], USER=env["ENCLAVE_DB_USER"], PASSWORD=env["ENCLAVE_DB_PASSWORD"],
+        OPTIONS={**saved["OPTIONS"], "target_session_attrs": "read-write", "connect_timeout": 5},
+    )  # fmt: skip
+    try:
+        yield
+    finally:
+        default.close()
+        settings_dict.clear()
+        settings_dict.update(saved)

@@ -178,6 +178,11 @@ class PatroniCluster:
         env = {"PATH": "/usr/bin:/bin", "PGPASSWORD": PASSWORD}
         return subprocess.run(cmd, env=env, check=True, capture_output=True, text=True, timeout=20).stdout.strip()
 
+    def replayed(self) -> bool:
+        """Every standby has replayed all the WAL the leader has written."""
+        sql = "SELECT count(*) > 0 AND bool_and(replay_lsn = pg_current_wal_lsn()) FROM pg_stat_replication"
+        return self.psql(sql) == "t"
+
     def pause_replication(self) -> list[int]:
         """SIGSTOP the leader's WAL senders: no later commit can reach a standby; their pids."""
         pids = [int(pid) for pid in self.psql("SELECT pid FROM pg_stat_replication").split()]

@@ -1,5 +1,8 @@
 """PostgreSQL failover: approvals acknowledged to a client survive a SIGKILL of the Patroni leader.
 
+The leader is killed under the shared load (tests/ha/load.py: approvals, site-wide rule changes and node
+polls through a real web process and worker on the cluster); seeding and checks read the cluster too.
+
 Patroni (synchronous_mode: on) promotes the synchronous standby; the client (the portal's settings with
 ENCLAVE_DB_HOSTS: libpq multi-host, target_session_attrs=read-write) follows it. Losing an etcd member
 stops nothing. Migrations and the two database roles run unchanged on the cluster. The tests share one
@@ -15,8 +18,12 @@ import subprocess
 import sys
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.db import connections
 
-from tests.conftest import ROOT
+from audit.context import acting_as, system_actor
+from tests.conftest import ROOT, World
+from tests.ha.load import Load, Portal, check, seed, settle, using
 from tests.ha.patroni import PASSWORD, PGBIN, PatroniCluster
 from tests.ha.sentinel import wait_for
 
@@ -57,7 +64,9 @@ def _check(env, acked) -> dict:
 
 
 def _acked(log) -> list[int]:
-    return [int(line.split()[1]) for line in log.read_text().splitlines() if line.startswith("ACK ")]
+    """The approvals acknowledged in a writer's log (a Path), or in some of its text."""
+    text = log if isinstance(log, str) else log.read_text()
+    return [int(line.split()[1]) for line in text.splitlines() if line.startswith("ACK ")]
 
 
 @contextlib.contextmanager
@@ -86,20 +95,37 @@ def test_approvals_continue_while_an_etcd_member_is_killed(patroni, portal_env, 
     assert report["missing"] == [] and report["duplicated"] == [], report
 
 
-def test_every_approval_acknowledged_before_the_leader_is_killed_is_realized_once_on_the_new_leader(
-    patroni, portal_env, tmp_path
+def test_every_approval_and_rule_acknowledged_under_load_is_there_once_after_the_leader_is_killed(
+    patroni, portal_env, django_db_blocker, tmp_path
 ):
-    log = tmp_path / "writer.log"
-    with _writer(portal_env, log):
-        assert wait_for(lambda: len(_acked(log)) >= 20, 120), log.read_text()[-3000:]
-        killed = patroni.kill_leader()
-        at_kill = len(_acked(log))
-        assert wait_for(lambda: patroni.leader() not in (None, killed), 120), patroni.log("pg2")
-        assert wait_for(lambda: len(_acked(log)) >= at_kill + 20, 120), log.read_text()[-3000:]
-    report = _check(portal_env, _acked(log))
-    assert report["missing"] == [] and report["duplicated"] == [], report
-    assert report["chain_ok"], report["chain_problem"]
-    assert "ERR" in log.read_text()  # the client did see the primary go
+    portal = Portal(tmp_path, {k: v for k, v in portal_env.items() if k.startswith("ENCLAVE_DB")})
+    with django_db_blocker.unblock(), using(portal_env):
+        try:
+            with acting_as(system_actor("pytest")):
+                site = seed(World(_make_user))  # on the cluster, while the portal boots
+            assert portal.wait_ready(), portal.tail()
+            load = Load(portal.base, site)
+            load.start()
+            assert wait_for(lambda: len(load.record.approved) >= 2 or load.error, 120) and not load.error, portal.tail()
+            killed = patroni.kill_leader()
+            at_kill = load.rounds
+            assert wait_for(lambda: patroni.leader() not in (None, killed), 120), patroni.log("pg2")
+            done = lambda: len(load.record.approved) == len(site.clusters) and load.rounds >= at_kill + 5  # noqa: E731
+            assert wait_for(lambda: done() or load.error, 180) and not load.error, (load.error, portal.tail())
+            record = load.stop()
+            connections.close_all()  # this thread's connection went with the old leader
+            assert settle(portal, load, record) == [], portal.tail()
+            assert record.failures  # the portal did see the leader go (the window the benchmark measures)
+            # Negative control: the same check reports an acknowledgement the database does not show.
+            record.approved.append(0)  # no request has pk 0
+            assert check(record) == ["approval 0: state None, 0 approve events, realized False"]
+        finally:
+            portal.stop()
+
+
+def _make_user(username, staff=False):
+    return get_user_model().objects.create_user(username, f"{username}@example.org", "pw-" + username,
+                                                is_staff=staff)  # fmt: skip
 
 
 def test_the_check_reports_an_acknowledged_approval_that_the_database_lacks(patroni, portal_env):
@@ -113,17 +139,26 @@ def test_with_asynchronous_replication_approvals_acknowledged_before_a_failover_
     # stopped, commits are acknowledged that no standby can have; the promoted one lacks them.
     patroni.set_synchronous(False)
     log = tmp_path / "writer.log"
-    with _writer(portal_env, log, start=10**6):
+    with _writer(portal_env, log, start=10**6) as writer:
         assert wait_for(lambda: len(_acked(log)) >= 5, 120), log.read_text()[-3000:]
+        writer.send_signal(signal.SIGSTOP)  # so every approval acknowledged so far is on the standby first
+        assert wait_for(patroni.replayed, 60)
         assert patroni.pause_replication()
         paused_at = len(_acked(log))
+        writer.send_signal(signal.SIGCONT)
         assert wait_for(lambda: len(_acked(log)) >= paused_at + 10, 120), log.read_text()[-3000:]
         killed = patroni.kill_leader()
-        unreplicated = set(_acked(log)[paused_at:])
         assert wait_for(lambda: patroni.leader() not in (None, killed), 120), patroni.log("pg3")
-        assert wait_for(lambda: len(_acked(log)) > paused_at + len(unreplicated), 120), log.read_text()[-3000:]
+        assert wait_for(lambda: "ERR" in log.read_text() and _acked_after_error(log), 120), log.read_text()[-3000:]
     report = _check(portal_env, _acked(log))
+    # Acknowledged after the pause and before the writer's first error (its first call after the kill).
+    unreplicated = set(_acked(log.read_text().partition("\nERR ")[0])[paused_at:])
     assert report["missing"] and set(report["missing"]) <= unreplicated, report
+
+
+def _acked_after_error(log) -> bool:
+    """The writer has had an approval acknowledged by the new leader."""
+    return "ACK " in log.read_text().partition("\nERR ")[2]
 
 
 def test_the_app_role_still_cannot_rewrite_the_audit_log_on_the_promoted_leader(patroni, portal_env):
