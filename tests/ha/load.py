@@ -93,6 +93,7 @@ class Record:
     """What the portal acknowledged, and each failed request (seconds since the load started, what)."""
 
     approved: list[int] = field(default_factory=list)
+    approved_at: list[float] = field(default_factory=list)  # seconds since the load started, per approval
     rules: list[int] = field(default_factory=list)
     seen: dict[str, int] = field(default_factory=dict)  # node -> last generation it was served
     failures: list[tuple[float, str]] = field(default_factory=list)
@@ -157,6 +158,7 @@ class Load(threading.Thread):
         elif response.status_code != 200:
             raise AssertionError(f"approve {pk}: {response.status_code} {response.text[:300]}")
         self.record.approved.append(pk)
+        self.record.approved_at.append(time.monotonic() - self.started_at)
         return True
 
     def _add_rule(self, n: int) -> None:

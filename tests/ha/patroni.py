@@ -13,6 +13,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import urllib.request
 from pathlib import Path
@@ -203,3 +204,25 @@ class PatroniCluster:
                 proc.kill()
                 proc.wait(timeout=10)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+ROLES = {"owner": "enclave_owner", "app": "enclave_app", "dbname": "enclave"}
+
+
+def portal_env(cluster: PatroniCluster, root: Path) -> dict:
+    """The portal's environment on `cluster`: roles made by scripts/db-roles.sql, then `manage.py migrate`."""
+    leader_port = cluster.members[cluster.leader()][1]
+    variables = [f"--set={k}={v}" for k, v in ROLES.items()]
+    variables += [f"--set=owner_password={PASSWORD}", f"--set=app_password={PASSWORD}", "--set=owner_createdb=CREATEDB"]
+    subprocess.run([str(PGBIN / "psql"), "-h", "127.0.0.1", "-p", str(leader_port), "-U", "postgres", "-d", "postgres",
+                    "-qtA", "-f", "scripts/db-roles.sql", *variables], cwd=root, check=True, capture_output=True,
+                   env=dict(os.environ, PGPASSWORD=PASSWORD))  # fmt: skip
+    env = dict(os.environ, ENCLAVE_DB_HOSTS=cluster.hosts(), ENCLAVE_DB_NAME=ROLES["dbname"],
+               ENCLAVE_DB_USER=ROLES["app"], ENCLAVE_DB_PASSWORD=PASSWORD, ENCLAVE_DB_OWNER_USER=ROLES["owner"],
+               ENCLAVE_DB_OWNER_PASSWORD=PASSWORD, DJANGO_SETTINGS_MODULE="portal.settings")  # fmt: skip
+    env.pop("ENCLAVE_DB_HOST", None), env.pop("ENCLAVE_DB_PORT", None)
+    migrate = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=root, env=env,
+                             capture_output=True, text=True)  # fmt: skip
+    if migrate.returncode != 0:
+        raise RuntimeError(f"migrate on the Patroni cluster failed: {migrate.stderr[-3000:]}")
+    return env

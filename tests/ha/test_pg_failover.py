@@ -12,7 +12,6 @@ replication) the next one.
 
 import contextlib
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -24,10 +23,9 @@ from django.db import connections
 from audit.context import acting_as, system_actor
 from tests.conftest import ROOT, World
 from tests.ha.load import Load, Portal, check, seed, settle, using
-from tests.ha.patroni import PASSWORD, PGBIN, PatroniCluster
+from tests.ha.patroni import PatroniCluster
+from tests.ha.patroni import portal_env as migrated_portal_env
 from tests.ha.sentinel import wait_for
-
-ROLES = {"owner": "enclave_owner", "app": "enclave_app", "dbname": "enclave"}
 
 
 @pytest.fixture(scope="module")
@@ -40,20 +38,7 @@ def patroni():
 @pytest.fixture(scope="module")
 def portal_env(patroni):
     """The portal's environment on the cluster: roles created by scripts/db-roles.sql, then `migrate`."""
-    leader_port = patroni.members[patroni.leader()][1]
-    variables = [f"--set={k}={v}" for k, v in ROLES.items()]
-    variables += [f"--set=owner_password={PASSWORD}", f"--set=app_password={PASSWORD}", "--set=owner_createdb=CREATEDB"]
-    subprocess.run([str(PGBIN / "psql"), "-h", "127.0.0.1", "-p", str(leader_port), "-U", "postgres", "-d", "postgres",
-                    "-qtA", "-f", "scripts/db-roles.sql", *variables], cwd=ROOT, check=True, capture_output=True,
-                   env=dict(os.environ, PGPASSWORD=PASSWORD))  # fmt: skip
-    env = dict(os.environ, ENCLAVE_DB_HOSTS=patroni.hosts(), ENCLAVE_DB_NAME=ROLES["dbname"],
-               ENCLAVE_DB_USER=ROLES["app"], ENCLAVE_DB_PASSWORD=PASSWORD, ENCLAVE_DB_OWNER_USER=ROLES["owner"],
-               ENCLAVE_DB_OWNER_PASSWORD=PASSWORD, DJANGO_SETTINGS_MODULE="portal.settings")  # fmt: skip
-    env.pop("ENCLAVE_DB_HOST", None), env.pop("ENCLAVE_DB_PORT", None)
-    result = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
-                            capture_output=True, text=True)  # fmt: skip
-    assert result.returncode == 0, result.stderr[-3000:]
-    return env
+    return migrated_portal_env(patroni, ROOT)
 
 
 def _check(env, acked) -> dict:
