@@ -111,19 +111,22 @@ print(web)
 raise SystemExit(0 if len(web) == 2 and all(s == "UP" and n > 0 for s, n in web.values()) else 1)'
 }
 
-# GET /healthz through HAProxy every 0.2 s for $1 seconds; prints "failed/total".
+# GET /healthz through HAProxy every 0.2 s for $1 seconds; prints "failed/total, window W s" (W: from the
+# first failed request to the last; a 503, the portal saying its database or Redis is away, is a failure).
 probe() {
   python3 - "$base" "$1" <<'PY'
 import sys, time, urllib.request
-base, until, ok, bad = sys.argv[1], time.monotonic() + float(sys.argv[2]), 0, 0
+base, until, ok, failed = sys.argv[1], time.monotonic() + float(sys.argv[2]), 0, []
 while time.monotonic() < until:
+    started = time.monotonic()
     try:
         urllib.request.urlopen(base + "/healthz", timeout=5).read()
         ok += 1
     except OSError:
-        bad += 1
+        failed.append(started)
     time.sleep(0.2)
-print(f"{bad}/{ok + bad}")
+window = failed[-1] - failed[0] if failed else 0.0
+print(f"{len(failed)}/{ok + len(failed)}, window {window:.1f} s")
 PY
 }
 
@@ -179,14 +182,19 @@ wait_until 10 "both web replicas served through HAProxy" haproxy_served_both
 log "HAProxy: web1 and web2 up, both served requests"
 acked=("$(cat "$work/smoke.id")")
 
-log "FAULT: SIGKILL of the Patroni leader $(members leader) (it stays down)"
+log "FAULT: SIGKILL of the Patroni leader $(members leader) (it stays down), under a probe of /healthz"
 old="$(members leader)"
+probe 60 >"$work/pg-probe.txt" &
+prober=$!
+sleep 3
 t0=$SECONDS
 podman kill "$(ctr "$old")" >/dev/null
 wait_until 120 "a new Patroni leader" leader_is_not "$old"
 figure "PostgreSQL failover: $(members leader) leads $((SECONDS - t0)) s after the kill"
 wait_until 120 "/healthz through HAProxy" through_haproxy
 figure "PostgreSQL failover: /healthz 200 through HAProxy $((SECONDS - t0)) s after the kill"
+wait "$prober"
+figure "PostgreSQL failover: $(cat "$work/pg-probe.txt") (failed/total /healthz through HAProxy every 0.2 s for 60 s)"
 smoke_round smoke-pg --still-ready "${acked[0]}"
 acked+=("$(cat "$work/smoke-pg.id")")
 log "the former leader $old started again: it must rejoin as a standby"
@@ -196,13 +204,18 @@ figure "PostgreSQL: $old back as a $(patroni | python3 -c 'import json, sys
 print(next(m["role"] for m in json.load(sys.stdin)["members"] if m["name"] == sys.argv[1]))' "$old") $waited s after its start"
 
 old="$(redis_master)"
-log "FAULT: SIGKILL of the Redis master $old (it stays down)"
+log "FAULT: SIGKILL of the Redis master $old (it stays down), under a probe of /healthz"
+probe 30 >"$work/redis-probe.txt" &
+prober=$!
+sleep 3
 t0=$SECONDS
 podman kill "$(ctr "$old")" >/dev/null
 wait_until 120 "a new Redis master" master_is_not "$old" 1
 figure "Redis failover: $(redis_master) is master $((SECONDS - t0)) s after the kill"
 wait_until 120 "/healthz through HAProxy" through_haproxy
 figure "Redis failover: /healthz 200 through HAProxy $((SECONDS - t0)) s after the kill"
+wait "$prober"
+figure "Redis failover: $(cat "$work/redis-probe.txt") (failed/total /healthz through HAProxy every 0.2 s for 30 s)"
 smoke_round smoke-redis --still-ready "${acked[0]}" --still-ready "${acked[1]}"
 acked+=("$(cat "$work/smoke-redis.id")")
 podman start "$(ctr "$old")" >/dev/null 2>>"$work/up.log" # podman: no systemd for health timers
@@ -226,7 +239,7 @@ prober=$!
 sleep 5
 podman kill "$(ctr web2)" >/dev/null
 wait "$prober"
-figure "web replica SIGKILLed: $(cat "$work/web-probe.txt") requests through HAProxy failed (failed/total in 20 s)"
+figure "web replica SIGKILLed: $(cat "$work/web-probe.txt") (failed/total /healthz through HAProxy in 20 s)"
 [ "$(cut -d/ -f1 "$work/web-probe.txt")" = 0 ] || { log "requests failed while a web replica died"; exit 1; }
 # The demo tenant's quota allows four clusters: this round logs in and reads them, it requests none.
 python3 deploy/smoke.py --base "$base" --logins "$logins" --no-request $(printf -- '--still-ready %s ' "${acked[@]}") \

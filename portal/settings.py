@@ -155,6 +155,9 @@ DATABASES = {
         "HOST": env_str("ENCLAVE_DB_HOST", "127.0.0.1"),
         "PORT": env_int("ENCLAVE_DB_PORT", 54329),
         "CONN_MAX_AGE": env_int("ENCLAVE_DB_CONN_MAX_AGE", 0),
+        # A kept or pooled connection is checked (one round trip) before it is reused: after a failover
+        # each one points at the dead leader and would otherwise fail the request that got it.
+        "CONN_HEALTH_CHECKS": True,
         "TEST": {"NAME": env_str("ENCLAVE_TEST_DB_NAME", "test_enclave")},
     }
 }

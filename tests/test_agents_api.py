@@ -6,8 +6,9 @@ import gzip
 import ipaddress
 import threading
 
+import psycopg
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -203,6 +204,35 @@ def pooled():
         connection.close()
         connection.close_pool()
         del options["pool"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("checked", [True, False])
+def test_a_pooled_connection_whose_server_went_away_is_replaced_before_it_is_lent(checked):
+    assert connection.settings_dict["CONN_HEALTH_CHECKS"]  # portal/settings.py, for every process
+    connection.close()
+    options = connection.settings_dict.setdefault("OPTIONS", {})
+    options["pool"] = {"min_size": 1, "max_size": 2, "timeout": 5}
+    connection.settings_dict["CONN_HEALTH_CHECKS"] = checked
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            (pid,) = cursor.fetchone()
+        connection.close()  # back to the pool, as after a request
+        with psycopg.connect(**connection.get_connection_params()) as other:  # as a failover would, for all
+            other.execute("SELECT pg_terminate_backend(%s)", [pid])
+        if checked:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                assert cursor.fetchone()[0] != pid
+        else:  # negative control: the pool lends the dead connection, and the request that gets it fails
+            with pytest.raises(OperationalError), connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+    finally:
+        connection.close()
+        connection.close_pool()
+        del options["pool"]
+        connection.settings_dict["CONN_HEALTH_CHECKS"] = True
 
 
 @pytest.mark.django_db(transaction=True)
