@@ -212,7 +212,7 @@ def test_a_pooled_connection_whose_server_went_away_is_replaced_before_it_is_len
     assert connection.settings_dict["CONN_HEALTH_CHECKS"]  # portal/settings.py, for every process
     connection.close()
     options = connection.settings_dict.setdefault("OPTIONS", {})
-    options["pool"] = {"min_size": 1, "max_size": 2, "timeout": 5}
+    options["pool"] = {"min_size": 1, "max_size": 1, "timeout": 30}  # one connection: the next lend is it again
     connection.settings_dict["CONN_HEALTH_CHECKS"] = checked
     try:
         with connection.cursor() as cursor:
