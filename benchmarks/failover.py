@@ -226,13 +226,16 @@ def _http(port: int) -> bool:
         conn.close()
 
 
-def _summary(name: str, runs: list[dict]) -> str:
-    def pct(key: str, q: float) -> float:
-        values = sorted(r[key] for r in runs)
-        return values[min(len(values) - 1, round(q * (len(values) - 1)))]
+def percentile(values, q: float) -> float:
+    """The nearest-rank q-quantile of a few values (q in 0..1)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
+
+def _summary(name: str, runs: list[dict]) -> str:
     median = statistics.median
-    return (f"| {name} | {len(runs)} | {median(r['window'] for r in runs):.2f} | {pct('window', 0.95):.2f} | "
+    windows = [r["window"] for r in runs]
+    return (f"| {name} | {len(runs)} | {median(windows):.2f} | {percentile(windows, 0.95):.2f} | "
             f"{max(r['window'] for r in runs):.2f} | {median(r['first_success'] for r in runs):.2f} | "
             f"{max(r['first_success'] for r in runs):.2f} | {sum(r['redone'] for r in runs)} | "
             f"{sum(r['lost'] for r in runs)} |")  # fmt: skip

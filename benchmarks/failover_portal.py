@@ -35,21 +35,16 @@ os.environ.setdefault("ENCLAVE_EMAIL_BACKEND", "django.core.mail.backends.locmem
 os.environ["ENCLAVE_REDIS_URL"] = f"redis://127.0.0.1:{os.environ.get('ENCLAVE_REDIS_PORT', '63799')}/14"
 django.setup()
 
-from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connections  # noqa: E402
 
 from audit.context import acting_as, system_actor  # noqa: E402
-from tests.conftest import World  # noqa: E402
+from benchmarks.failover import percentile  # noqa: E402
+from tests.conftest import World, new_user  # noqa: E402
 from tests.ha.load import Load, Portal, seed, settle, using  # noqa: E402
 from tests.ha.patroni import PatroniCluster, portal_env  # noqa: E402
 from tests.ha.sentinel import SentinelCluster, wait_for  # noqa: E402
 
 LABELS = {"pg": "PostgreSQL leader SIGKILL (Patroni)", "redis": "Redis master SIGKILL (Sentinel)"}
-
-
-def make_user(username: str, staff: bool = False):
-    return get_user_model().objects.create_user(username, f"{username}@example.org", f"pw-{username}",
-                                                is_staff=staff)  # fmt: skip
 
 
 def run(fault: str, tmp: Path) -> dict:
@@ -76,7 +71,7 @@ def _measure(portal: Portal, env: dict, kill) -> dict:
     """Seed, load, kill after two approvals, settle; the figures from the load's record."""
     try:
         with using(env), acting_as(system_actor("benchmark")):
-            site = seed(World(make_user))
+            site = seed(World(new_user))
             if not portal.wait_ready():
                 raise RuntimeError(portal.tail())
             load = Load(portal.base, site)
@@ -101,12 +96,8 @@ def _measure(portal: Portal, env: dict, kill) -> dict:
 
 
 def _summary(name: str, runs: list[dict]) -> str:
-    def pct(key: str, q: float) -> float:
-        values = sorted(r[key] for r in runs)
-        return values[min(len(values) - 1, round(q * (len(values) - 1)))]
-
     windows, firsts = [r["window"] for r in runs], [r["first_approval"] for r in runs]
-    return (f"| {name} | {len(runs)} | {statistics.median(windows):.2f} | {pct('window', 0.95):.2f} | "
+    return (f"| {name} | {len(runs)} | {statistics.median(windows):.2f} | {percentile(windows, 0.95):.2f} | "
             f"{max(windows):.2f} | {sum(r['failed'] for r in runs)} | {statistics.median(firsts):.2f} | "
             f"{max(firsts):.2f} | {sum(r['redone'] for r in runs)} | {sum(r['lost'] for r in runs)} |")  # fmt: skip
 

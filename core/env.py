@@ -22,6 +22,15 @@ def env_int(name: str, default: int) -> int:
     return int(value) if value not in (None, "") else default
 
 
+def multi_host(hosts: list[str], connect_timeout: int) -> dict:
+    """Django database settings for libpq's multi-host string: every "host:port", the writable one kept."""
+    return {
+        "HOST": ",".join(item.rpartition(":")[0] for item in hosts),
+        "PORT": ",".join(item.rpartition(":")[2] for item in hosts),
+        "OPTIONS": {"target_session_attrs": "read-write", "connect_timeout": connect_timeout},
+    }
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     """Return a comma-separated environment variable as a list."""
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]

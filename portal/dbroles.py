@@ -51,8 +51,7 @@ def as_owner(alias: str = "default") -> Iterator[None]:
 def _drop_connections(connection) -> None:
     """Close the connection, and the pool (ENCLAVE_DB_POOL_SIZE) whose connections are the other role's."""
     connection.close()
-    if connection.settings_dict.get("OPTIONS", {}).get("pool"):
-        connection.close_pool()  # the next connection comes from a new pool, opened with the current role
+    connection.close_pool()  # none without a pool; else the next comes from a new one, with the current role
 
 
 def grant_app_role(alias: str, app_role: str) -> None:

@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from core import redisconn
-from core.env import env_bool, env_int, env_list, env_str
+from core.env import env_bool, env_int, env_list, env_str, multi_host
 from core.proxies import parse_networks
 from core.secrets import load_secret_key, refuse_placeholders
 
@@ -170,11 +170,9 @@ if env_int("ENCLAVE_DB_POOL_SIZE", 0):
 # leader), so web, worker, beat and migrations follow a failover by reconnecting (docs/deployment.md).
 DB_HOSTS = env_list("ENCLAVE_DB_HOSTS")
 if DB_HOSTS:
-    DATABASES["default"]["HOST"] = ",".join(item.rpartition(":")[0] for item in DB_HOSTS)
-    DATABASES["default"]["PORT"] = ",".join(item.rpartition(":")[2] for item in DB_HOSTS)
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        target_session_attrs="read-write", connect_timeout=env_int("ENCLAVE_DB_CONNECT_TIMEOUT", 5)
-    )
+    _hosts = multi_host(DB_HOSTS, env_int("ENCLAVE_DB_CONNECT_TIMEOUT", 5))
+    DATABASES["default"].update(HOST=_hosts["HOST"], PORT=_hosts["PORT"])
+    DATABASES["default"].setdefault("OPTIONS", {}).update(_hosts["OPTIONS"])
 # The schema owner: only `manage.py migrate` and `flush` connect as it (portal/dbroles.py). Give its
 # password to the migration job alone; web, worker and beat then cannot rewrite the audit log.
 DB_OWNER_USER = env_str("ENCLAVE_DB_OWNER_USER")

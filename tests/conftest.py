@@ -1,5 +1,6 @@
 """Shared fixtures: real PostgreSQL (pytest-django), real Redis, a real Celery worker subprocess."""
 
+import contextlib
 import datetime
 import os
 import subprocess
@@ -206,32 +207,41 @@ def _fresh_actor():
         yield
 
 
-@pytest.fixture
-def pooled_connections(transactional_db):
-    """Connections come from a psycopg pool, as in production with ENCLAVE_DB_POOL_SIZE.
-
-    For tests whose live server answers thousands of requests: each of its request threads would
-    otherwise open a connection of its own (SCRAM and a backend fork: about 20 ms) and close it.
-    """
+@contextlib.contextmanager
+def pool_of(max_size: int, timeout: int = 30):
+    """The default connection (every thread's) through a real psycopg pool, as ENCLAVE_DB_POOL_SIZE makes it."""
     from django.db import connection
 
     options = connection.settings_dict["OPTIONS"]  # the dict every thread's connection reads
     connection.close()
-    options["pool"] = {"min_size": 1, "max_size": 8, "timeout": 30}
-    yield
-    connection.close()
-    connection.close_pool()
-    del options["pool"]
+    options["pool"] = {"min_size": 1, "max_size": max_size, "timeout": timeout}
+    try:
+        yield connection.pool
+    finally:
+        connection.close()
+        connection.close_pool()
+        del options["pool"]
+
+
+@pytest.fixture
+def pooled_connections(transactional_db):
+    """Connections come from a psycopg pool, for tests whose live server answers thousands of requests: each
+    of its request threads would otherwise open a connection of its own (SCRAM and a backend fork: ~20 ms)."""
+    with pool_of(8) as pool:
+        yield pool
+
+
+def new_user(username: str, staff: bool = False):
+    """A user with the password "pw-<username>" (tests and the failover benchmark)."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username, f"{username}@example.org", "pw-" + username,
+                                                is_staff=staff)  # fmt: skip
 
 
 @pytest.fixture
 def make_user(django_user_model):
-    def make(username, staff=False):
-        return django_user_model.objects.create_user(
-            username, f"{username}@example.org", "pw-" + username, is_staff=staff
-        )
-
-    return make
+    return new_user
 
 
 class World:

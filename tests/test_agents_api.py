@@ -19,6 +19,7 @@ from agents.models import JoinToken, Node
 from agents.throttling import NodeRateThrottle
 from audit.context import ActorKind
 from audit.models import AuditEvent
+from tests.conftest import pool_of
 
 pytestmark = pytest.mark.django_db
 
@@ -195,43 +196,31 @@ def test_a_heartbeat_commits_without_waiting_for_a_disk_flush_and_leaves_the_ses
 @pytest.fixture
 def pooled():
     """The default connection through a real psycopg pool, as production configures it (ENCLAVE_DB_POOL_SIZE)."""
-    connection.close()
-    options = connection.settings_dict.setdefault("OPTIONS", {})
-    options["pool"] = {"min_size": 1, "max_size": 2, "timeout": 5}
-    try:
-        yield connection.pool
-    finally:
-        connection.close()
-        connection.close_pool()
-        del options["pool"]
+    with pool_of(2, timeout=5) as pool:
+        yield pool
 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("checked", [True, False])
 def test_a_pooled_connection_whose_server_went_away_is_replaced_before_it_is_lent(checked):
     assert connection.settings_dict["CONN_HEALTH_CHECKS"]  # portal/settings.py, for every process
-    connection.close()
-    options = connection.settings_dict.setdefault("OPTIONS", {})
-    options["pool"] = {"min_size": 1, "max_size": 1, "timeout": 30}  # one connection: the next lend is it again
     connection.settings_dict["CONN_HEALTH_CHECKS"] = checked
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_backend_pid()")
-            (pid,) = cursor.fetchone()
-        connection.close()  # back to the pool, as after a request
-        with psycopg.connect(**connection.get_connection_params()) as other:  # as a failover would, for all
-            other.execute("SELECT pg_terminate_backend(%s)", [pid])
-        if checked:
+        with pool_of(1):  # one connection: the next lend is the one killed
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_backend_pid()")
-                assert cursor.fetchone()[0] != pid
-        else:  # negative control: the pool lends the dead connection, and the request that gets it fails
-            with pytest.raises(OperationalError), connection.cursor() as cursor:
-                cursor.execute("SELECT 1")
+                (pid,) = cursor.fetchone()
+            connection.close()  # back to the pool, as after a request
+            with psycopg.connect(**connection.get_connection_params()) as other:  # as a failover would, for all
+                other.execute("SELECT pg_terminate_backend(%s)", [pid])
+            if checked:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_backend_pid()")
+                    assert cursor.fetchone()[0] != pid
+            else:  # negative control: the pool lends the dead connection, and the request that gets it fails
+                with pytest.raises(OperationalError), connection.cursor() as cursor:
+                    cursor.execute("SELECT 1")
     finally:
-        connection.close()
-        connection.close_pool()
-        del options["pool"]
         connection.settings_dict["CONN_HEALTH_CHECKS"] = True
 
 

@@ -34,6 +34,7 @@ from audit import chain
 from audit.context import ActorKind
 from audit.models import AuditEvent
 from core import redisconn
+from core.env import multi_host
 from netpolicy.models import FirewallPolicy, FirewallRule
 from tenants import services
 from tenants.models import VirtualCluster
@@ -306,13 +307,11 @@ def using(env: dict):
     """
     default = connections["default"]
     saved, settings_dict = dict(default.settings_dict), default.settings_dict  # the dict every thread reads
-    hosts = env["ENCLAVE_DB_HOSTS"].split(",")
+    hosts = multi_host(env["ENCLAVE_DB_HOSTS"].split(","), connect_timeout=5)
     default.close()
-    settings_dict.update(
-        HOST=",".join(h.rpartition(":")[0] for h in hosts), PORT=",".join(h.rpartition(":")[2] for h in hosts),
-        NAME=env["ENCLAVE_DB_NAME"], USER=env["ENCLAVE_DB_USER"], PASSWORD=env["ENCLAVE_DB_PASSWORD"],
-        OPTIONS={**saved["OPTIONS"], "target_session_attrs": "read-write", "connect_timeout": 5},
-    )  # fmt: skip
+    settings_dict.update(HOST=hosts["HOST"], PORT=hosts["PORT"], OPTIONS={**saved["OPTIONS"], **hosts["OPTIONS"]},
+                         NAME=env["ENCLAVE_DB_NAME"], USER=env["ENCLAVE_DB_USER"],
+                         PASSWORD=env["ENCLAVE_DB_PASSWORD"])  # fmt: skip
     try:
         yield
     finally:

@@ -17,11 +17,10 @@ import subprocess
 import sys
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connections
 
 from audit.context import acting_as, system_actor
-from tests.conftest import ROOT, World
+from tests.conftest import ROOT, World, new_user
 from tests.ha.load import Load, Portal, check, seed, settle, using
 from tests.ha.patroni import PatroniCluster
 from tests.ha.patroni import portal_env as migrated_portal_env
@@ -87,7 +86,7 @@ def test_every_approval_and_rule_acknowledged_under_load_is_there_once_after_the
     with django_db_blocker.unblock(), using(portal_env):
         try:
             with acting_as(system_actor("pytest")):
-                site = seed(World(_make_user))  # on the cluster, while the portal boots
+                site = seed(World(new_user))  # on the cluster, while the portal boots
             assert portal.wait_ready(), portal.tail()
             load = Load(portal.base, site)
             load.start()
@@ -106,11 +105,6 @@ def test_every_approval_and_rule_acknowledged_under_load_is_there_once_after_the
             assert check(record) == ["approval 0: state None, 0 approve events, realized False"]
         finally:
             portal.stop()
-
-
-def _make_user(username, staff=False):
-    return get_user_model().objects.create_user(username, f"{username}@example.org", "pw-" + username,
-                                                is_staff=staff)  # fmt: skip
 
 
 def test_the_check_reports_an_acknowledged_approval_that_the_database_lacks(patroni, portal_env):
