@@ -11,7 +11,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 
 
 @pytest.fixture(scope="module")
-def browser():
+def chromium():
+    """One Chromium per test module."""
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API runs an event loop in this thread; the ORM calls here stay synchronous.
@@ -23,6 +24,18 @@ def browser():
             browser.close()
     finally:
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def browser(chromium):
+    """The module's Chromium; the contexts a test opened are closed after it.
+
+    A page left open keeps polling the live server (htmx `every 3s`) for the rest of the module, each
+    poll a request and a render that only take CPU from the tests still running.
+    """
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 def login(browser, live_server, username):

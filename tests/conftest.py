@@ -22,7 +22,7 @@ from portal.celery import app as portal_celery
 from portal.dbroles import as_owner
 from tenants import services
 from tenants.choices import Role
-from tests.browser import browser  # noqa: F401 - the Chromium fixture, for every test module
+from tests.browser import browser, chromium  # noqa: F401 - the Chromium fixtures, for every test module
 
 ROOT = Path(__file__).resolve().parent.parent
 
