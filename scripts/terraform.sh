@@ -5,7 +5,7 @@
 #                                     (bootstrap: a cold Terraform build takes 2-4 minutes on 2 cores, so
 #                                     it overlaps the suite, whose Terraform tests run last and wait for it)
 #   scripts/terraform.sh cli-config   print the path of a CLI config whose dev_overrides use the built provider
-# Terraform is v1.5.7, the last MPL-licensed release, from the Go module proxy (go install); the
+# Terraform is v1.5.7, the last MPL-licensed release, built from its source on the Go module proxy (below); the
 # provider comes from terraform/provider (its go.mod/go.sum pin every module). No registry of
 # Terraform's own is needed: the CLI config's dev_overrides point Terraform at the provider binary.
 set -euo pipefail
