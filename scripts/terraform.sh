@@ -49,7 +49,7 @@ build_terraform() {
     echo "$BACKENDS_GO_RELEASED  $work/$BACKENDS_GO" | sha256sum -c --quiet
     sed -i -E "/$REMOTE_STATE_ONLY/d" "$work/$BACKENDS_GO"
     echo "$BACKENDS_GO_BUILT  $work/$BACKENDS_GO" | sha256sum -c --quiet
-    (cd "$work" && GOFLAGS="-mod=readonly -buildvcs=false" CGO_ENABLED=0 go_cmd build -trimpath -ldflags="-s -w" -o "$GOBIN/terraform.new" .)
+    (cd "$work" && GOFLAGS="-mod=readonly -buildvcs=false" CGO_ENABLED=0 go_cmd build -ldflags="-s -w" -o "$GOBIN/terraform.new" .)
     mv -f "$GOBIN/terraform.new" "$GOBIN/terraform"
     rm -rf "$work"
 }

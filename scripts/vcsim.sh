@@ -33,8 +33,10 @@ build() {
     fi
     mkdir -p "$GOBIN"
     echo "vcsim.sh: building $BIN (govmomi pinned in tools/vcsim/go.mod)" >&2
-    # -mod=readonly: use exactly the committed go.mod/go.sum, never upgrade.
-    (cd "$SRC" && GOFLAGS=-mod=readonly go_cmd install .)
+    # -mod=readonly: use exactly the committed go.mod/go.sum, never upgrade. CGO off, as scripts/terraform.sh
+    # builds Terraform and the provider: the standard library compiled here then serves those builds too
+    # (~30 core-seconds fewer on a cold cache).
+    (cd "$SRC" && GOFLAGS="-mod=readonly -buildvcs=false" CGO_ENABLED=0 go_cmd install .)
     echo "$want" >"$STAMP"
 }
 
