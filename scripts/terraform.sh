@@ -92,7 +92,8 @@ case "${1:-}" in
         ;;
     background)
         mkdir -p "$DATA"
-        # nice: the build fills the suite's idle time instead of slowing the tests it overlaps.
+        # Detached (setsid) and niced. Where the kernel groups CPU time by session (autogroup, on in Debian),
+        # the build still gets an equal share of the CPU while it runs, whatever its nice value.
         nohup setsid nice -n 19 bash "${BASH_SOURCE[0]}" build >"$DATA/terraform-build.log" 2>&1 </dev/null &
         echo "terraform.sh: building Terraform and the provider in the background ($DATA/terraform-build.log)" >&2
         ;;
