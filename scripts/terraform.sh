@@ -44,8 +44,13 @@ build_terraform() {
     # The release's own source and go.sum, as the Go module proxy serves and checksums them.
     local release work
     release="$(cd / && go_cmd mod download -json "github.com/hashicorp/terraform@v$TERRAFORM_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+    if [[ -z "$release" || ! -f "$release/go.mod" ]]; then
+        echo "terraform.sh: go mod download gave no source directory for Terraform v$TERRAFORM_VERSION" >&2
+        exit 1
+    fi
     work="$DATA/terraform/src"
-    rm -rf "$work" && mkdir -p "$work" && cp -R "$release/." "$work" && chmod -R u+w "$work"
+    if [[ -d "$work" ]]; then chmod -R u+w "$work" && rm -rf "$work"; fi  # a failed build left it read-only
+    mkdir -p "$work" && cp -R "$release/." "$work" && chmod -R u+w "$work"
     echo "$BACKENDS_GO_RELEASED  $work/$BACKENDS_GO" | sha256sum -c --quiet
     sed -i -E "/$REMOTE_STATE_ONLY/d" "$work/$BACKENDS_GO"
     echo "$BACKENDS_GO_BUILT  $work/$BACKENDS_GO" | sha256sum -c --quiet
