@@ -240,7 +240,7 @@ def new_user(username: str, staff: bool = False):
 
 
 @pytest.fixture
-def make_user(django_user_model):
+def make_user():
     return new_user
 
 

@@ -203,7 +203,8 @@ def pooled():
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("checked", [True, False])
 def test_a_pooled_connection_whose_server_went_away_is_replaced_before_it_is_lent(checked):
-    assert connection.settings_dict["CONN_HEALTH_CHECKS"]  # portal/settings.py, for every process
+    saved = connection.settings_dict["CONN_HEALTH_CHECKS"]
+    assert saved  # portal/settings.py, for every process
     connection.settings_dict["CONN_HEALTH_CHECKS"] = checked
     try:
         with pool_of(1):  # one connection: the next lend is the one killed
@@ -221,7 +222,7 @@ def test_a_pooled_connection_whose_server_went_away_is_replaced_before_it_is_len
                 with pytest.raises(OperationalError), connection.cursor() as cursor:
                     cursor.execute("SELECT 1")
     finally:
-        connection.settings_dict["CONN_HEALTH_CHECKS"] = True
+        connection.settings_dict["CONN_HEALTH_CHECKS"] = saved
 
 
 @pytest.mark.django_db(transaction=True)
