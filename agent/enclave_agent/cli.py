@@ -45,8 +45,9 @@ def cmd_join(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     """The reconcile loop against the portal."""
     from . import credential
-    from .agent import Agent, loop
+    from .agent import Agent
     from .client import PortalClient
+    from .poll import loop
 
     path = args.state_dir / "credential.json"
     cred = credential.load(path)

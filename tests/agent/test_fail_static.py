@@ -13,9 +13,10 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from enclave_agent.agent import Report, Reporter, loop, write_atomic
+from enclave_agent.agent import Report, Reporter, write_atomic
 from enclave_agent.client import PortalClient
 from enclave_agent.plan import Capabilities
+from enclave_agent.poll import loop
 from enclave_agent.state import loads
 from portal_double import CREDENTIAL
 from topo import desired
