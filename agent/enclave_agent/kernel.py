@@ -82,14 +82,15 @@ def _safe_name(name: object) -> bool:
     return True
 
 
-def _links() -> dict[str, ActualLink]:
-    links = {}
+def links() -> dict[str, ActualLink]:
+    """The links the agent owns (its device group), by name: one `ip` process."""
+    found = {}
     for item in _json(["ip", "-d", "-j", "link", "show", "group", str(GROUP)]):
         if "ifname" not in item or not _safe_name(item["ifname"]):
             continue
         info = item.get("linkinfo", {})
         tenant, digest = parse_alias(item.get("ifalias"))
-        links[item["ifname"]] = ActualLink(
+        found[item["ifname"]] = ActualLink(
             name=item["ifname"],
             kind=info.get("info_kind", ""),
             tenant=tenant,
@@ -97,7 +98,7 @@ def _links() -> dict[str, ActualLink]:
             up="UP" in item.get("flags", ()),
             table=info.get("info_data", {}).get("table"),
         )
-    return links
+    return found
 
 
 def _addrs(names: set[str]) -> dict[str, frozenset[str]]:
@@ -142,7 +143,7 @@ def _rules(family: str) -> tuple[bool, bool]:
 
 def read(full: bool, need_portal_table: bool = True) -> KernelState:
     """Owned links always; addresses, routes and rules too on a full read."""
-    state = KernelState(links=_links())
+    state = KernelState(links=links())
     state.sysctls = {k: _read_sysctl(k) for k in SYSCTLS}
     state.nft_digest = _nft_digest(need_portal_table)
     v4, v6 = _rules("-4"), _rules("-6")
@@ -272,10 +273,10 @@ def interfaces() -> list[dict]:
 def teardown() -> ApplyResult:
     """Remove everything the agent owns: links by device group, routes by proto, its tables."""
     res = ApplyResult()
-    links = _links()
-    tables = {a.table for a in links.values() if a.kind == "vrf" and a.table}
+    owned = links()
+    tables = {a.table for a in owned.values() if a.kind == "vrf" and a.table}
     lines: list[tuple[str, int | None]] = [(f"route flush table {t}", None) for t in sorted(tables)]
-    lines += [(f"link del group {GROUP}", None)] if links else []
+    lines += [(f"link del group {GROUP}", None)] if owned else []
     _batch(["ip"], lines, res)
     _batch(["ip"], [(f"route flush table all proto {PROTO}", None)], res)
     text = "".join(

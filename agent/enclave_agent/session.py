@@ -44,7 +44,7 @@ def ready_tenant(uid: int, state_dir: Path) -> Tenant:
     if entry.get("status") != TenantStatus.READY:
         why = "; ".join(entry.get("errors", [])) or "not realised yet"
         raise SessionRefused(f"tenant {tenant.id} network is not ready: {why}")
-    live = kernel.read(full=False).links
+    live = kernel.links()  # only the links: a login or task must not pay for nft and rule reads
     for plan in tenant_links(tenant, desired.node.interfaces):
         have = live.get(plan.name)
         if have is None or have.digest != plan.digest or not have.up:
