@@ -25,6 +25,10 @@ from tenants.choices import Role
 from tests.browser import browser, chromium  # noqa: F401 - the Chromium fixtures, for every test module
 
 ROOT = Path(__file__).resolve().parent.parent
+# The Celery workers the suite starts (dozens: killed, restarted, one per HA node) skip Django's system
+# checks (py-spy: 12 of the 171 CPU-seconds those workers took in one run). tests/test_deployment.py runs
+# `manage.py check` itself, and production workers still run the checks at start.
+os.environ.setdefault("CELERY_SKIP_CHECKS", "1")
 
 
 @pytest.fixture(scope="session")
