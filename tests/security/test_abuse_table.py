@@ -1,11 +1,13 @@
 """Attacks x roles: each is refused and changes nothing; a writable route or field without an entry fails."""
 
+import datetime
 import json
 
 import pytest
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from audit.context import acting_as, system_actor
@@ -14,8 +16,11 @@ from tests.security.framework import (
     ROLES,
     assert_nothing_changed,
     assert_site_compiles,
+    compiled_site,
+    intent_tables,
     resolve_refs,
     state_digest,
+    tables_read,
 )
 from tests.security.table import ENTRIES, EXEMPT, MODULES, PENDING
 from tests.security.world import AbuseWorld
@@ -121,3 +126,15 @@ def test_each_attack_is_refused_and_changes_nothing(entry, world, db):
         )
         assert (state_digest()[0] != before[0]) == entry.control_changes, f"control for {entry.attack!r}"
         assert_site_compiles()
+
+
+def test_the_compiled_site_reads_only_intent_tables_and_not_the_clock(world, db, monkeypatch):
+    """Why assert_nothing_changed() compares the intent tables alone: the same rows compile to the same site."""
+    read = tables_read(compiled_site)
+    assert "netpolicy_firewallrule" in read and "netpolicy_segment" in read  # the capture sees the compile
+    assert read <= intent_tables(), f"the site compile reads tables outside INTENT_APPS: {read - intent_tables()}"
+    now, today = timezone.now(), timezone.localdate()
+    first = compiled_site()
+    monkeypatch.setattr(timezone, "now", lambda: now + datetime.timedelta(days=400))
+    monkeypatch.setattr(timezone, "localdate", lambda *a, **k: today + datetime.timedelta(days=400))
+    assert compiled_site() == first
