@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from django.apps import apps
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 # Apps whose tables hold intent (what the site should be); the audit log is checked by its own hook.
 INTENT_APPS = ("auth", "users", "tenants", "netpolicy", "agents", "vsphere", "catalog", "notices", "identity",
@@ -96,13 +97,17 @@ def _table_digest_sql(model) -> str:
     return f"(SELECT md5(string_agg(ROW({columns})::text, E'\\n' ORDER BY {pk})) FROM {table})"  # noqa: S608 (quoted _meta names)
 
 
+def _intent_models() -> list:
+    """Every model of INTENT_APPS, m2m tables included."""
+    return [m for m in apps.get_models(include_auto_created=True) if m._meta.app_label in INTENT_APPS]
+
+
 def intent_digest() -> str:
     """A digest of every intent table (every model of INTENT_APPS and their m2m tables).
 
     One query: PostgreSQL hashes each table's rows in place, where reading them into Python took a quarter
     of a second for every check (the abuse table makes about two thousand)."""
-    models = [m for m in apps.get_models(include_auto_created=True) if m._meta.app_label in INTENT_APPS]
-    models.sort(key=lambda m: m._meta.label_lower)
+    models = sorted(_intent_models(), key=lambda m: m._meta.label_lower)
     with connection.cursor() as cursor:
         cursor.execute("SELECT " + ", ".join(_table_digest_sql(m) for m in models))
         digests = cursor.fetchone()
@@ -167,8 +172,6 @@ def assert_nothing_changed(before: tuple[str, str], what: str = "") -> tuple[str
 
 def tables_read(run) -> set[str]:
     """The tables the SQL that run() sends reads from (FROM and JOIN clauses)."""
-    from django.test.utils import CaptureQueriesContext
-
     with CaptureQueriesContext(connection) as queries:
         run()
     found = set()
@@ -179,5 +182,4 @@ def tables_read(run) -> set[str]:
 
 def intent_tables() -> set[str]:
     """The database tables of INTENT_APPS, m2m tables included (what intent_digest() hashes)."""
-    models = apps.get_models(include_auto_created=True)
-    return {m._meta.db_table for m in models if m._meta.app_label in INTENT_APPS}
+    return {m._meta.db_table for m in _intent_models()}
