@@ -1,7 +1,11 @@
 """HAProxy in front of web replicas, with the `ha` profile's retry rules (deploy/haproxy.cfg) or none."""
 
+import csv
+import socket
 import subprocess
+from pathlib import Path
 
+STATS = "haproxy.sock"
 RETRY = "    retries 3\n    option redispatch\n    retry-on conn-failure empty-response response-timeout 502 503\n"
 
 
@@ -13,6 +17,26 @@ def haproxy(tmp, port: int, replicas: list[int], retry: bool) -> subprocess.Pope
     timeouts = "    timeout connect 2s\n    timeout client 60s\n    timeout server 60s\n"
     frontend = f"frontend web\n    bind 127.0.0.1:{port}\n    default_backend web\n"
     backend = f"backend web\n    balance roundrobin\n{rules}{servers}"
-    config.write_text(f"defaults\n    mode http\n{timeouts}{frontend}{backend}")
+    stats = f"global\n    stats socket {tmp / STATS} mode 600 level user\n"
+    config.write_text(f"{stats}defaults\n    mode http\n{timeouts}{frontend}{backend}")
     cmd = ["haproxy", "-W", "-db", "-f", str(config)]
     return subprocess.Popen(cmd, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def servers(tmp: Path) -> dict[str, dict[str, str]]:
+    """HAProxy's own view of each server (`show stat` on its socket): status, current sessions (scur)…"""
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.connect(str(tmp / STATS))
+        sock.sendall(b"show stat\n")
+        raw = b"".join(iter(lambda: sock.recv(65536), b""))
+    rows = csv.DictReader(raw.decode().lstrip("# ").splitlines())
+    return {row["svname"]: row for row in rows if row["svname"] not in ("FRONTEND", "BACKEND")}
+
+
+def servers_up(tmp: Path) -> bool:
+    """Whether HAProxy itself counts every server UP (its health checks, not only the replicas answering).
+
+    A replica that boots after three failed checks is DOWN until two checks pass: polls sent meanwhile all
+    land on the other replica, so a test that kills one would kill none of them."""
+    found = servers(tmp)
+    return bool(found) and all(row["status"] == "UP" for row in found.values())

@@ -20,7 +20,7 @@ from agents import longpoll, refresh, services
 from agents.models import Node
 from tests.conftest import ROOT
 from tests.ha.load import enrol, interfaces
-from tests.ha.proxy import haproxy
+from tests.ha.proxy import haproxy, servers, servers_up
 from tests.ha.sentinel import free_port, wait_for
 
 NODES = 200  # the issue's figure: 100 parked on each replica, then all 200 on the survivor
@@ -41,13 +41,15 @@ def site(tmp_path):
     procs = []  # each in a process group of its own (gunicorn's workers die with their arbiter)
 
     def start(retry: bool):
-        """Start them; returns (proxy port, replicas, wait until both replicas answer)."""
+        """Start them; returns (proxy port, replicas, wait until both are up, requests the first one holds)."""
         ports, proxy = [free_port(), free_port()], free_port()
         replicas = [_replica(p) for p in ports]
         procs.extend(replicas)
         procs.append(haproxy(tmp_path, proxy, ports, retry))
-        up = lambda: all(_get(p, "/healthz")[0] in (200, 503) for p in ports)  # noqa: E731
-        return proxy, replicas, lambda: wait_for(up, 90)
+        # Both answering, and both UP in HAProxy: polls through it then reach both replicas.
+        up = lambda: all(_get(p, "/healthz")[0] in (200, 503) for p in ports) and servers_up(tmp_path)  # noqa: E731
+        held = lambda: int(servers(tmp_path)["w0"]["scur"])  # noqa: E731  (requests open on the first replica)
+        return proxy, replicas, lambda: wait_for(up, 90), held
 
     yield start
     for proc in procs:
@@ -75,7 +77,7 @@ def _change_every_node(pool, nodes) -> None:
 
 def _park_and_kill(site, retry, count=NODES):
     """`count` polls parked through the proxy, one replica killed, then one change: each poll's outcomes."""
-    proxy, replicas, started = site(retry)  # the replicas boot while the nodes are enrolled
+    proxy, replicas, started, held = site(retry)  # the replicas boot while the nodes are enrolled
     pool = services.create_pool("rack-1")
     services.add_subnet(pool, "10.10.0.0/16", 4790)
     nodes = enrol(pool, count)
@@ -106,6 +108,7 @@ def _park_and_kill(site, retry, count=NODES):
     for thread in threads:
         thread.start()
     assert wait_for(lambda: longpoll.active() >= count, 60)
+    assert held() > 0  # the replica about to be killed holds parked polls (else the test would show nothing)
     os.killpg(replicas[0].pid, signal.SIGKILL)
     replicas[0].wait(timeout=20)
     # A cut poll retried after the change below gets it at once (its ETag is old): no need to wait for it here.
