@@ -20,6 +20,8 @@ demo: migrate
 run: migrate
 	@$(ENV) ENCLAVE_DEBUG=1 PORT=$(PORT) bash scripts/run.sh
 
+# bootstrap then starts Terraform's build (for tests/terraform) beside its installs.
+test: export ENCLAVE_BUILD_TERRAFORM := 1
 test: services
 	@$(ENV) bash scripts/test.sh
 

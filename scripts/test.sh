@@ -7,8 +7,9 @@ source scripts/env.sh
 export ENCLAVE_REDIS_URL="redis://127.0.0.1:$ENCLAVE_REDIS_PORT/15"
 export ENCLAVE_EMAIL_BACKEND=django.core.mail.backends.locmem.EmailBackend
 # Terraform v1.5.7 (the last MPL release, built from source by scripts/terraform.sh) and Enclave's
-# provider (terraform/provider), for tests/terraform: built in the background (2-4 minutes of CPU when
-# cold, shared with the first tests); the Terraform tests run last and wait for it.
+# provider (terraform/provider), for tests/terraform: built in the background (1-2 minutes of CPU when
+# cold). `make test`'s bootstrap has already started it beside its installs; run alone, this starts it. The
+# Terraform tests run last and wait for it.
 bash scripts/terraform.sh background
 bash scripts/lint.sh
 echo "== migrations"; python manage.py makemigrations --check --dry-run -v0
