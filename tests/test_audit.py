@@ -8,9 +8,9 @@ import pytest
 from django.db import transaction
 
 from audit import services as audit_services
-from audit.context import ActorKind
+from audit.context import ActorKind, acting_as, system_actor
 from audit.models import AuditEvent
-from audit.services import WAKE_AFTER, record
+from audit.services import WAKE_AFTER, record, record_many
 from tests.conftest import cluster_data
 
 pytestmark = pytest.mark.django_db
@@ -20,6 +20,28 @@ pytestmark = pytest.mark.django_db
 def test_recording_outside_a_transaction_is_refused(world):
     with pytest.raises(RuntimeError, match="inside the transaction"):
         record("tenant.touch", world.tenant_a)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recording_many_outside_a_transaction_is_refused(world):
+    with pytest.raises(RuntimeError, match="inside the transaction"):
+        record_many("tenant.touch", [(world.tenant_a, None, None)])
+
+
+def test_events_recorded_in_one_insert_are_those_recorded_one_by_one(world):
+    fields = ["actor_kind", "actor_label", "actor_id", "tenant_id", "action", "object_type", "object_id",
+              "object_repr", "before", "after", "message", "request_id", "client_request_id", "source_ip"]  # fmt: skip
+    changes = [(world.tenant_a, {"n": 1}, {"n": 2}), (world.tenant_b, None, {"n": 3})]
+    with acting_as(system_actor("audit-test")), transaction.atomic():
+        one = [record("tenant.touch", obj, before=b, after=a, tenant=obj, message="m") for obj, b, a in changes]
+        many = record_many("tenant.touch", changes, tenant=None, message="m")
+    assert [e.pk for e in many] and all(e.pk > one[-1].pk for e in many)  # saved, after the others
+    stored = {e.pk: e for e in AuditEvent.objects.filter(pk__in=[e.pk for e in one + many])}
+    for single, bulk in zip(one, many, strict=True):
+        a, b = stored[single.pk], stored[bulk.pk]
+        assert [getattr(a, f) for f in fields if f != "tenant_id"] == [
+            getattr(b, f) for f in fields if f != "tenant_id"
+        ]
 
 
 def test_api_changes_carry_actor_request_id_source_and_before_after(world, client):

@@ -1,9 +1,13 @@
 """The netpolicy API: default policy, owner limits, 404 across tenants, what-if, exports."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from audit.models import AuditEvent
+from netpolicy.compiler.defaults import SEEDED_SERVICES
 from netpolicy.models import Address, FirewallPolicy, FirewallRule, Group, Service
+from netpolicy.policy import ensure_seeded_services
 from tenants import services
 from tests.conftest import service_data
 from tests.netpolicy.builders import Netns
@@ -42,6 +46,37 @@ def test_a_new_tenant_gets_the_default_isolation_policy(world):
     assert [p.name for p in site] == ["site_base", "site_default_deny"]
     assert {"ssh", "icmp", "dhcp", "dns_udp", "nfs_tcp", "slurm"} <= set(Service.objects.values_list("name", flat=True))
     assert AuditEvent.objects.filter(action="firewall_rule.create", tenant_id=world.tenant_a.pk).count() == 4
+
+
+def test_a_tenants_default_objects_are_each_audited_and_written_in_one_insert_per_table(world):
+    with CaptureQueriesContext(connection) as queries:
+        tenant = services.create_tenant("tenant-c", "Tenant C", owner=world.owner_a)
+    made = {
+        "group.create": Group.objects.filter(tenant=tenant).count(),
+        "firewall_policy.create": FirewallPolicy.objects.filter(tenant=tenant).count(),
+        "firewall_rule.create": FirewallRule.objects.filter(policy__tenant=tenant).count(),
+    }
+    events = AuditEvent.objects.filter(tenant_id=tenant.pk, message="default policy")
+    assert made == {"group.create": 2, "firewall_policy.create": 1, "firewall_rule.create": 4}
+    assert {action: events.filter(action=action).count() for action in made} == made
+    inserts = [q["sql"].split('"')[1] for q in queries if q["sql"].startswith("INSERT INTO")]
+    for table in ("netpolicy_group", "netpolicy_firewallrule"):
+        assert inserts.count(table) == 1, inserts  # the tenant's groups, and its rules, in one INSERT each
+    # Events: the tenant's, its quota's and its owner's membership, then one INSERT each for the two groups,
+    # the policy and the four rules (ten INSERTs when each default object wrote its own).
+    assert inserts.count("audit_auditevent") == 6, inserts
+
+
+def test_the_seeded_services_are_created_in_one_insert_each_audited(world):
+    Service.objects.all().delete()  # the world's tenants made them; a fresh site makes them with its first
+    with CaptureQueriesContext(connection) as queries:
+        seeded = ensure_seeded_services()
+    inserts = [q["sql"].split('"')[1] for q in queries if q["sql"].startswith("INSERT INTO")]
+    assert inserts == ["netpolicy_service", "audit_auditevent"]
+    events = AuditEvent.objects.filter(action="service.create", message="seeded", object_id__in=[
+        str(s.pk) for s in seeded.values()])  # fmt: skip
+    assert events.count() == len(seeded) == len(SEEDED_SERVICES)
+    assert ensure_seeded_services() == seeded  # once made, found
 
 
 def test_an_owner_adds_a_rule_inside_the_tenant(world, api):
