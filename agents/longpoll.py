@@ -6,6 +6,7 @@ The cap counts live polls in a Redis sorted set (member: poll token, score: expi
 across web processes and forgets polls of a process that died.
 """
 
+import contextlib
 import functools
 import logging
 import os
@@ -188,7 +189,15 @@ class _Listener:
                                             client_name=f"{LISTENER_NAME}-{self.pid}")  # fmt: skip
         self._pubsub = self._client.pubsub()
         self._pattern = pattern
-        threading.Thread(target=self._run, name="enclave-longpoll-listener", daemon=True).start()
+        self._stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="enclave-longpoll-listener", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        """End the thread (a process done with this Redis, and tests): a message on its pattern wakes it now."""
+        self._stopped.set()
+        with contextlib.suppress(redis.RedisError):  # Redis gone: the thread is between tries, which this ends
+            self._client.publish(self._pattern.replace("*", "stop"), b"-")
 
     def add(self, channel: bytes, own: bytes) -> _Slot:
         slot = _Slot(channel, own)
@@ -217,9 +226,9 @@ class _Listener:
             slot.event.set()
 
     def _run(self) -> None:
-        """Listen for ever: without this thread every poll of the process is a 503, so no error ends it."""
+        """Listen until stopped: without this thread every poll of the process is a 503, so no error ends it."""
         pause = RECONNECT_AFTER
-        while True:
+        while not self._stopped.is_set():
             try:
                 self._listen()
             except Exception as error:  # noqa: BLE001 - Redis, socket, or redis-py's own state (ValueError)
@@ -228,8 +237,9 @@ class _Listener:
                     pause = RECONNECT_AFTER
                 self._renew()
             self.live.clear()
-            time.sleep(pause)
+            self._stopped.wait(pause)
             pause = min(pause * 2, RECONNECT_MAX)
+        self._renew()
 
     def _renew(self) -> None:
         """A new subscription object for the next try (the old connection's state is unknown)."""
@@ -241,7 +251,7 @@ class _Listener:
 
     def _listen(self) -> None:
         self._pubsub.psubscribe(self._pattern)  # redis-py subscribes again itself after a reconnect
-        while True:
+        while not self._stopped.is_set():
             message = self._pubsub.get_message(timeout=HEALTH_CHECK)
             if message is None:
                 continue

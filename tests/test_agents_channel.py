@@ -428,6 +428,21 @@ def test_no_error_ends_the_listener_and_wakes_are_heard_again_after_one(settings
         waiter.close()
 
 
+def test_a_stopped_listener_ends_its_thread_at_once_and_another_takes_its_place(settings):
+    db = longpoll.redis_client().connection_pool.connection_kwargs.get("db", 0)
+    listener = longpoll._Listener(settings.REDIS_URL, longpoll.CHANNEL.format(db=db, node="*"))
+    assert listener.live.wait(10)
+    listener.stop()  # its read waits up to HEALTH_CHECK (15 s) for a message: the stop sends one
+    listener.thread.join(10)
+    assert not listener.thread.is_alive()
+    waiter = longpoll.Waiter(900_570)  # the process's own listener is another one, and still hears wakes
+    try:
+        longpoll.wake([900_570])
+        assert waiter.wait(5) is True
+    finally:
+        waiter.close()
+
+
 def test_the_listeners_client_lives_as_long_as_the_listener(settings):
     waiter = longpoll.Waiter(900_560)
     try:
