@@ -239,7 +239,8 @@ class _Listener:
             self.live.clear()
             self._stopped.wait(pause)
             pause = min(pause * 2, RECONNECT_MAX)
-        self._renew()
+        with contextlib.suppress(Exception):  # stopped: the subscription's connection goes, whatever its state
+            self._pubsub.reset()
 
     def _renew(self) -> None:
         """A new subscription object for the next try (the old connection's state is unknown)."""

@@ -48,6 +48,10 @@ def test_a_new_tenant_gets_the_default_isolation_policy(world):
     assert AuditEvent.objects.filter(action="firewall_rule.create", tenant_id=world.tenant_a.pk).count() == 4
 
 
+def _inserted_tables(queries) -> list[str]:
+    return [q["sql"].split('"')[1] for q in queries if q["sql"].startswith("INSERT INTO")]
+
+
 def test_a_tenants_default_objects_are_each_audited_and_written_in_one_insert_per_table(world):
     with CaptureQueriesContext(connection) as queries:
         tenant = services.create_tenant("tenant-c", "Tenant C", owner=world.owner_a)
@@ -59,7 +63,7 @@ def test_a_tenants_default_objects_are_each_audited_and_written_in_one_insert_pe
     events = AuditEvent.objects.filter(tenant_id=tenant.pk, message="default policy")
     assert made == {"group.create": 2, "firewall_policy.create": 1, "firewall_rule.create": 4}
     assert {action: events.filter(action=action).count() for action in made} == made
-    inserts = [q["sql"].split('"')[1] for q in queries if q["sql"].startswith("INSERT INTO")]
+    inserts = _inserted_tables(queries)
     for table in ("netpolicy_group", "netpolicy_firewallrule"):
         assert inserts.count(table) == 1, inserts  # the tenant's groups, and its rules, in one INSERT each
     # Events: the tenant's, its quota's and its owner's membership, then one INSERT each for the two groups,
@@ -71,7 +75,7 @@ def test_the_seeded_services_are_created_in_one_insert_each_audited(world):
     Service.objects.all().delete()  # the world's tenants made them; a fresh site makes them with its first
     with CaptureQueriesContext(connection) as queries:
         seeded = ensure_seeded_services()
-    inserts = [q["sql"].split('"')[1] for q in queries if q["sql"].startswith("INSERT INTO")]
+    inserts = _inserted_tables(queries)
     assert inserts == ["netpolicy_service", "audit_auditevent"]
     events = AuditEvent.objects.filter(action="service.create", message="seeded", object_id__in=[
         str(s.pk) for s in seeded.values()])  # fmt: skip
