@@ -431,9 +431,9 @@ def test_no_error_ends_the_listener_and_wakes_are_heard_again_after_one(settings
 def test_a_stopped_listener_ends_its_thread_at_once_and_another_takes_its_place(settings):
     db = longpoll.redis_client().connection_pool.connection_kwargs.get("db", 0)
     listener = longpoll._Listener(settings.REDIS_URL, longpoll.CHANNEL.format(db=db, node="*"))
-    assert listener.live.wait(10)
+    assert listener.live.wait(30)
     listener.stop()  # its read waits up to HEALTH_CHECK (15 s) for a message: the stop sends one
-    listener.thread.join(10)
+    listener.thread.join(60)  # a liveness bound only: the woken read returns at once
     assert not listener.thread.is_alive()
     waiter = longpoll.Waiter(900_570)  # the process's own listener is another one, and still hears wakes
     try:
