@@ -15,7 +15,7 @@ migrate: services
 	@$(ENV) python manage.py migrate --noinput -v0
 
 demo: migrate
-	@$(ENV) python manage.py seed_demo && python manage.py seed_demo_catalog && python manage.py seed_demo_fabric
+	@$(ENV) python manage.py seed_demo && python manage.py seed_network_demo && python manage.py seed_demo_catalog && python manage.py seed_demo_fabric
 
 run: migrate
 	@$(ENV) ENCLAVE_DEBUG=1 PORT=$(PORT) bash scripts/run.sh

@@ -1,4 +1,4 @@
-"""Recommendations and trade-offs per workload class, from the site's measurements (DOMAIN.md)."""
+"""Recommendations and trade-offs per workload class, from measurements at research-computing sites."""
 
 from dataclasses import dataclass
 

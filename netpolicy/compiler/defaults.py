@@ -1,4 +1,4 @@
-"""The default isolation policy of DOMAIN.md and the seeded service catalogue."""
+"""The default isolation policy every tenant gets, and the seeded service catalogue."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """A VF's InfiniBand port GUID and the MAC of its SR-IOV adapter: ESXi's driver makes the one from the other.
 
 ESXi sees an InfiniBand PF as Ethernet (FORCE_ETH_PCI_SUBCLASS) and gives each SR-IOV passthrough adapter a MAC
-address; the VF's port GUID is that MAC with ff:fe inserted in its middle (the OCTO guide, seed 002, figure 20:
-the guest's ib0 on a VF with MAC 00:50:56:b3:9e:c1 has the GID interface id 0050:56ff:feb3:9ec1). Enclave so
-sets a VF's port GUID by setting its adapter's MAC, and reads it back from the MAC vCenter reports.
+address; the VF's port GUID is that MAC with ff:fe inserted in its middle (VMware's "InfiniBand SR-IOV
+Setup and Performance Study on vSphere 7.x", figure 20: the guest's ib0 has GID interface id
+0050:56ff:feb3:9ec1). Enclave so sets a VF's port GUID by setting its adapter's MAC, and reads it back
+from the MAC vCenter reports.
 """
 
 import re
