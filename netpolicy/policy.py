@@ -6,6 +6,7 @@ from django.db.models import Q
 from audit.services import record, record_many, snapshot
 from core.addresses import AddressError, parse_network
 from core.errors import Forbidden, InvalidRequest
+from core.rows import locked
 from netpolicy import propagation
 from netpolicy.checks import compiling
 from netpolicy.choices import Action, Category, Direction, NodeRole
@@ -118,7 +119,7 @@ def _site_policy(name: str, sequence: int, category: str) -> FirewallPolicy:
 
 
 def ensure_site_defaults() -> tuple[Group, Group, dict[str, Service]]:
-    """Site policies of DOMAIN.md (ICMP and DHCP allowed, everything else rejected), once.
+    """The default site policies (ICMP and DHCP allowed, everything else rejected), once.
 
     Returns the site's NFS and DNS groups and the seeded services, for the tenant policy to name."""
     svc = ensure_seeded_services()
@@ -236,21 +237,23 @@ def check_rule_groups(user, policy: FirewallPolicy, data: dict) -> None:
 def save_service(user, data: dict, instance: Service | None = None) -> Service:
     """Create or change a service (site admins)."""
     require_editor(user, None)
-    try:
-        ports = canonical_ports(data.get("ports", instance.ports if instance else ""))
-    except PolicyError as exc:
-        raise InvalidRequest(str(exc), "ports") from None
-    if "ports" in data:
-        data["ports"] = ports
-    with transaction.atomic(), compiling(None):
-        service = instance or Service()
-        before = snapshot(service) if instance else None
-        for key, value in data.items():
-            setattr(service, key, value)
-        action = "service.update" if instance else "service.create"
-        service = _save(service, action, before, None)
-        propagation.site_changed()  # every tenant's rules may name the service
-        return service
+    with transaction.atomic():
+        instance = locked(instance)  # the row as it is now, not the view's copy
+        try:
+            ports = canonical_ports(data.get("ports", instance.ports if instance else ""))
+        except PolicyError as exc:
+            raise InvalidRequest(str(exc), "ports") from None
+        if "ports" in data:
+            data["ports"] = ports
+        with compiling(None):
+            service = instance or Service()
+            before = snapshot(service) if instance else None
+            for key, value in data.items():
+                setattr(service, key, value)
+            action = "service.update" if instance else "service.create"
+            service = _save(service, action, before, None)
+            propagation.site_changed()  # every tenant's rules may name the service
+            return service
 
 
 def check_cidrs(cidrs: list) -> list[str]:
@@ -283,22 +286,24 @@ def _refuse_derived_edits(instance: Group | None, data: dict) -> None:
 
 def save_group(user, data: dict, instance: Group | None = None) -> Group:
     """Create or change a group; a segment must belong to the group's tenant."""
-    require_owner_editor(user, instance, data, "group")
-    tenant = data.get("tenant", instance.tenant if instance else None)
-    if "cidrs" in data:
-        data["cidrs"] = check_cidrs(data["cidrs"])
-    _refuse_derived_edits(instance, data)
-    segment = data.get("segment")
-    if segment is not None and segment.tenant_id != getattr(tenant, "pk", None):
-        raise InvalidRequest("The segment belongs to another tenant.", "segment")
-    with transaction.atomic(), compiling(getattr(tenant, "pk", None)):
-        group = instance or Group()
-        before = snapshot(group) if instance else None
-        for key, value in data.items():
-            setattr(group, key, value)
-        group = _save(group, "group.update" if instance else "group.create", before, tenant)
-        propagation.changed(tenant.pk if tenant else None)
-        return group
+    with transaction.atomic():
+        instance = locked(instance)  # checks and writes see the row as it is now, not the view's copy
+        require_owner_editor(user, instance, data, "group")
+        tenant = data.get("tenant", instance.tenant if instance else None)
+        if "cidrs" in data:
+            data["cidrs"] = check_cidrs(data["cidrs"])
+        _refuse_derived_edits(instance, data)
+        segment = data.get("segment")
+        if segment is not None and segment.tenant_id != getattr(tenant, "pk", None):
+            raise InvalidRequest("The segment belongs to another tenant.", "segment")
+        with compiling(getattr(tenant, "pk", None)):
+            group = instance or Group()
+            before = snapshot(group) if instance else None
+            for key, value in data.items():
+                setattr(group, key, value)
+            group = _save(group, "group.update" if instance else "group.create", before, tenant)
+            propagation.changed(tenant.pk if tenant else None)
+            return group
 
 
 def delete_group(user, group: Group) -> None:

@@ -4,6 +4,7 @@ from django.db import transaction
 
 from audit.services import record, snapshot
 from core.errors import Forbidden, InvalidRequest
+from core.rows import locked
 from netpolicy import propagation
 from netpolicy.checks import compiling
 from netpolicy.choices import TENANT_CATEGORIES, SegmentKind
@@ -30,20 +31,22 @@ MAX_SEQUENCE = 2**31 - 1  # the column is a PostgreSQL integer
 
 def save_policy(user, data: dict, instance: FirewallPolicy | None = None) -> FirewallPolicy:
     """Create or change a policy; owners keep to the environment and application categories."""
-    require_owner_editor(user, instance, data, "policy")
-    tenant = data.get("tenant", instance.tenant if instance else None)
-    category = data.get("category", instance.category if instance else None)
-    if tenant is not None and not is_site_admin(user) and category not in TENANT_CATEGORIES:
-        raise Forbidden(f"Tenant owners may not place policies in the {category} category.")
-    with transaction.atomic(), compiling(getattr(tenant, "pk", None)):
-        policy = instance or FirewallPolicy()
-        before = snapshot(policy) if instance else None
-        for key, value in data.items():
-            setattr(policy, key, value)
-        action = "firewall_policy.update" if instance else "firewall_policy.create"
-        policy = _save(policy, action, before, tenant)
-        _refuse_unenforceable(policy.tenant_id)
-        propagation.changed(policy.tenant_id)
+    with transaction.atomic():
+        instance = locked(instance)  # checks and writes see the row as it is now, not the view's copy
+        require_owner_editor(user, instance, data, "policy")
+        tenant = data.get("tenant", instance.tenant if instance else None)
+        category = data.get("category", instance.category if instance else None)
+        if tenant is not None and not is_site_admin(user) and category not in TENANT_CATEGORIES:
+            raise Forbidden(f"Tenant owners may not place policies in the {category} category.")
+        with compiling(getattr(tenant, "pk", None)):
+            policy = instance or FirewallPolicy()
+            before = snapshot(policy) if instance else None
+            for key, value in data.items():
+                setattr(policy, key, value)
+            action = "firewall_policy.update" if instance else "firewall_policy.create"
+            policy = _save(policy, action, before, tenant)
+            _refuse_unenforceable(policy.tenant_id)
+            propagation.changed(policy.tenant_id)
     return policy
 
 
@@ -51,6 +54,7 @@ def delete_policy(user, policy: FirewallPolicy) -> None:
     """Delete a policy and its rules."""
     require_editor(user, policy.tenant_id)
     with transaction.atomic(), compiling(policy.tenant_id):
+        policy = locked(policy)  # the audit keeps the row as it was deleted, not the view's copy
         record("firewall_policy.delete", policy, before=snapshot(policy), tenant=policy.tenant_id)
         propagation.changed(policy.tenant_id)
         policy.delete()
@@ -66,27 +70,29 @@ def _check_sequence(policy: FirewallPolicy, sequence: int, rule_pk=None) -> None
 
 def save_rule(user, data: dict, instance: FirewallRule | None = None) -> FirewallRule:
     """Create or change a rule; the rule keeps its id whatever its sequence number becomes."""
-    policy = data.get("policy", instance.policy if instance else None)
-    if instance is not None and policy.pk != instance.policy_id:
-        raise InvalidRequest("A rule cannot move to another policy.", "policy")
-    require_editor(user, policy.tenant_id)
-    merged = _merged(instance, data)
-    check_rule_groups(user, policy, merged)
-    _check_sequence(policy, merged["sequence"], getattr(instance, "pk", None))
-    with transaction.atomic(), compiling(policy.tenant_id):
-        rule = instance or FirewallRule(policy=policy)
-        before = rule_state(rule) if instance else None
-        for key in RULE_FIELDS:
-            if key in data:
-                setattr(rule, key, data[key])
-        rule.save()
-        for key in M2M_FIELDS:
-            if key in data:
-                getattr(rule, key).set(data[key])
-        action = "firewall_rule.update" if instance else "firewall_rule.create"
-        record(action, rule, before=before, after=rule_state(rule), tenant=policy.tenant_id)
-        _refuse_unenforceable(policy.tenant_id)
-        propagation.changed(policy.tenant_id)
+    with transaction.atomic():
+        instance = locked(instance)  # checks and writes see the row as it is now, not the view's copy
+        policy = data.get("policy", instance.policy if instance else None)
+        if instance is not None and policy.pk != instance.policy_id:
+            raise InvalidRequest("A rule cannot move to another policy.", "policy")
+        require_editor(user, policy.tenant_id)
+        merged = _merged(instance, data)
+        check_rule_groups(user, policy, merged)
+        _check_sequence(policy, merged["sequence"], getattr(instance, "pk", None))
+        with compiling(policy.tenant_id):
+            rule = instance or FirewallRule(policy=policy)
+            before = rule_state(rule) if instance else None
+            for key in RULE_FIELDS:
+                if key in data:
+                    setattr(rule, key, data[key])
+            rule.save()
+            for key in M2M_FIELDS:
+                if key in data:
+                    getattr(rule, key).set(data[key])
+            action = "firewall_rule.update" if instance else "firewall_rule.create"
+            record(action, rule, before=before, after=rule_state(rule), tenant=policy.tenant_id)
+            _refuse_unenforceable(policy.tenant_id)
+            propagation.changed(policy.tenant_id)
     return rule
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from audit.services import record, snapshot
 from core.errors import Conflict, Forbidden, InvalidRequest, NotOffered
+from core.rows import locked
 from tenants import hooks, notifications, offers, quotas, realizers, signals
 from tenants.access import can_decide, forget_memberships, is_owner, is_site_admin, require_member
 from tenants.choices import (
@@ -55,7 +56,9 @@ def create_tenant(slug: str, name: str, description: str = "", owner=None) -> Te
 def update_tenant(tenant: Tenant, **fields) -> Tenant:
     """Change a tenant's name or description."""
     with transaction.atomic():
-        before = snapshot(Tenant.objects.select_for_update().get(pk=tenant.pk))
+        # The caller's copy may be stale: saving it would undo a network generation bumped meanwhile.
+        tenant = locked(tenant)
+        before = snapshot(tenant)
         for field, value in fields.items():
             setattr(tenant, field, value)
         tenant.full_clean()
