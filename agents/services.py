@@ -5,6 +5,7 @@ import datetime
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from enclave_agent import grammar, wire
 
@@ -178,9 +179,12 @@ def record_observed(node: Node, report: dict) -> Node:
         current.applied_generation = report["generation"]
         current.capabilities = report.get("capabilities") or current.capabilities
         current.status = NodeStatus.READY if ok else NodeStatus.NOT_READY
-        ports_changed = "ib_ports" in report and report["ib_ports"] != current.ib_ports
+        ports, refused = _own_ports(current, report["ib_ports"]) if "ib_ports" in report else (current.ib_ports, [])
+        if refused:  # shown to site admins only, like the node's other errors
+            current.last_error = "\n".join(filter(None, [current.last_error, *refused]))[:4000]
+        ports_changed = ports != current.ib_ports
         if ports_changed:
-            current.ib_ports = report["ib_ports"]
+            current.ib_ports = ports
         reads_changed = "reads" in report and report["reads"] != current.wire_reads
         if reads_changed:
             current.wire_reads = report["reads"]
@@ -198,6 +202,26 @@ def record_observed(node: Node, report: dict) -> Node:
         if before["status"] != current.status or before["applied_generation"] != current.applied_generation:
             record("node.observed", current, before=_brief(before), after=_brief(snapshot(current)))
     return current
+
+
+def _own_ports(node: Node, ports: list[dict]) -> tuple[list[dict], list[str]]:
+    """The reported HCA ports no other node holds, and why the others are left out.
+
+    A port GUID belongs to the node that reported it first: a node's root could otherwise claim another
+    node's port and pull it into (or out of) its own tenants' InfiniBand partitions.
+    """
+    if not ports:
+        return [], []
+    wanted = Q()
+    for port in ports:
+        wanted |= Q(ib_ports__contains=[{"guid": port["guid"]}])
+    held: dict[str, str] = {}
+    for name, listed in Node.objects.exclude(pk=node.pk).filter(wanted).values_list("name", "ib_ports"):
+        held.update((port["guid"], name) for port in listed)
+    kept = [port for port in ports if port["guid"] not in held]
+    refused = [f"InfiniBand port GUID {port['guid']} is already reported by node {held[port['guid']]}; not used."
+               for port in ports if port["guid"] in held]  # fmt: skip
+    return kept, refused
 
 
 def follow_schema(pool_id: int) -> None:

@@ -6,6 +6,8 @@ workload there and releases the key of a tenant with none left, and stores the d
 generation when what it says changed (audited); the fabric agent is woken after the commit.
 """
 
+import logging
+
 from django.db import transaction
 
 from agents.models import Node
@@ -16,6 +18,8 @@ from netpolicy.models import LIVE, Segment
 from tenants import network
 from vsphere.choices import LinkType
 from vsphere.models import VFAssignment
+
+log = logging.getLogger(__name__)
 
 
 def vf_assignments(fabric: Fabric):
@@ -42,12 +46,34 @@ def claims(fabric: Fabric) -> list[membership.Claim]:
     segments = Segment.objects.filter(LIVE, pool_link__pool_id__in=pools).values_list("pool_link__pool_id", "tenant_id")
     for pool, tenant in segments.distinct():
         tenants_by_pool.setdefault(pool, set()).add(tenant)
-    for name, pool, ports in Node.objects.filter(pool_id__in=pools).values_list("name", "pool_id", "ib_ports"):
-        for port in ports or []:
-            found += [
-                membership.Claim(tenant, port["guid"], f"node {name}") for tenant in tenants_by_pool.get(pool, ())
-            ]
+    for name, pool, guid in node_ports(pools):
+        found += [membership.Claim(tenant, guid, f"node {name}") for tenant in tenants_by_pool.get(pool, ())]
     return found
+
+
+def node_ports(pools: list[int]) -> list[tuple[str, int, str]]:
+    """(node, pool, GUID) of the HCA ports the pools' nodes report, less any GUID that is a VM's VF.
+
+    A node reports its own ports, and a node's root is not trusted with anyone else's: a VF GUID it
+    claimed would become a port two tenants use, taken out of the VM's own partition.
+    """
+    rows = Node.objects.filter(pool_id__in=pools).values_list("name", "pool_id", "ib_ports")
+    ports = [(name, pool, port["guid"]) for name, pool, listed in rows for port in listed or []]
+    refused = vf_guids_among({guid for _, _, guid in ports})
+    for name, _, guid in ports:
+        if guid in refused:
+            log.warning("node %s reports port GUID %s, which is a VF's: not used", name, guid)
+    return [port for port in ports if port[2] not in refused]
+
+
+def vf_guids_among(guids: set[str]) -> set[str]:
+    """Those of `guids` that belong to VFs: given to a VF, or inside any fabric's VF GUID range."""
+    if not guids:
+        return set()
+    given = set(VFAssignment.objects.filter(port_guid__in=guids).values_list("port_guid", flat=True))
+    fabrics = Fabric.objects.exclude(vf_guid_first="").only("vf_guid_first", "vf_guid_count")
+    spans = [allocation.vf_guids(fabric) for fabric in fabrics]
+    return given | {guid for guid in guids if any(int(guid, 16) in span for span in spans)}
 
 
 def sync(fabric: Fabric) -> bool:

@@ -95,5 +95,5 @@ def segment_waiting(segment) -> list[str]:
     fabric_id = Fabric.objects.filter(pool_links__pool_id=segment.node_pool_id).values_list("pk", flat=True).first()
     if fabric_id is None:
         return []
-    guids = [port["guid"] for ports in segment.node_pool.nodes.values_list("ib_ports", flat=True) for port in ports]
+    guids = [guid for _, _, guid in desired.node_ports([segment.node_pool_id])]
     return _waiting(segment.tenant_id, {fabric_id: guids}) if guids else []
