@@ -65,7 +65,7 @@ class MembershipViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins
         require_member(self.request.user, tenant)
         require_owner_or_admin(self.request.user, tenant)
         data = serializer.validated_data
-        user = services.addable_user(data["user"]["username"])
+        user = services.addable_user(data["user"]["username"], self.request.user, tenant)
         serializer.instance = services.set_membership(tenant, user, data["role"])
 
     def perform_destroy(self, instance):

@@ -85,13 +85,22 @@ def set_quota(tenant: Tenant, **limits) -> Quota:
         return update_quota(quotas.locked_quota(tenant.pk), **limits)
 
 
-NOT_ADDABLE = "No user of that name can be added: they sign in to Enclave once first; site accounts cannot be added."
+NOT_ADDABLE = (
+    "No user of that name can be added by you: they sign in to Enclave once first; site accounts cannot "
+    "be added, and a member of another tenant is added by a site admin."
+)
 
 
-def addable_user(username: str):
-    """The active, non-break-glass user of that name; an unknown and a refused name get the same error."""
+def addable_user(username: str, by, tenant: Tenant):
+    """The active, non-break-glass user of that name; an unknown and a refused name get the same error.
+
+    A tenant owner adds only users of no other tenant: a member shared with another tenant limits that
+    tenant's overlays on node pools both use (their accounts must not clash), so it takes a site admin.
+    """
     user = get_user_model().objects.filter(username=username, is_active=True).first()
     if user is None or username in settings.BREAK_GLASS_USERS:
+        raise InvalidRequest(NOT_ADDABLE, field="username")
+    if not is_site_admin(by) and Membership.objects.filter(user=user).exclude(tenant=tenant).exists():
         raise InvalidRequest(NOT_ADDABLE, field="username")
     return user
 

@@ -37,3 +37,23 @@ def test_an_owner_adds_an_active_user_by_name(world, api, make_user):
     make_user("newcomer")
     response = _add(api, world.owner_a, world.tenant_a, "newcomer")
     assert response.status_code == 201 and response.json()["username"] == "newcomer"
+
+
+def test_an_owner_cannot_add_another_tenants_member_and_learns_no_more_than_for_an_unknown_name(world, api):
+    shared, unknown = (_add(api, world.owner_a, world.tenant_a, name) for name in ("member-b", "nobody-here"))
+    assert shared.status_code == unknown.status_code == 400 and shared.json() == unknown.json()
+    assert "a member of another tenant is added by a site admin" in str(shared.json())
+    assert not Membership.objects.filter(tenant=world.tenant_a, user=world.member_b).exists()
+
+
+def test_a_site_admin_adds_another_tenants_member(world, api):
+    response = _add(api, world.admin, world.tenant_a, "member-b")
+    assert response.status_code == 201
+    assert Membership.objects.filter(tenant=world.tenant_a, user=world.member_b).exists()
+
+
+def test_an_owner_may_re_add_a_member_of_their_own_tenant_with_another_role(world, api):
+    response = api(world.owner_a).post(
+        "/api/v1/memberships/", {"tenant": world.tenant_a.pk, "username": "member-a", "role": "owner"}, format="json"
+    )
+    assert response.status_code == 201
