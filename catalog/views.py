@@ -1,6 +1,7 @@
 """Catalog pages: the items a user may request from, their trade-offs and what the site offers; admins publish."""
 
 from django.contrib import messages
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 
@@ -75,8 +76,14 @@ def _detail_context(request, item: CatalogItem, form) -> dict:
         "notes": advice.notes(preset.workload_class, preset.interconnect, preset.network_mode, preset.data_path,
                               preset.gpu_mode),
         "site": services.site_view(version),
-        "versions": item.versions.order_by("-number") if is_site_admin(request.user) else [],
+        "versions": _versions(item) if is_site_admin(request.user) else [],
     }  # fmt: skip
+
+
+def _versions(item: CatalogItem):
+    """The item's versions, newest first, with their author and requests counted in the same query."""
+    versions = item.versions.select_related("created_by").annotate(request_count=Count("requests"))
+    return versions.order_by("-number")
 
 
 class ItemCreateView(ObjectEditView):

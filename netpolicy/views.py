@@ -53,7 +53,8 @@ class SegmentListView(ObjectListView):
         return self.segments.order_by("tenant__slug", "name")
 
     def get_extra_context(self, request, pager) -> dict:
-        pending = self.segments.filter(state=S.REQUESTED) if is_site_admin(request.user) else self.segments.none()
+        waiting = self.segments.filter(state=S.REQUESTED).select_related("requested_by")  # the list names them
+        pending = waiting if is_site_admin(request.user) else self.segments.none()
         return {"pools": _pools_page(request, request.user),
                 "pending": paginate(request, pending.order_by("pk"), param="pending")}  # fmt: skip
 

@@ -51,6 +51,7 @@ class QuotaAdmin(AuditedAdmin):
 @admin.register(VirtualCluster)
 class VirtualClusterAdmin(AuditedAdmin):
     list_display = ["__str__", "state", "workload_class", "worker_count", "interconnect", "lease_end"]
+    list_select_related = ["tenant"]  # __str__ names the tenant: one join, not a query per row
     list_filter = ["state", "workload_class", "interconnect", "network_mode"]
     search_fields = ["name", "tenant__slug"]
     readonly_fields = ["state", "generation", "observed_generation", "endorsed_by", "decided_by"]

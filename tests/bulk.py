@@ -50,15 +50,17 @@ def memberships(world, n):
     Membership.objects.bulk_create([Membership(tenant=world.tenant_a, user=u) for u in users(world, n)])
 
 
-def clusters(world, n):
+def clusters(world, n, tenant=None):
+    """n clusters of tenant A (or this tenant), each waiting for approval and for a lease extension."""
+    tenant = tenant or world.tenant_a
     lease = timezone.localdate() + datetime.timedelta(days=30)
     VirtualCluster.objects.bulk_create([
-        VirtualCluster(tenant=world.tenant_a, name=f"c{i}", workload_class="parallel-distributed", worker_count=2,
+        VirtualCluster(tenant=tenant, name=f"c{i}", workload_class="parallel-distributed", worker_count=2,
                        vcpus_per_node=4, memory_gb_per_node=8, lease_end=lease, justification="bulk",
                        requested_by=world.member_a, state=state)
         for i in range(n) for state in ["submitted" if i % 2 else "endorsed"]
     ])  # fmt: skip
-    created = VirtualCluster.objects.filter(tenant=world.tenant_a)
+    created = VirtualCluster.objects.filter(tenant=tenant)
     # Each waits for a lease extension too, and every user has a notice per cluster (home, approvals).
     LeaseExtension.objects.bulk_create([
         LeaseExtension(cluster=c, lease_end=lease + datetime.timedelta(days=900), justification="bulk",
@@ -130,8 +132,8 @@ def vsphere(world, n):
 
 
 def netpolicy(world, n):
-    """Pools, segments (half requested), services; groups, policies and rules spread over tenants of
-    tenant A's owner, fifty each (one tenant's lint compares every pair of its rules)."""
+    """Pools, segments (half requested, each by tenant A's member), services; groups, policies and rules spread
+    over tenants of tenant A's owner, fifty each (one tenant's lint compares every pair of its rules)."""
     vlans = Pool.objects.create(name="bulk-vlans", kind="vlan", first=1, last=4094)
     v4 = Pool.objects.create(name="bulk-v4", kind="ipv4", cidr="10.0.0.0/8", default_prefix_length=26)
     Pool.objects.bulk_create([Pool(name=f"bulk-vni-{i}", kind="vni", first=100 + 10 * i, last=109 + 10 * i)
@@ -139,7 +141,7 @@ def netpolicy(world, n):
     Segment.objects.bulk_create([
         Segment(tenant=world.tenant_a, name=f"s{i}", kind="vlan", id_pool=vlans, vlan_id=1 + i, prefix_pool=v4,
                 subnet=f"10.{i >> 10}.{(i >> 2) & 255}.{(i & 3) * 64}/26", gateway="10.0.0.1",
-                state="requested" if i % 2 else "approved")
+                state="requested" if i % 2 else "approved", requested_by=world.member_a)
         for i in range(n)
     ])  # fmt: skip
     Service.objects.bulk_create([Service(name=f"svc{i}", protocol="tcp", ports=str(1000 + i)) for i in range(n)])
@@ -216,6 +218,22 @@ def catalog(world, n):
     made = VirtualCluster.objects.bulk_create([_cluster(world, f"from-item-{i}", save=False) for i in range(n)])
     ClusterOrigin.objects.bulk_create([ClusterOrigin(cluster=c, version=v, values={"vgpu_profile": "grid_a100-0c"})
                                        for c, v in zip(made, versions, strict=True)])  # fmt: skip
+
+
+def catalog_versions(world, n, slug="bulk-versions"):
+    """An item with n versions by the site admin, each with a request of tenant A (the item's page lists them)."""
+    rules = grammar.normalize({"workload_class": {"value": "ml"}, "worker_count": {"value": 2},
+                               "vcpus_per_node": {"value": 8}, "memory_gb_per_node": {"value": 32}})  # fmt: skip
+    item = CatalogItem.objects.create(slug=slug, visibility="all", active=True)
+    versions = CatalogItemVersion.objects.bulk_create([
+        CatalogItemVersion(item=item, number=i + 1, name=f"Bulk v{i + 1}", summary="bulk", rules=rules,
+                           created_by=world.admin) for i in range(n)])  # fmt: skip
+    item.current = versions[-1]
+    item.save(update_fields=["current"])
+    made = VirtualCluster.objects.bulk_create([_cluster(world, f"{slug}-{i}", save=False) for i in range(n)])
+    origins = [ClusterOrigin(cluster=c, version=v) for c, v in zip(made, versions, strict=True)]
+    ClusterOrigin.objects.bulk_create(origins)
+    return item
 
 
 def _cluster(world, name, save=True):

@@ -1,6 +1,8 @@
 """Every list endpoint and page costs the same few queries whether it has 10 rows or 1,000."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests import bulk
@@ -84,6 +86,7 @@ LISTS = {
     "fabrics:fabric-detail": (bulk.fabric_partitions, ("admin",), "fabric"),  # its tenants' partitions
     "netpolicy:segment-detail": (bulk.segment_nodes, ("admin", "owner_a"), "segment"),
     "webhooks:webhook-detail": (bulk.webhooks, ("admin", "owner_a"), "webhook"),  # its delivery log
+    "catalog:item-detail": (bulk.catalog_versions, ("admin", "owner_a"), "catalog-versions"),  # its versions
 }
 SEEDS = sorted({seed for seed, _, _ in LISTS.values()}, key=lambda seed: seed.__name__)
 
@@ -105,6 +108,10 @@ def url_of(route, world, args):
         from catalog.models import CatalogItem
 
         return reverse(route, kwargs={"pk": CatalogItem.objects.get(slug="bulk-1").pk})
+    if args == "catalog-versions":
+        from catalog.models import CatalogItem
+
+        return reverse(route, kwargs={"pk": CatalogItem.objects.get(slug="bulk-versions").pk})
     if args == "fabric":
         from fabrics.models import Fabric
 
@@ -151,3 +158,43 @@ def test_every_list_route_of_the_access_matrix_is_counted():
                }  # fmt: skip
     details = {name for name in lists if name.endswith("-detail") or name.startswith("vsphere:vcenter-detail")}
     assert lists - skipped - details - set(LISTS) == set()
+
+
+def queries_of(client, url) -> int:
+    """Queries of one GET of the page, its per-process caches warmed by a first one."""
+    client.get(url)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured.captured_queries)
+
+
+def test_the_segments_page_costs_the_same_queries_for_few_and_many_waiting_segments(world, client):
+    from netpolicy.models import Segment
+
+    bulk.netpolicy(world, 120)  # each requested by tenant A's member, listed with its requester
+    segments = Segment.objects.filter(tenant=world.tenant_a).order_by("pk")
+    url = reverse("netpolicy:segment-list")
+    client.force_login(world.admin)
+    segments.exclude(pk__in=list(segments.values_list("pk", flat=True)[:2])).update(state="approved")
+    few = queries_of(client, url)
+    segments.update(state="requested")  # more than a page of them waiting
+    assert queries_of(client, url) == few
+
+
+def test_an_items_page_costs_the_same_queries_for_few_and_many_versions(world, client):
+    few, many = bulk.catalog_versions(world, 2, slug="few"), bulk.catalog_versions(world, 60, slug="many")
+    client.force_login(world.admin)  # who sees the versions, with their authors and requests
+    counts = [queries_of(client, reverse("catalog:item-detail", kwargs={"pk": item.pk})) for item in (few, many)]
+    assert counts[0] == counts[1], counts
+
+
+def test_the_cluster_admin_list_costs_the_same_queries_at_5_and_50_rows(world, client):
+    root = world.admin
+    root.is_superuser = True  # the Django admin lists what its user has permissions for
+    root.save(update_fields=["is_superuser"])
+    client.force_login(root)
+    url = reverse("admin:tenants_virtualcluster_changelist")
+    bulk.clusters(world, 5)
+    few = queries_of(client, url)
+    bulk.clusters(world, 45, tenant=world.tenant_b)  # another tenant's too: each row names its tenant
+    assert queries_of(client, url) == few
