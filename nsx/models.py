@@ -58,6 +58,9 @@ class AppliedState(models.Model):
     paths = models.JSONField(default=list, help_text="Policy paths Enclave owns there for this part")
     error = models.TextField(blank=True)
     applied_at = models.DateTimeField(null=True, blank=True)
+    # The tenant's network generation (the site's, for the site part) its last run compiled from: the
+    # sweep finds a part whose intent moved on and whose queued run was lost.
+    generation = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         constraints = [

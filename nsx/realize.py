@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from audit.services import record
+from netpolicy import propagation
 from netpolicy.choices import SegmentKind, SegmentState
 from netpolicy.ir import build_site, tenant_name
 from netpolicy.models import LIVE, Segment
@@ -83,17 +84,26 @@ def desired_tenant(manager: NsxManager, tenant: Tenant) -> dict[str, compiler.De
     return compiler.tenant_part(site.tenants[0], specs, target(manager), list(clusters.values_list("pk", flat=True)))
 
 
-def apply(client: NsxClient, manager: NsxManager, tenant: Tenant | None, desired: dict) -> bool:
-    """Send the part's change if it differs from what was applied; True when a PATCH was sent."""
+def apply(client: NsxClient, manager: NsxManager, tenant: Tenant | None, desired: dict, generation: int = 0) -> bool:
+    """Send the part's change if it differs from what was applied; True when a PATCH was sent.
+
+    `generation` is the intent's generation read before `desired` was compiled: a run holding an older
+    compile than the one last applied sends nothing (two queued runs may finish out of order).
+    """
     with transaction.atomic():
         state, _ = AppliedState.objects.select_for_update().get_or_create(manager=manager, tenant=tenant)
+        if generation < state.generation:
+            return False
         deletes = set(state.paths) - set(desired)
         digest = compiler.digest(desired, deletes)
         failed = NsxObject.objects.filter(manager=manager, tenant=tenant, state=Realization.ERROR).exists()
         if digest == state.digest and not failed:  # NSX realizes a failed object again when it is sent again
+            if generation != state.generation:
+                AppliedState.objects.filter(pk=state.pk).update(generation=generation)
             return False
         _patch(client, manager, desired, deletes)
         state.digest, state.paths, state.error, state.applied_at = digest, sorted(desired), "", timezone.now()
+        state.generation = generation
         state.save()
         _track(manager, tenant, desired, deletes)
         record("nsx.applied", manager, tenant=tenant.pk if tenant else None,
@@ -188,13 +198,22 @@ def _mirror_segment(row: NsxObject) -> None:
 def realize_tenant(manager: NsxManager, tenant: Tenant | None, wait: float | None = None) -> Outcome:
     """The site's part, then the tenant's (None: only the site's), then their realization (bounded by `wait`)."""
     wait = settings.ENCLAVE_NSX_REALIZE_WAIT if wait is None else wait
+    site_generation, tenant_generation = generations(tenant)  # read before compiling: see apply()
     with NsxClient(config(manager)) as client:
-        patched = apply(client, manager, None, desired_site(manager))
+        patched = apply(client, manager, None, desired_site(manager), site_generation)
         if tenant is not None:
-            patched += apply(client, manager, tenant, desired_tenant(manager, tenant))
+            patched += apply(client, manager, tenant, desired_tenant(manager, tenant), tenant_generation)
         outcome = observe(client, manager, [None, tenant.pk if tenant else None], time.monotonic() + wait)
     outcome.patched = patched
     return outcome
+
+
+def generations(tenant: Tenant | None) -> tuple[int, int]:
+    """The site's generation and the tenant's network generation (0 without a tenant), as they are now."""
+    tenant_generation = 0
+    if tenant is not None:
+        tenant_generation = Tenant.objects.filter(pk=tenant.pk).values_list("network_generation", flat=True).first()
+    return propagation.site_generation(), tenant_generation or 0
 
 
 def tag_vms(manager: NsxManager, tenant: Tenant, cluster_pk: int, roles: dict[str, str]) -> int:

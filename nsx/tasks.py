@@ -1,12 +1,17 @@
 """Celery tasks: reconcile one tenant's part in NSX, check a manager, find drift."""
 
+import contextlib
 import logging
 
+import redis
 from celery import shared_task
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from audit.services import record
+from core import leases
+from netpolicy import propagation
 from nsx import realize
 from nsx.choices import CheckResult
 from nsx.client import NsxClient, NsxError
@@ -15,6 +20,7 @@ from tenants.models import Tenant
 
 log = logging.getLogger(__name__)
 MAX_RETRIES = 8
+LEASE = "nsx-part"  # core.leases: a part's run is queued, running or waiting to retry (the sweep leaves it)
 BACKOFF_BASE, BACKOFF_CAP = 2, 300
 
 
@@ -25,16 +31,39 @@ def reconcile_tenant(self, manager_id: int, tenant_id: int | None) -> str:
     tenant = Tenant.objects.filter(pk=tenant_id).first() if tenant_id is not None else None
     if manager is None or (tenant_id is not None and tenant is None):
         return "gone"
+    countdown = min(BACKOFF_BASE * 2**self.request.retries, BACKOFF_CAP)
     try:
-        outcome = realize.realize_tenant(manager, tenant)
+        with leases.holding(LEASE, [part(manager_id, tenant_id)]):
+            outcome = realize.realize_tenant(manager, tenant)
     except (NsxError, OSError) as exc:  # OSError: the CA bundle cannot be read
         _note_error(manager, tenant, str(exc))
         if getattr(exc, "transient", False):
-            raise self.retry(countdown=min(BACKOFF_BASE * 2**self.request.retries, BACKOFF_CAP), exc=exc) from exc
+            _hold_for_retry(manager_id, tenant_id, countdown)
+            raise self.retry(countdown=countdown, exc=exc) from exc
         return "error"
     if outcome.pending:  # NSX still realizing: look again later (pages show "in progress" meanwhile)
-        raise self.retry(countdown=min(BACKOFF_BASE * 2**self.request.retries, BACKOFF_CAP))
+        _hold_for_retry(manager_id, tenant_id, countdown)
+        raise self.retry(countdown=countdown)
     return "error" if outcome.errors else ("patched" if outcome.patched else "unchanged")
+
+
+def part(manager_id: int, tenant_id: int | None) -> str:
+    """A part's name in core.leases: the manager and the tenant (or the site)."""
+    return f"{manager_id}-{tenant_id if tenant_id is not None else 'site'}"
+
+
+def _hold_for_retry(manager_id: int, tenant_id: int | None, countdown: int) -> None:
+    """A retry waiting on its countdown is still queued work: the sweep leaves the part to it."""
+    with contextlib.suppress(redis.RedisError):
+        leases.take(LEASE, [part(manager_id, tenant_id)], seconds=countdown + leases.grace())
+
+
+def queue(parts: list[tuple[int, int | None]]) -> None:
+    """Queue a run for each (manager, tenant or None) part, leased so the sweep leaves it to that run."""
+    for manager_id, tenant_id in parts:
+        reconcile_tenant.delay(manager_id, tenant_id)
+    with contextlib.suppress(redis.RedisError):  # after the publish: no lease, and the sweep queues it again
+        leases.take(LEASE, [part(*p) for p in parts])
 
 
 def _note_error(manager: NsxManager, tenant: Tenant | None, message: str) -> None:
@@ -46,11 +75,23 @@ def queue_policy_change(tenant_ids) -> None:
     parts = AppliedState.objects.all()
     if tenant_ids is not None:
         parts = parts.filter(tenant_id__in=tenant_ids)
-    for manager_id, tenant_id in parts.values_list("manager_id", "tenant_id").order_by("manager_id", "tenant_id"):
-        reconcile_tenant.delay(manager_id, tenant_id)
+    found = list(parts.values_list("manager_id", "tenant_id").order_by("manager_id", "tenant_id"))
     if tenant_ids is None:  # the site's own part: site policies, groups and services
-        for manager_id in NsxManager.objects.values_list("pk", flat=True):
-            reconcile_tenant.delay(manager_id, None)
+        found += [(manager_id, None) for manager_id in NsxManager.objects.values_list("pk", flat=True)]
+    queue(list(dict.fromkeys(found)))
+
+
+@shared_task
+def sweep_behind() -> int:
+    """Periodic: queue again every part whose intent moved past its last run's and that no queued run holds."""
+    site = propagation.site_generation()
+    behind = AppliedState.objects.filter(Q(tenant__isnull=False, generation__lt=F("tenant__network_generation"))
+                                         | Q(tenant__isnull=True, generation__lt=site))  # fmt: skip
+    parts = list(behind.values_list("manager_id", "tenant_id").order_by("manager_id", "tenant_id"))
+    busy = leases.leased(LEASE, [part(*p) for p in parts])
+    lost = [p for p in parts if part(*p) not in busy]
+    queue(lost)
+    return len(lost)
 
 
 @shared_task

@@ -343,6 +343,8 @@ CELERY_BEAT_SCHEDULE["directory-resync"] = {"task": "identity.tasks.resync_direc
 ENCLAVE_NSX_REALIZE_WAIT = float(env_int("ENCLAVE_NSX_REALIZE_WAIT", 30))
 NSX_DRIFT_SECONDS = env_int("ENCLAVE_NSX_DRIFT_SECONDS", 300)
 CELERY_BEAT_SCHEDULE["nsx-drift"] = {"task": "nsx.tasks.sweep_drift", "schedule": float(NSX_DRIFT_SECONDS)}
+# Parts whose intent moved on while their queued run was lost (core.leases.SWEEP_INTERVAL).
+CELERY_BEAT_SCHEDULE["nsx-sweep"] = {"task": "nsx.tasks.sweep_behind", "schedule": 30.0}
 # InfiniBand fabrics: desired partitions recompiled from intent (heals a missed hook or wake-up).
 CELERY_BEAT_SCHEDULE["fabric-sync"] = {"task": "fabrics.tasks.sync_fabrics", "schedule": 120.0}
 

@@ -3,16 +3,18 @@
 import pytest
 
 from core.errors import InvalidRequest
-from netpolicy import segments
+from netpolicy import propagation, segments
 from netpolicy.choices import SegmentState
 from netpolicy.models import Pool
 from nsx import realize
 from nsx import services as nsx_services
+from nsx import tasks as nsx_tasks
 from nsx.choices import CheckResult, Realization
-from nsx.client import NsxError
+from nsx.client import NsxClient, NsxError
 from nsx.models import AppliedState, NsxManager, NsxObject
 from nsx.tasks import check_manager
 from tenants import services
+from tenants.network import network_changed
 from tests.nsx.nsxsim import NsxSim, free_port
 from tests.vsphere.sites import make_vcenter
 
@@ -156,3 +158,45 @@ def test_the_vcenter_page_shows_its_nsx_manager_and_queues_a_check(
     assert reply.status_code == 302
     manager.refresh_from_db()
     assert manager.check_result == CheckResult.QUEUED
+
+
+@pytest.fixture
+def no_leases(world, redis_client):
+    """The world's parts hold no lease from an earlier test (pks repeat across test databases)."""
+    manager, tenant, _segment = world
+    keys = [f"enclave:lease:{nsx_tasks.LEASE}:{nsx_tasks.part(manager.pk, t)}" for t in (tenant.pk, None)]
+    redis_client.delete(*keys)
+    yield
+    redis_client.delete(*keys)
+
+
+def test_a_run_records_the_generations_it_compiled_and_the_sweep_then_leaves_the_parts_alone(nsx, world, no_leases):
+    manager, tenant, _segment = world
+    realize.realize_tenant(manager, tenant, wait=10)
+    tenant.refresh_from_db()
+    assert AppliedState.objects.get(manager=manager, tenant=tenant).generation == tenant.network_generation
+    assert AppliedState.objects.get(manager=manager, tenant=None).generation == propagation.site_generation()
+    assert nsx_tasks.sweep_behind() == 0
+
+
+def test_a_policy_change_whose_queued_run_was_lost_is_found_by_the_sweep_and_applied(nsx, world, no_leases):
+    manager, tenant, _segment = world
+    realize.realize_tenant(manager, tenant, wait=10)
+    network_changed([tenant])  # the change committed; its run was never queued (a lost publish)
+    assert nsx_tasks.sweep_behind() == 1  # the tenant's part, queued and leased
+    assert nsx_tasks.sweep_behind() == 0  # the lease keeps the next sweep off it
+    nsx_tasks.reconcile_tenant.run(manager.pk, tenant.pk)  # the queued run, here in-process
+    tenant.refresh_from_db()
+    assert AppliedState.objects.get(manager=manager, tenant=tenant).generation == tenant.network_generation
+
+
+def test_a_run_holding_an_older_compile_than_the_last_applied_sends_nothing(nsx, world):
+    manager, tenant, _segment = world
+    realize.realize_tenant(manager, tenant, wait=10)
+    state = AppliedState.objects.get(manager=manager, tenant=tenant)
+    AppliedState.objects.filter(pk=state.pk).update(digest="", generation=state.generation + 5)
+    nsx.reset_stats()
+    with NsxClient(realize.config(manager)) as client:
+        stale = realize.desired_tenant(manager, tenant)
+        assert realize.apply(client, manager, tenant, stale, state.generation) is False
+    assert nsx.stats().get(INFRA, 0) == 0
