@@ -12,7 +12,7 @@ from django.urls import reverse
 from audit import chain, export
 from audit import diff as audit_diff
 from audit.filtersets import AuditEventFilterSet
-from audit.models import AuditEvent
+from audit.readers import visible_events
 from core.errors import InvalidRequest
 from core.paging import keyset, paginate
 from core.views import ObjectActionView, ObjectEditView, PageView, attach_detail, service_call
@@ -22,13 +22,6 @@ from tenants.access import is_site_admin, staff_member_required, tenant_ids, vis
 from tenants.models import Membership, Tenant, VirtualCluster
 from users import services as token_services
 from users.models import APIToken, TokenScope
-
-
-def visible_events(user):
-    if is_site_admin(user):
-        return AuditEvent.objects.all()
-    return AuditEvent.objects.filter(Q(tenant_id__in=tenant_ids(user)) | Q(actor=user))
-
 
 NAME_FIELDS = ("username", "slug", "name")  # what a person calls a referenced row, in this order
 

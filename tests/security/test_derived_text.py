@@ -4,7 +4,7 @@ The canary (test_canary.py) reads every channel; these pin down why each source 
 only ever speak of one tenant: notices and e-mail (notices.services.notify tells only the members of the
 tenant it is `about`, and site admins), webhook payloads (a tenant's webhook hears only its tenant's events:
 tests/webhooks/test_deliveries.py), audit messages and exports (a member reads their tenants' events and
-their own actions), what-if (a member's question is answered on their own tenants only:
+what they did to their own account), what-if (a member's question is answered on their own tenants only:
 tests/netpolicy/test_netpolicy_db_whatif.py).
 """
 
@@ -93,3 +93,18 @@ def test_a_members_audit_export_holds_only_their_tenants_events_and_their_own_ac
     events = json.loads(body)
     assert events and all(e["tenant"] in (world.tenant_a.pk, None) for e in events)
     assert b"b-secret" not in body and b"tenant-b" not in body
+
+
+def test_a_member_reads_what_they_did_to_their_own_account_but_not_site_events_their_action_caused(world, api):
+    from audit.context import Actor, ActorKind
+    from audit.services import record
+    from netpolicy.models import Service
+
+    site_object = Service.objects.create(name="site-thing", protocol="tcp", ports="9")
+    as_member = Actor(kind=ActorKind.USER, label="member-a", user_id=world.member_a.pk)
+    with acting_as(as_member):
+        record("fabric.desired", site_object, before={"generation": 7}, after={"generation": 8})  # a side effect
+        record("token.create", world.member_a, after={"name": "laptop"})  # their own account
+    actions = {e["action"] for e in api(world.member_a).get("/api/v1/audit-events/?limit=200").json()["results"]}
+    assert "token.create" in actions and "fabric.desired" not in actions
+    assert "fabric.desired" in {e["action"] for e in api(world.admin).get("/api/v1/audit-events/").json()["results"]}
