@@ -87,6 +87,13 @@ class Placement(models.Model):
     segment = models.ForeignKey(
         "netpolicy.Segment", null=True, blank=True, on_delete=models.PROTECT, related_name="placements"
     )
+    # naming.vm_base(): every VM name of the cluster starts with it, so two placed clusters must never share it
+    # (one tenant's cluster name could otherwise take another tenant's VMs). A retired or rejected cluster's is
+    # cleared by the next claim of the same base (vsphere.placement.vm_names), whatever path retired it.
+    vm_base = models.CharField(max_length=127, null=True, blank=True, editable=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["vm_base"], name="placement_vm_base_unique")]
 
     def __str__(self):
         return f"cluster {self.cluster_id} on vCenter {self.site_id}, segment {self.segment_id}"

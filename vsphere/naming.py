@@ -12,9 +12,14 @@ TENANT_PORTGROUP_PREFIX = "enclave-"
 GROUP_ROLE = {VMRole.LOGIN: GroupRole.LOGIN, VMRole.MANAGER: GroupRole.MANAGER, VMRole.WORKER: GroupRole.WORKER}
 
 
+def vm_base(cluster) -> str:
+    """What every VM name of the cluster starts with; two clusters share VM names exactly when they share it."""
+    return f"{cluster.tenant.slug}-{cluster.name}"
+
+
 def node_names(cluster) -> list[tuple[str, str]]:
     """(role, VM name) of every node; names are deterministic so retries find the same VMs."""
-    base = f"{cluster.tenant.slug}-{cluster.name}"
+    base = vm_base(cluster)
     names = [("login", f"{base}-login")] if cluster.login_node else []
     names.append(("mgr", f"{base}-mgr"))
     names += [("w", f"{base}-w{i:02d}") for i in range(1, cluster.worker_count + 1)]

@@ -12,7 +12,7 @@ from vsphere.choices import NodeRole as VMRole
 from vsphere.models import Placement as SitePlacement
 from vsphere.models import VCenter, placement_of
 from vsphere.naming import guest_domain, host_name, node_names, portgroup_name
-from vsphere.placement import hosts, reserve
+from vsphere.placement import hosts, reserve, vm_names
 from vsphere.plan import capabilities
 from vsphere.plan.capacity import node_needs, sites_capacity
 from vsphere.tasks import reconcile_cluster
@@ -100,10 +100,12 @@ class VSphereRealizer(Realizer):
         return Placement(self.kind, site, reserve.reserve(cluster, user, site))
 
     def store(self, cluster, placement: Placement) -> None:
-        """The vCenter and segment the approval reserved, in the cluster's vSphere placement."""
-        cluster.placement, _ = SitePlacement.objects.update_or_create(
-            cluster_id=cluster.pk, defaults={"site": placement.site, "segment": placement.segment}
-        )
+        """The vCenter and segment the approval reserved, and the cluster's VM names, in its vSphere placement.
+
+        Conflict when another placed cluster holds those VM names (two approvals raced, or a request predates the
+        submit check).
+        """
+        cluster.placement = vm_names.claim(cluster, placement.site, placement.segment)
 
     def placement(self, cluster) -> SitePlacement:
         return placement_of(cluster)
@@ -116,6 +118,9 @@ class VSphereRealizer(Realizer):
     def refusals(self, cluster, site=None) -> list[str] | None:
         """Why `site` (or every vCenter, when none is named) cannot realize the request; None: no vCenter."""
         sites = sites_capacity([site] if site is not None else VCenter.objects.select_related("nsx").order_by("name"))
+        taken = vm_names.refusal(cluster) if sites else None  # on every vCenter: a request has none until approval
+        if taken:
+            return [taken]
         reasons: list[str] = []
         for capacity in sites:
             found = capabilities.refusals(cluster, capacity.vcenter, capacity)

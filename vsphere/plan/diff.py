@@ -48,8 +48,12 @@ def _blocked(intent: ClusterIntent, observed: Observed) -> list[Change]:
 
 
 def _foreign(what: str, name: str, marker: str) -> Change:
-    owner = f"marker {marker!r}" if marker else "no Enclave marker"
-    return Change(ChangeKind.BLOCKED, name, f"existing {what} has {owner}; refusing to touch it")
+    """A change refusing an object of ours by name that carries another marker, or none."""
+    # Its words reach the cluster's tenant (plan preview, step log, status): another cluster's marker would tell them
+    # another tenant's cluster id, so only `data` keeps it (for the worker's log).
+    owner = "belongs to something else" if marker else "has no Enclave marker"
+    detail = f"a {what} of that name exists in vCenter and {owner}; refusing to touch it"
+    return Change(ChangeKind.BLOCKED, name, detail, {"marker": marker})
 
 
 def _network_changes(intent: ClusterIntent, observed: Observed) -> list[Change]:

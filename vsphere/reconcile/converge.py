@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
@@ -13,6 +14,7 @@ from vsphere.plan.specs import ClusterIntent, NicRole, NodeIntent, Observed
 from vsphere.reconcile.batch import BatchRunner, Op, StepCallback
 from vsphere.vim.snapshot import observed_from
 
+log = logging.getLogger(__name__)
 NIC_KEY_BASE = -100  # temporary device keys for added NICs
 
 
@@ -52,9 +54,7 @@ def converge(
     observed = observed_from(snap, intent)
     adopted = _adopt(intent, observed, adopt)
     changes = plan(intent, observed)
-    blocked = [c for c in changes if c.kind == ChangeKind.BLOCKED]
-    if blocked:
-        raise MarkerMismatchError("; ".join(str(c) for c in blocked), fault="MarkerMismatch")
+    _refuse_blocked(changes)
     preflight.check_cluster(intent, inventory if inventory is not None else snap.pfs, observed)
     if devices is not None:
         device_preflight.check_cluster(intent, [vm for vm, _mor in snap.vms.values()], set(observed.vms), devices)
@@ -63,6 +63,15 @@ def converge(
         ops = _Builder(driver, snap, intent, inventory or snap.pfs, adopted).build(changes)
         BatchRunner(driver, on_step).run(ops)
     return ConvergeResult(changes=changes, observed=observed)
+
+
+def _refuse_blocked(changes: list[Change]) -> None:
+    """Stop before any change when an object of ours by name belongs to something else."""
+    blocked = [c for c in changes if c.kind == ChangeKind.BLOCKED]
+    if blocked:
+        # Whose they are goes to the worker's log (site admins) only: the error's text reaches the cluster's tenant.
+        log.warning("refusing foreign objects: %s", "; ".join(f"{c.target} {c.data.get('marker')!r}" for c in blocked))
+        raise MarkerMismatchError("; ".join(str(c) for c in blocked), fault="MarkerMismatch")
 
 
 def _adopt(intent: ClusterIntent, observed: Observed, adopt: frozenset[str]) -> set[str]:
