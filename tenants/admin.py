@@ -27,6 +27,10 @@ class TenantAdmin(AuditedAdmin):
     search_fields = ["slug", "name"]
     inlines = [MembershipInline]
 
+    def get_readonly_fields(self, request, obj=None):
+        """A tenant's slug is fixed once created: its VMs', port groups' and nodes' names carry it."""
+        return ["slug"] if obj is not None else []
+
     def save_model(self, request, obj, form, change):
         if change:
             services.update_tenant(obj, **{f: getattr(obj, f) for f in form.changed_data})

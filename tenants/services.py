@@ -54,10 +54,12 @@ def create_tenant(slug: str, name: str, description: str = "", owner=None) -> Te
 
 
 def update_tenant(tenant: Tenant, **fields) -> Tenant:
-    """Change a tenant's name or description."""
+    """Change a tenant's name or description (its slug never changes: names in vCenter and on nodes carry it)."""
     with transaction.atomic():
         # The caller's copy may be stale: saving it would undo a network generation bumped meanwhile.
         tenant = locked(tenant)
+        if fields.get("slug", tenant.slug) != tenant.slug:
+            raise InvalidRequest("A tenant's slug never changes: its VMs' and port groups' names carry it.", "slug")
         before = snapshot(tenant)
         for field, value in fields.items():
             setattr(tenant, field, value)

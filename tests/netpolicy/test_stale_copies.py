@@ -3,7 +3,7 @@
 import pytest
 
 from audit.models import AuditEvent
-from core.errors import NotFound
+from core.errors import InvalidRequest, NotFound
 from netpolicy import policy as policy_services
 from netpolicy import rules
 from netpolicy.models import FirewallPolicy, FirewallRule, Group, Service
@@ -69,3 +69,9 @@ def test_an_edit_of_a_row_deleted_meanwhile_is_a_clear_404(world):
     FirewallRule.objects.filter(pk=stale.pk).delete()
     with pytest.raises(NotFound, match="deleted meanwhile"):
         rules.save_rule(world.owner_a, {"description": "x"}, stale)
+
+
+def test_a_tenants_slug_never_changes_because_names_in_vcenter_carry_it(world):
+    with pytest.raises(InvalidRequest, match="slug never changes"):
+        tenant_services.update_tenant(world.tenant_a, slug="renamed")
+    assert _fresh(world.tenant_a).slug == "tenant-a"
