@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect
 from catalog import services
 from catalog.forms import ItemForm, RequestForm, item_initial, preset_rows
 from catalog.models import CatalogItem
+from core.paging import paginate
 from core.views import ObjectEditView, ObjectListView, attach_detail
 from tenants import advice, offers
 from tenants.access import is_site_admin
@@ -76,7 +77,7 @@ def _detail_context(request, item: CatalogItem, form) -> dict:
         "notes": advice.notes(preset.workload_class, preset.interconnect, preset.network_mode, preset.data_path,
                               preset.gpu_mode),
         "site": services.site_view(version),
-        "versions": _versions(item) if is_site_admin(request.user) else [],
+        "versions": paginate(request, _versions(item), param="versions") if is_site_admin(request.user) else None,
     }  # fmt: skip
 
 

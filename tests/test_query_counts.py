@@ -5,6 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from core.paging import PER_PAGE
 from tests import bulk
 
 pytestmark = pytest.mark.django_db
@@ -198,3 +199,11 @@ def test_the_cluster_admin_list_costs_the_same_queries_at_5_and_50_rows(world, c
     few = queries_of(client, url)
     bulk.clusters(world, 45, tenant=world.tenant_b)  # another tenant's too: each row names its tenant
     assert queries_of(client, url) == few
+
+
+def test_an_items_page_shows_one_page_of_versions_and_links_to_the_older_ones(world, client):
+    item = bulk.catalog_versions(world, PER_PAGE + 5, slug="many")
+    client.force_login(world.admin)
+    page = client.get(reverse("catalog:item-detail", kwargs={"pk": item.pk})).content.decode()
+    table = page.split('id="item-versions"', 1)[1].split("</table>", 1)[0]
+    assert table.count("<tr><td>") == PER_PAGE and "?versions=2" in page
