@@ -150,6 +150,7 @@ def delete_rule(user, rule: FirewallRule) -> None:
     """Delete a rule."""
     require_editor(user, rule.policy.tenant_id)
     with transaction.atomic(), compiling(rule.policy.tenant_id):
+        rule = locked(rule)  # the audit keeps the row as it was deleted, not the view's copy
         record("firewall_rule.delete", rule, before=rule_state(rule), tenant=rule.policy.tenant_id)
         propagation.changed(rule.policy.tenant_id)
         rule.delete()

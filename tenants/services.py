@@ -102,7 +102,9 @@ def addable_user(username: str, by, tenant: Tenant):
     user = get_user_model().objects.filter(username=username, is_active=True).first()
     if user is None or username in settings.BREAK_GLASS_USERS:
         raise InvalidRequest(NOT_ADDABLE, field="username")
-    if not is_site_admin(by) and Membership.objects.filter(user=user).exclude(tenant=tenant).exists():
+    elsewhere = Membership.objects.filter(user=user).exclude(tenant=tenant)
+    already = Membership.objects.filter(user=user, tenant=tenant)
+    if not is_site_admin(by) and elsewhere.exists() and not already.exists():  # a role change is no addition
         raise InvalidRequest(NOT_ADDABLE, field="username")
     return user
 

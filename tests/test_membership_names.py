@@ -57,3 +57,11 @@ def test_an_owner_may_re_add_a_member_of_their_own_tenant_with_another_role(worl
         "/api/v1/memberships/", {"tenant": world.tenant_a.pk, "username": "member-a", "role": "owner"}, format="json"
     )
     assert response.status_code == 201
+
+
+def test_an_owner_changes_the_role_of_their_member_who_also_belongs_to_another_tenant(world, api):
+    assert _add(api, world.admin, world.tenant_a, "member-b").status_code == 201  # a site admin shared them
+    promote = {"tenant": world.tenant_a.pk, "username": "member-b", "role": "owner"}
+    response = api(world.owner_a).post("/api/v1/memberships/", promote, format="json")
+    assert response.status_code == 201, response.content
+    assert Membership.objects.get(tenant=world.tenant_a, user=world.member_b).role == "owner"

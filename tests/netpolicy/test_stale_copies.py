@@ -75,3 +75,10 @@ def test_a_tenants_slug_never_changes_because_names_in_vcenter_carry_it(world):
     with pytest.raises(InvalidRequest, match="slug never changes"):
         tenant_services.update_tenant(world.tenant_a, slug="renamed")
     assert _fresh(world.tenant_a).slug == "tenant-a"
+
+
+def test_a_rule_deleted_from_a_stale_copy_is_audited_as_it_was_when_deleted(world):
+    stale = FirewallRule.objects.get(policy__tenant=world.tenant_a, name="intra_tenant")
+    rules.save_rule(world.owner_a, {"description": "last words"}, _fresh(stale))
+    rules.delete_rule(world.owner_a, stale)
+    assert _last_before("firewall_rule.delete")["description"] == "last words"
