@@ -179,12 +179,12 @@ def record_observed(node: Node, report: dict) -> Node:
         current.applied_generation = report["generation"]
         current.capabilities = report.get("capabilities") or current.capabilities
         current.status = NodeStatus.READY if ok else NodeStatus.NOT_READY
-        ports, refused = _own_ports(current, report["ib_ports"]) if "ib_ports" in report else (current.ib_ports, [])
-        if refused:  # shown to site admins only, like the node's other errors
-            current.last_error = "\n".join(filter(None, [current.last_error, *refused]))[:4000]
-        ports_changed = ports != current.ib_ports
+        ports_changed = "ib_ports" in report and report["ib_ports"] != current.ib_ports
         if ports_changed:
-            current.ib_ports = ports
+            current.ib_ports = report["ib_ports"]
+        disputed = _disputed_ports(current)
+        if disputed:  # shown to site admins only, like the node's other errors
+            current.last_error = "\n".join(filter(None, [current.last_error, *disputed]))[:4000]
         reads_changed = "reads" in report and report["reads"] != current.wire_reads
         if reads_changed:
             current.wire_reads = report["reads"]
@@ -204,24 +204,24 @@ def record_observed(node: Node, report: dict) -> Node:
     return current
 
 
-def _own_ports(node: Node, ports: list[dict]) -> tuple[list[dict], list[str]]:
-    """The reported HCA ports no other node holds, and why the others are left out.
+def _disputed_ports(node: Node) -> list[str]:
+    """What the site admins are told of the node's HCA port GUIDs that other nodes report too.
 
-    A port GUID belongs to the node that reported it first: a node's root could otherwise claim another
-    node's port and pull it into (or out of) its own tenants' InfiniBand partitions.
+    Such a port joins no partition (fabrics.desired.node_ports) until one of them stops reporting it: a
+    node's root could otherwise take another node's port into its own tenants' partition.
     """
-    if not ports:
-        return [], []
+    if not node.ib_ports:
+        return []
     wanted = Q()
-    for port in ports:
+    for port in node.ib_ports:
         wanted |= Q(ib_ports__contains=[{"guid": port["guid"]}])
-    held: dict[str, str] = {}
+    others: dict[str, list[str]] = {}
     for name, listed in Node.objects.exclude(pk=node.pk).filter(wanted).values_list("name", "ib_ports"):
-        held.update((port["guid"], name) for port in listed)
-    kept = [port for port in ports if port["guid"] not in held]
-    refused = [f"InfiniBand port GUID {port['guid']} is already reported by node {held[port['guid']]}; not used."
-               for port in ports if port["guid"] in held]  # fmt: skip
-    return kept, refused
+        for port in listed:
+            others.setdefault(port["guid"], []).append(name)
+    return [f"InfiniBand port GUID {port['guid']} is also reported by node {', '.join(sorted(others[port['guid']]))}: "
+            "it is in no partition until only one node reports it." for port in node.ib_ports
+            if port["guid"] in others]  # fmt: skip
 
 
 def follow_schema(pool_id: int) -> None:

@@ -8,7 +8,7 @@ generation when what it says changed (audited); the fabric agent is woken after 
 
 import logging
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from agents.models import Node
 from audit.services import record
@@ -20,6 +20,10 @@ from vsphere.choices import LinkType
 from vsphere.models import VFAssignment
 
 log = logging.getLogger(__name__)
+REPORTED_TWICE = (
+    "SELECT port->>'guid' FROM agents_node, jsonb_array_elements(ib_ports) AS port "
+    "WHERE port->>'guid' = ANY(%s) GROUP BY 1 HAVING count(DISTINCT agents_node.id) > 1"
+)
 
 
 def vf_assignments(fabric: Fabric):
@@ -52,18 +56,30 @@ def claims(fabric: Fabric) -> list[membership.Claim]:
 
 
 def node_ports(pools: list[int]) -> list[tuple[str, int, str]]:
-    """(node, pool, GUID) of the HCA ports the pools' nodes report, less any GUID that is a VM's VF.
+    """(node, pool, GUID) of the HCA ports the pools' nodes report, less VF GUIDs and GUIDs two nodes report.
 
-    A node reports its own ports, and a node's root is not trusted with anyone else's: a VF GUID it
-    claimed would become a port two tenants use, taken out of the VM's own partition.
+    A node reports its own ports, and a node's root is not trusted with anyone else's. A VF GUID it
+    claimed would be taken out of the VM's own partition; a port another node reports too could be that
+    node's, put into the claimer's tenants' partition, so it joins none (fail closed; the nodes' errors
+    tell the site admins).
     """
     rows = Node.objects.filter(pool_id__in=pools).values_list("name", "pool_id", "ib_ports")
     ports = [(name, pool, port["guid"]) for name, pool, listed in rows for port in listed or []]
-    refused = vf_guids_among({guid for _, _, guid in ports})
+    guids = {guid for _, _, guid in ports}
+    refused = vf_guids_among(guids) | reported_twice(guids)
     for name, _, guid in ports:
         if guid in refused:
-            log.warning("node %s reports port GUID %s, which is a VF's: not used", name, guid)
+            log.warning("node %s reports port GUID %s, which is a VF's or another node's too: not used", name, guid)
     return [port for port in ports if port[2] not in refused]
+
+
+def reported_twice(guids: set[str]) -> set[str]:
+    """Those of `guids` that more than one node of the site reports (one query)."""
+    if not guids:
+        return set()
+    with connection.cursor() as cursor:
+        cursor.execute(REPORTED_TWICE, [sorted(guids)])
+        return {row[0] for row in cursor.fetchall()}
 
 
 def vf_guids_among(guids: set[str]) -> set[str]:

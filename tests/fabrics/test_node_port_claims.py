@@ -1,4 +1,4 @@
-"""A node reports only its own HCA ports: a VF's GUID or another node's port is never taken from its report."""
+"""A node reports only its own HCA ports: a VF's GUID, or a port another node reports too, joins no partition."""
 
 import pytest
 
@@ -57,14 +57,19 @@ def test_a_node_reporting_a_guid_inside_the_vf_range_gets_no_partition_for_it(wo
     assert not [text for text in hooks.segment_waiting(segment) if unused_vf in text]  # not waited for
 
 
-def test_a_port_guid_already_reported_by_another_node_is_refused_and_the_node_says_why(world, site, rack):
+def test_a_port_guid_two_nodes_report_joins_no_partition_until_one_stops_and_both_nodes_say_why(world, site, rack):
     agent_services.record_observed(rack[1], {"generation": 0, "ib_ports": [_port(OWN)]})
+    assert OWN in _members(site.desired())
     intruder, _ = _node(rack[0], "n2")
-    agent_services.record_observed(intruder, {"generation": 0, "ib_ports": [_port(OWN), _port("0x0002c90300b00002")]})
+    other = "0x0002c90300b00002"
+    agent_services.record_observed(intruder, {"generation": 0, "ib_ports": [_port(OWN), _port(other)]})
+    assert OWN not in _members(site.desired()) and other in _members(site.desired())  # fail closed
     intruder.refresh_from_db()
-    assert [p["guid"] for p in intruder.ib_ports] == ["0x0002c90300b00002"]
-    assert f"InfiniBand port GUID {OWN} is already reported by node n1" in intruder.last_error
-    assert [p["guid"] for p in Node.objects.get(pk=rack[1].pk).ib_ports] == [OWN]
+    assert f"InfiniBand port GUID {OWN} is also reported by node n1" in intruder.last_error
+    agent_services.record_observed(rack[1], {"generation": 1, "ib_ports": [_port(OWN)]})
+    assert "also reported by node n2" in Node.objects.get(pk=rack[1].pk).last_error
+    agent_services.record_observed(intruder, {"generation": 1, "ib_ports": [_port(other)]})  # it stops
+    assert OWN in _members(site.desired())
 
 
 def test_a_node_reporting_its_own_ports_again_keeps_them(world, site, rack):
