@@ -5,14 +5,14 @@ import datetime
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from audit.services import record
 from core import leases
 from notices.services import once
 from tenants import notifications, realizers, services
-from tenants.choices import LIVE_STATES, RECONCILED_STATES, ClusterState, Role
+from tenants.choices import LIVE_STATES, RECONCILED_STATES, Role
 from tenants.models import Membership, VirtualCluster
 
 
@@ -73,18 +73,10 @@ def send_admin_digest() -> int:
 
 @shared_task
 def sweep_clusters() -> int:
-    """Periodic: queue again every cluster a site owes work and whose reconcile is neither queued nor running."""
-    ids = list(_owed().values_list("pk", flat=True))
+    """Periodic: queue again every cluster whose intent is ahead of what its site observed and
+    whose reconcile is neither queued nor running (a lost publish, a SIGKILLed worker)."""
+    behind = VirtualCluster.objects.filter(state__in=RECONCILED_STATES).exclude(observed_generation=F("generation"))
+    ids = list(behind.values_list("pk", flat=True))
     busy = leases.leased(realizers.LEASE, ids)
     lost = [pk for pk in ids if pk not in busy]
     return sum(1 for pk in lost if realizers.realize(pk))
-
-
-def _owed():
-    """Clusters ahead of what their site observed, and degraded ones unchanged for longer than a lease."""
-    # A degraded cluster's generation is observed, so without the second term a lost repair reconcile
-    # (vsphere's drift check, fabrics' report) would leave it degraded for ever. The drift check queues its
-    # repair without a lease until a worker takes it: the grace since the change keeps the sweep off it.
-    stale = timezone.now() - datetime.timedelta(seconds=leases.grace())
-    behind = Q(state__in=RECONCILED_STATES) & ~Q(observed_generation=F("generation"))
-    return VirtualCluster.objects.filter(behind | Q(state=ClusterState.DEGRADED, updated__lt=stale))

@@ -171,6 +171,22 @@ def test_drift_marks_the_cluster_degraded_and_reconverges(celery_worker, site, o
         assert foreign_nics(drv, [manager, victim], {"enclave-lab-vlan120"}) == []
 
 
+def test_a_degraded_cluster_still_drifted_is_repaired_again_and_one_degraded_elsewhere_is_left(
+    celery_worker, site, own_vcsim, make_user, wait_for
+):
+    cluster, _owner = approved_cluster(make_user, workers=1)
+    settle(wait_for, cluster, S.READY)
+    services.set_observed(cluster, S.DEGRADED, "Waiting for an InfiniBand partition")  # vCenter is converged
+    assert tasks.check_drift() == 0
+    (_r, _manager), (_r, victim) = node_names(cluster)
+    with Driver(own_vcsim.config()) as drv:  # drift whose repair was lost: marked degraded, never queued
+        drv.vms.destroy("DC0", victim, drv.snapshot("DC0").vms[victim][0].marker)
+    assert tasks.check_drift() == 1
+    settle(wait_for, cluster, S.READY)
+    with Driver(own_vcsim.config()) as drv:
+        assert victim in drv.snapshot("DC0").vms
+
+
 KILL_QUEUE = "vsphere-kill-test"
 
 
