@@ -195,10 +195,12 @@ def _mirror_segment(row: NsxObject) -> None:
                        after={"state": state, "observed_generation": segment.generation})  # fmt: skip
 
 
-def realize_tenant(manager: NsxManager, tenant: Tenant | None, wait: float | None = None) -> Outcome:
+def realize_tenant(
+    manager: NsxManager, tenant: Tenant | None, wait: float | None = None, generations: tuple[int, int] | None = None
+) -> Outcome:
     """The site's part, then the tenant's (None: only the site's), then their realization (bounded by `wait`)."""
     wait = settings.ENCLAVE_NSX_REALIZE_WAIT if wait is None else wait
-    site_generation, tenant_generation = generations(tenant)  # read before compiling: see apply()
+    site_generation, tenant_generation = generations or intent_generations(tenant)  # before compiling: see apply()
     with NsxClient(config(manager)) as client:
         patched = apply(client, manager, None, desired_site(manager), site_generation)
         if tenant is not None:
@@ -208,7 +210,7 @@ def realize_tenant(manager: NsxManager, tenant: Tenant | None, wait: float | Non
     return outcome
 
 
-def generations(tenant: Tenant | None) -> tuple[int, int]:
+def intent_generations(tenant: Tenant | None) -> tuple[int, int]:
     """The site's generation and the tenant's network generation (0 without a tenant), as they are now."""
     tenant_generation = 0
     if tenant is not None:

@@ -12,6 +12,7 @@ from django.utils import timezone
 from audit.services import record
 from core import leases
 from netpolicy import propagation
+from netpolicy.compiler.model import PolicyError
 from nsx import realize
 from nsx.choices import CheckResult
 from nsx.client import NsxClient, NsxError
@@ -22,6 +23,9 @@ log = logging.getLogger(__name__)
 MAX_RETRIES = 8
 LEASE = "nsx-part"  # core.leases: a part's run is queued, running or waiting to retry (the sweep leaves it)
 BACKOFF_BASE, BACKOFF_CAP = 2, 300
+# Parts one sweep queues at most: after a site-wide change (the CGNAT pool) a backlog longer than a lease
+# is then topped up by a bounded amount each sweep instead of being queued again in full.
+SWEEP_BATCH = 200
 
 
 @shared_task(bind=True, max_retries=MAX_RETRIES, acks_late=True)
@@ -32,14 +36,16 @@ def reconcile_tenant(self, manager_id: int, tenant_id: int | None) -> str:
     if manager is None or (tenant_id is not None and tenant is None):
         return "gone"
     countdown = min(BACKOFF_BASE * 2**self.request.retries, BACKOFF_CAP)
+    generations = realize.intent_generations(tenant)  # what this run is for, read before compiling
     try:
         with leases.holding(LEASE, [part(manager_id, tenant_id)]):
-            outcome = realize.realize_tenant(manager, tenant)
-    except (NsxError, OSError) as exc:  # OSError: the CA bundle cannot be read
+            outcome = realize.realize_tenant(manager, tenant, generations=generations)
+    except (NsxError, OSError, PolicyError) as exc:  # OSError: the CA bundle cannot be read
         _note_error(manager, tenant, str(exc))
         if getattr(exc, "transient", False):
             _hold_for_retry(manager_id, tenant_id, countdown)
             raise self.retry(countdown=countdown, exc=exc) from exc
+        _given_up(manager, tenant, generations)
         return "error"
     if outcome.pending:  # NSX still realizing: look again later (pages show "in progress" meanwhile)
         _hold_for_retry(manager_id, tenant_id, countdown)
@@ -70,6 +76,13 @@ def _note_error(manager: NsxManager, tenant: Tenant | None, message: str) -> Non
     AppliedState.objects.filter(manager=manager, tenant=tenant).update(error=message[:4000])
 
 
+def _given_up(manager: NsxManager, tenant: Tenant | None, generations: tuple[int, int]) -> None:
+    """A permanent error (shown on the part) is not retried by the sweep until the intent moves again."""
+    generation = generations[1] if tenant is not None else generations[0]
+    parts = AppliedState.objects.filter(manager=manager, tenant=tenant, generation__lt=generation)
+    parts.update(generation=generation)
+
+
 def queue_policy_change(tenant_ids) -> None:
     """netpolicy.propagation consumer: re-apply the affected tenants' parts on every manager that has them."""
     parts = AppliedState.objects.all()
@@ -89,7 +102,7 @@ def sweep_behind() -> int:
                                          | Q(tenant__isnull=True, generation__lt=site))  # fmt: skip
     parts = list(behind.values_list("manager_id", "tenant_id").order_by("manager_id", "tenant_id"))
     busy = leases.leased(LEASE, [part(*p) for p in parts])
-    lost = [p for p in parts if part(*p) not in busy]
+    lost = [p for p in parts if part(*p) not in busy][:SWEEP_BATCH]
     queue(lost)
     return len(lost)
 
