@@ -141,8 +141,8 @@ pc run --rm web sh -c 'python manage.py seed_network_demo && python manage.py vs
 logins="$(seed_logins)"
 [ -n "$logins" ] || { log "seed_demo printed no logins"; cat "$work/seed.log"; exit 1; }
 
-log "starting web, worker and beat (two replicas each, as the file says)"
-pc up -d web worker beat >"$work/up2.log" 2>&1 || { cat "$work/up2.log"; exit 1; }
+log "starting web, worker and beat (two replicas each, as the file says) and the webhook worker"
+pc up -d web worker webhook-worker beat >"$work/up2.log" 2>&1 || { cat "$work/up2.log"; exit 1; }
 webs=()
 for c in $(podman ps --format '{{.Names}}' | grep "^${project}_web_" | sort); do
   webs+=("http://$(podman port "$c" 8000 | head -1)")

@@ -286,6 +286,10 @@ CELERY_TASK_ACKS_LATE = True  # a killed worker's task is redelivered; reconcile
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = False
+# Webhook deliveries wait on tenants' receivers: they have a queue and workers of their own, so a slow
+# receiver never holds the workers that reconcile, compile and sweep for every tenant.
+WEBHOOK_QUEUE = "webhooks"
+CELERY_TASK_ROUTES = {"webhooks.tasks.send_delivery": {"queue": WEBHOOK_QUEUE}}
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("ENCLAVE_TASK_VISIBILITY", 600)}
 if REDIS_SENTINELS:  # kombu's Sentinel transport: workers and publishers reconnect to the new master
     CELERY_BROKER_URL = redisconn.broker_url(REDIS_URL, REDIS_SENTINELS)

@@ -26,6 +26,9 @@ python manage.py seed_network_demo >>"$ENCLAVE_DATA_DIR/logs/seed.log"
 python manage.py seed_demo_catalog >>"$ENCLAVE_DATA_DIR/logs/seed.log"
 
 celery -A portal worker --loglevel=INFO --concurrency=2 >"$ENCLAVE_DATA_DIR/logs/worker.log" 2>&1 & pids+=($!)
+# Webhook deliveries on their own worker (portal/settings.py WEBHOOK_QUEUE): a slow receiver holds only it.
+celery -A portal worker -Q webhooks -n webhooks@%h --loglevel=INFO --concurrency=2 \
+  >"$ENCLAVE_DATA_DIR/logs/webhook-worker.log" 2>&1 & pids+=($!)
 celery -A portal beat --loglevel=INFO >"$ENCLAVE_DATA_DIR/logs/beat.log" 2>&1 & pids+=($!)
 python manage.py runserver "127.0.0.1:$PORT" --noreload >"$ENCLAVE_DATA_DIR/logs/web.log" 2>&1 & pids+=($!)
 

@@ -326,7 +326,8 @@ class Worker:
         env = dict(os.environ, ENCLAVE_DB_NAME=settings.DATABASES["default"]["NAME"], PYTHONUNBUFFERED="1",
                    ENCLAVE_LEASE_SECONDS=str(TEST_LEASE_SECONDS))  # fmt: skip
         cmd = [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool=solo", "--loglevel=INFO",
-               "--without-gossip", "--without-mingle", "-n", f"pytest-{os.getpid()}@%h"]  # fmt: skip
+               "--without-gossip", "--without-mingle", "-n", f"pytest-{os.getpid()}@%h",
+               "-Q", f"celery,{settings.WEBHOOK_QUEUE}"]  # fmt: skip
         start = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as out:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)

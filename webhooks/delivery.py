@@ -31,7 +31,8 @@ def backoff(attempt: int) -> float:
 def claim(delivery_id: int) -> Delivery | None:
     """Take a due delivery for this worker (compare-and-set), or None if another has it or it is done."""
     now = timezone.now()
-    until = now + datetime.timedelta(seconds=settings.WEBHOOK_TIMEOUT + 30)
+    # Longer than an attempt can take (outbound's deadline), so the sweep never hands a live send to another.
+    until = now + datetime.timedelta(seconds=settings.WEBHOOK_TIMEOUT * outbound.ATTEMPT_TIMEOUTS + 30)
     due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
     taken = Delivery.objects.filter(due, pk=delivery_id, state__in=SENDABLE).update(
         state=D.SENDING, claimed_until=until, updated=now

@@ -7,9 +7,11 @@ answer that changes between the check and the connect (rebinding) cannot reach a
 TLS is verified against the host name.
 """
 
+import contextlib
 import ipaddress
 import socket
 import ssl
+import threading
 import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -18,6 +20,7 @@ import urllib3
 from django.conf import settings
 
 MAX_BODY = 2048  # bytes of the response kept in the delivery log
+ATTEMPT_TIMEOUTS = 3  # the whole attempt (connect, TLS, headers, body) takes at most this many read timeouts
 
 
 class Refused(Exception):
@@ -98,33 +101,82 @@ def resolve(host: str, port: int) -> str:
     return str(addresses[0])
 
 
-def _pool(parts, address: str, timeout: float):
+class Deadline:
+    """The sockets of one attempt, shut down when the whole attempt has taken `seconds`.
+
+    urllib3's read timeout bounds each read, not the answer: a receiver sending one byte every few seconds
+    (in the TLS handshake, the headers or the body) would hold a worker for hours, and the workers are
+    shared by every tenant.
+    """
+
+    def __init__(self, seconds: float):
+        self.sockets: list[socket.socket] = []
+        self.passed = False
+        self._timer = threading.Timer(seconds, self._shut)
+        self._timer.daemon = True
+
+    def __enter__(self) -> "Deadline":
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._timer.cancel()
+
+    def _shut(self) -> None:
+        self.passed = True
+        for sock in list(self.sockets):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # the blocked read returns at once
+
+    def watched(self, base: type) -> type:
+        """`base` (a urllib3 connection class) whose new sockets this deadline shuts down."""
+        sockets = self.sockets
+
+        class Watched(base):  # type: ignore[valid-type,misc]
+            def _new_conn(self):
+                sock = super()._new_conn()
+                sockets.append(sock)
+                return sock
+
+        return Watched
+
+
+def _pool(parts, address: str, timeout: float, deadline: Deadline):
     """A connection pool to the checked address; TLS checks the certificate against the URL's host."""
     port = parts.port or (443 if parts.scheme == "https" else 80)
     limits = urllib3.Timeout(connect=min(timeout, 5.0), read=timeout)
     if parts.scheme == "http":
-        return urllib3.HTTPConnectionPool(address, port, timeout=limits, retries=False, maxsize=1)
-    context = ssl.create_default_context(cafile=settings.WEBHOOK_CA_BUNDLE or None)
-    return urllib3.HTTPSConnectionPool(address, port, timeout=limits, retries=False, maxsize=1, ssl_context=context,
-                                       server_hostname=parts.hostname, assert_hostname=parts.hostname)  # fmt: skip
+        pool = urllib3.HTTPConnectionPool(address, port, timeout=limits, retries=False, maxsize=1)
+    else:
+        context = ssl.create_default_context(cafile=settings.WEBHOOK_CA_BUNDLE or None)
+        pool = urllib3.HTTPSConnectionPool(address, port, timeout=limits, retries=False, maxsize=1,
+                                           ssl_context=context, server_hostname=parts.hostname,
+                                           assert_hostname=parts.hostname)  # fmt: skip
+    pool.ConnectionCls = deadline.watched(pool.ConnectionCls)
+    return pool
 
 
 def post(url: str, body: str, headers: dict, timeout: float) -> Answer:
-    """POST the body once; never follows a redirect (a 3xx is the answer)."""
+    """POST the body once, the whole attempt within ATTEMPT_TIMEOUTS read timeouts; never follows a redirect."""
     parts = urlsplit(url)
     start = time.monotonic()
     elapsed = lambda: int((time.monotonic() - start) * 1000)  # noqa: E731
-    try:
-        address = resolve(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
-        host = parts.netloc.rsplit("@", 1)[-1]
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        with _pool(parts, address, timeout) as pool:
-            response = pool.urlopen("POST", target, body=body.encode(), headers={**headers, "host": host},
-                                    redirect=False, preload_content=False, assert_same_host=False)  # fmt: skip
-            text = response.read(MAX_BODY, decode_content=False).decode("utf-8", "replace")
-            response.release_conn()
-        return Answer(response.status, elapsed(), text)
-    except Refused:
-        raise
-    except (urllib3.exceptions.HTTPError, OSError, ssl.SSLError) as exc:
-        return Answer(None, elapsed(), f"{type(exc).__name__}: {exc}"[:500])
+    with Deadline(timeout * ATTEMPT_TIMEOUTS) as deadline:
+        try:
+            address = resolve(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+            host = parts.netloc.rsplit("@", 1)[-1]
+            target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+            with _pool(parts, address, timeout, deadline) as pool:
+                response = pool.urlopen("POST", target, body=body.encode(), headers={**headers, "host": host},
+                                        redirect=False, preload_content=False, assert_same_host=False)  # fmt: skip
+                text = response.read(MAX_BODY, decode_content=False).decode("utf-8", "replace")
+                response.release_conn()
+            if deadline.passed:  # what came before the cut is no whole answer
+                raise OSError("cut short")
+            return Answer(response.status, elapsed(), text)
+        except Refused:
+            raise
+        except (urllib3.exceptions.HTTPError, OSError, ssl.SSLError) as exc:
+            if deadline.passed:
+                return Answer(None, elapsed(), f"no whole answer within {timeout * ATTEMPT_TIMEOUTS:.0f} s")
+            return Answer(None, elapsed(), f"{type(exc).__name__}: {exc}"[:500])

@@ -1,6 +1,9 @@
 """The outbound rules: which URLs a webhook may have, and which resolved addresses a delivery may reach."""
 
 import ipaddress
+import socket
+import threading
+import time
 
 import pytest
 
@@ -79,3 +82,38 @@ def test_a_delivery_to_a_name_resolving_to_loopback_fails_for_good_without_a_req
     done = delivery.attempt(services.send_test(world.owner_a, hook).pk)
     assert done.state == DeliveryState.FAILED and done.attempts == 1 and "resolves to a loopback" in done.last_error
     assert receiver.received == []
+
+
+class Drip:
+    """A receiver that sends its answer one byte at a time, each byte well inside the read timeout."""
+
+    def __init__(self, answer: bytes, gap: float):
+        self.answer, self.gap = answer, gap
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        conn, _ = self.sock.accept()
+        with conn:
+            conn.recv(65536)
+            for byte in self.answer:
+                time.sleep(self.gap)
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+
+@pytest.mark.parametrize("answer", [
+    b"HTTP/1.1 200 OK\r\nContent-Length: 4096\r\n\r\n" + b"x" * 4096,  # dripped body
+    b"HTTP/1.1 200 OK\r\n" + b"X-Slow: " + b"y" * 4096 + b"\r\n\r\n",  # dripped headers
+], ids=["body", "headers"])  # fmt: skip
+def test_a_receiver_dripping_its_answer_is_cut_at_the_attempts_deadline_and_retried(lab, world, answer):
+    lab.WEBHOOK_TIMEOUT = 1.0  # each byte comes within it; the whole answer would take minutes
+    drip = Drip(answer, gap=0.05)
+    hook, _ = services.create_webhook(world.owner_a, world.tenant_a, {
+        "name": "slow", "url": f"http://127.0.0.1:{drip.port}/in", "events": ["firewall.changed"]})  # fmt: skip
+    done = delivery.attempt(services.send_test(world.owner_a, hook).pk)
+    assert done.state == DeliveryState.RETRYING
+    assert done.last_error == f"no whole answer within {outbound.ATTEMPT_TIMEOUTS} s"
