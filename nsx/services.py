@@ -8,7 +8,7 @@ from core.errors import Conflict, InvalidRequest
 from core.secrets import SecretPathError, secret_path
 from nsx.choices import CheckResult
 from nsx.models import AppliedState, NsxManager
-from nsx.tasks import check_manager
+from nsx.tasks import check_manager, retry_failed
 
 FIELDS = frozenset({"vcenter", "url", "username", "password", "verify_tls", "ca_bundle", "transport_zone_path",
                     "tier0_path", "domain"})  # fmt: skip
@@ -83,6 +83,7 @@ def update_manager(manager: NsxManager, data: dict) -> NsxManager:
         manager.save()
         notes = "; ".join(filter(None, [_tls_note(manager), "password changed" if data.get("password") else ""]))
         record("nsx.manager_update", manager, before=before, after=_snapshot(manager), message=notes)
+        retry_failed(manager.pk)  # parts that failed under the old settings are tried again
         _queue_check(manager)
     return manager
 

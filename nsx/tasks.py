@@ -76,6 +76,11 @@ def _note_error(manager: NsxManager, tenant: Tenant | None, message: str) -> Non
     AppliedState.objects.filter(manager=manager, tenant=tenant).update(error=message[:4000])
 
 
+def retry_failed(manager_id: int) -> int:
+    """The manager's parts a run gave up on are behind again, so the sweep re-runs them (settings fixed)."""
+    return AppliedState.objects.filter(manager_id=manager_id).exclude(error="").update(generation=0)
+
+
 def _given_up(manager: NsxManager, tenant: Tenant | None, generations: tuple[int, int]) -> None:
     """A permanent error (shown on the part) is not retried by the sweep until the intent moves again."""
     generation = generations[1] if tenant is not None else generations[0]
@@ -122,6 +127,8 @@ def check_manager(manager_id: int) -> str:
         result, message = CheckResult.FAILED, str(exc)
     NsxManager.objects.filter(pk=manager.pk).update(check_result=result, check_message=message[:4000],
                                                     checked_at=timezone.now())  # fmt: skip
+    if result == CheckResult.OK:  # what NSX refused before (a missing tier-0, say) may be there now
+        retry_failed(manager.pk)
     return result
 
 

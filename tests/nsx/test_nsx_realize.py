@@ -220,6 +220,20 @@ def test_a_permanent_error_is_shown_and_not_retried_by_the_sweep_until_the_inten
     assert nsx_tasks.sweep_behind() == 1  # a new change is tried again
 
 
+def test_a_part_given_up_is_tried_again_once_the_managers_settings_change_or_its_check_passes(nsx, world, no_leases):
+    manager, tenant, _segment = world
+    realize.realize_tenant(manager, tenant, wait=10)
+    network_changed([tenant])
+    AppliedState.objects.filter(manager=manager, tenant=tenant).update(error="401", generation=10**6)  # given up
+    assert nsx_tasks.sweep_behind() == 0
+    nsx_services.update_manager(manager, {"username": manager.username})  # e.g. a password typed again
+    assert nsx_tasks.sweep_behind() == 1  # the admin changed the settings: tried again
+    no_leases()
+    AppliedState.objects.filter(manager=manager, tenant=tenant).update(error="401", generation=10**6)
+    assert nsx_tasks.check_manager(manager.pk) == CheckResult.OK
+    assert nsx_tasks.sweep_behind() == 1  # NSX answers now: tried again
+
+
 def test_one_sweep_queues_a_bounded_number_of_parts(nsx, world, no_leases, monkeypatch):
     manager, tenant, _segment = world
     realize.realize_tenant(manager, tenant, wait=10)
