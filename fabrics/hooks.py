@@ -44,9 +44,9 @@ def cluster_held_changed(cluster) -> None:
 
 
 def network_changed(tenant_ids=None, pool_id=None) -> None:
-    """Segments (or a node's ports) changed: every fabric with node pools follows."""
-    on_pools = Q(pool_links__pool_id=pool_id) if pool_id else Q(pool_links__isnull=False)
-    for fabric in Fabric.objects.filter(on_pools).distinct():
+    """Segments or a node's ports changed: every fabric with node pools follows, whichever pool `pool_id`
+    names (a port GUID two nodes report leaves every partition, whichever pools or fabrics they are in)."""
+    for fabric in Fabric.objects.filter(pool_links__isnull=False).distinct():
         desired.sync(fabric)
 
 

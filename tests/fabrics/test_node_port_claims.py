@@ -77,3 +77,13 @@ def test_a_node_reporting_its_own_ports_again_keeps_them(world, site, rack):
         agent_services.record_observed(rack[1], {"generation": 0, "ib_ports": [_port(OWN)]})
     node = Node.objects.get(pk=rack[1].pk)
     assert [p["guid"] for p in node.ib_ports] == [OWN] and node.last_error == ""
+
+
+def test_a_node_of_a_pool_on_no_fabric_disputing_a_port_takes_it_out_until_it_stops(world, site, rack):
+    agent_services.record_observed(rack[1], {"generation": 0, "ib_ports": [_port(OWN)]})
+    elsewhere = agent_services.create_pool("no-fabric-rack")
+    intruder, _ = _node(elsewhere, "n9")
+    agent_services.record_observed(intruder, {"generation": 0, "ib_ports": [_port(OWN)]})
+    assert OWN not in _members(site.desired())
+    agent_services.record_observed(intruder, {"generation": 1, "ib_ports": []})
+    assert OWN in _members(site.desired())
