@@ -226,9 +226,10 @@ DRIFT_CHECKED = (S.READY, S.DEGRADED)
 def check_drift() -> int:
     """Notice out-of-band changes to ready clusters, mark them degraded and re-converge.
 
-    Degraded clusters are checked too: one still drifted in vCenter lost its repair (a lost publish, a
-    killed worker), which is queued again; one degraded for another reason (its InfiniBand partition)
-    shows no drift here and is left to that reason.
+    Degraded clusters whose repair is neither queued nor running are checked too (their generation is
+    observed, so no sweep finds them): one still drifted in vCenter, or degraded with nothing left to
+    wait for (a fabric's re-queue lost), is queued again; one still waiting (its InfiniBand partition)
+    is left to what it waits for.
     """
     vcenters = VCenter.objects.filter(placements__cluster__state__in=DRIFT_CHECKED).distinct()
     return sum(_check_drift(vcenter) for vcenter in vcenters)
@@ -236,14 +237,16 @@ def check_drift() -> int:
 
 def _check_drift(vcenter: VCenter) -> int:
     drifted = 0
-    checked = VirtualCluster.objects.filter(placement__site=vcenter, state__in=DRIFT_CHECKED).select_related(*PLACED)
+    checked = list(VirtualCluster.objects.filter(placement__site=vcenter, state__in=DRIFT_CHECKED)
+                   .select_related(*PLACED))  # fmt: skip
+    busy = leases.leased(realizers.LEASE, [c.pk for c in checked if c.state == S.DEGRADED])
     with Driver(vcenter_config(vcenter)) as drv:
-        for cluster in checked:
+        for cluster in (c for c in checked if c.pk not in busy):
             summary = _drift(drv, cluster, vcenter)
-            if summary:
-                if cluster.state == S.READY:
-                    tenant_services.set_observed(cluster, S.DEGRADED, f"Drift: {summary}")
-                reconcile_cluster.delay(cluster.pk)  # a repair already queued takes the cluster's lock first
+            if summary and cluster.state == S.READY:
+                tenant_services.set_observed(cluster, S.DEGRADED, f"Drift: {summary}")
+            if summary or (cluster.state == S.DEGRADED and not readiness.waiting("cluster", cluster)):
+                realizers.realize(cluster.pk)  # leased: the next check leaves a queued repair alone
                 drifted += 1
     return drifted
 
