@@ -155,7 +155,11 @@ def _apply_memberships(user, wanted: dict[Tenant, str], result: SyncResult) -> N
         if membership is not None and membership.source != DIRECTORY:
             continue  # granted by hand: the directory neither changes nor removes it
         if membership is None or membership.role != role:
-            services.set_membership(tenant, user, role, source=DIRECTORY)
+            try:
+                services.set_membership(tenant, user, role, source=DIRECTORY)
+            except Conflict as exc:  # the tenant's last owner stays one until another owner exists
+                result.kept.append(f"{tenant.slug}: {exc.detail}")
+                continue
             (result.added if membership is None else result.changed).append(f"{tenant.slug}:{role}")
     for membership in current.values():
         if membership.source != DIRECTORY:

@@ -126,6 +126,8 @@ def set_membership(
             membership = Membership.objects.create(tenant=tenant, user=user, role=role, source=source)
             network_changed([tenant])  # the member's UID on the tenant's nodes
         else:
+            if membership.role == Role.OWNER and role != Role.OWNER:
+                _keep_an_owner(tenant.pk)
             membership.role, membership.source = role, source
             membership.save(update_fields=["role", "source"])
         forget_memberships()
@@ -134,12 +136,18 @@ def set_membership(
     return membership
 
 
+def _keep_an_owner(tenant_id: int) -> None:
+    """Refuse to take the tenant's last owner away (the owners are locked until the caller commits)."""
+    owners = Membership.objects.select_for_update().filter(tenant_id=tenant_id, role=Role.OWNER)
+    if len(owners) <= 1:
+        raise Conflict("A tenant must keep at least one owner.")
+
+
 def remove_membership(membership: Membership) -> None:
     """Remove a user from a tenant; the last owner cannot be removed."""
     with transaction.atomic():
-        owners = Membership.objects.select_for_update().filter(tenant=membership.tenant_id, role=Role.OWNER)
-        if membership.role == Role.OWNER and owners.count() <= 1:
-            raise Conflict("A tenant must keep at least one owner.")
+        if membership.role == Role.OWNER:
+            _keep_an_owner(membership.tenant_id)
         record("membership.delete", membership, before=snapshot(membership), tenant=membership.tenant_id)
         membership.delete()
         forget_memberships()

@@ -65,3 +65,14 @@ def test_an_owner_changes_the_role_of_their_member_who_also_belongs_to_another_t
     response = api(world.owner_a).post("/api/v1/memberships/", promote, format="json")
     assert response.status_code == 201, response.content
     assert Membership.objects.get(tenant=world.tenant_a, user=world.member_b).role == "owner"
+
+
+def test_the_last_owner_cannot_step_down_to_member_and_the_tenant_keeps_an_owner(world, api):
+    demote = {"tenant": world.tenant_a.pk, "username": "owner-a", "role": "member"}
+    response = api(world.owner_a).post("/api/v1/memberships/", demote, format="json")
+    assert response.status_code == 409 and "at least one owner" in response.json()["detail"]
+    assert Membership.objects.get(tenant=world.tenant_a, user=world.owner_a).role == "owner"
+    _add(api, world.admin, world.tenant_a, "member-a")  # unchanged: still a member
+    promote = {"tenant": world.tenant_a.pk, "username": "member-a", "role": "owner"}
+    assert api(world.owner_a).post("/api/v1/memberships/", promote, format="json").status_code == 201
+    assert api(world.owner_a).post("/api/v1/memberships/", demote, format="json").status_code == 201  # another owner

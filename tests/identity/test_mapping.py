@@ -161,6 +161,13 @@ def test_the_last_owner_is_kept_when_the_directory_drops_them_and_the_sync_says_
     assert roles(dana) == {"astro": (Role.OWNER, MembershipSource.DIRECTORY)}
 
 
+def test_the_last_owner_moved_to_a_member_group_stays_owner_and_the_sync_says_why(rules, dana):
+    sync_user(dana, [ASTRO_PI], source="ldap")
+    result = sync_user(dana, [ASTRO], source="ldap")
+    assert result.kept and "owner" in result.kept[0]
+    assert roles(dana) == {"astro": (Role.OWNER, MembershipSource.DIRECTORY)}
+
+
 def test_a_hand_made_role_change_makes_a_directory_membership_local(rules, dana):
     sync_user(dana, [ASTRO], source="ldap")
     services.set_membership(rules, dana, Role.OWNER)
