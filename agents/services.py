@@ -154,9 +154,13 @@ def revoke_credentials(node: Node) -> Node:
         before = _brief(snapshot(current))
         current.status = NodeStatus.NOT_READY
         current.last_error = "credential revoked; re-enrol with a join token naming this node"
-        current.save(update_fields=["status", "last_error"])
-        record("node.credential.revoke", current, before=before | {"credentials": hints},
-               after=_brief(snapshot(current)) | {"credentials": []})  # fmt: skip
+        ports = current.ib_ports  # reported by a node that can report no more: a re-enrolled host reports them
+        current.ib_ports = []
+        current.save(update_fields=["status", "last_error", "ib_ports"])
+        record("node.credential.revoke", current, before=before | {"credentials": hints, "ib_ports": ports},
+               after=_brief(snapshot(current)) | {"credentials": [], "ib_ports": []})  # fmt: skip
+        if ports:  # they leave its tenants' partitions, and a GUID it disputed is free again
+            network.node_ports_changed(current.pool_id)
         node_id = current.pk
         transaction.on_commit(lambda: longpoll.revoked(node_id))
         follow_schema(current.pool_id)  # a node without a credential holds its pool back no longer

@@ -87,3 +87,13 @@ def test_a_node_of_a_pool_on_no_fabric_disputing_a_port_takes_it_out_until_it_st
     assert OWN not in _members(site.desired())
     agent_services.record_observed(intruder, {"generation": 1, "ib_ports": []})
     assert OWN in _members(site.desired())
+
+
+def test_revoking_a_nodes_credential_drops_its_ports_so_a_re_enrolled_host_gets_its_port_back(world, site, rack):
+    agent_services.record_observed(rack[1], {"generation": 0, "ib_ports": [_port(OWN)]})
+    renamed, _ = _node(rack[0], "n1-new")  # the same host enrolled again under another name
+    agent_services.record_observed(renamed, {"generation": 0, "ib_ports": [_port(OWN)]})
+    assert OWN not in _members(site.desired())  # disputed while the old row still reports it
+    agent_services.revoke_credentials(rack[1])
+    assert Node.objects.get(pk=rack[1].pk).ib_ports == []
+    assert OWN in _members(site.desired())
