@@ -17,6 +17,10 @@ NAME_MAX = 40
 NAME_RE = re.compile(r"\A[a-z](?:_?[a-z0-9])*\Z")  # at most NAME_MAX characters, checked apart
 IFNAME_RE = re.compile(r"\A[A-Za-z0-9_.-]{1,15}\Z")
 MAX_PORT = 65535
+# One tenant's share of a node (the default policy: 4 statements): rules' sources x destinations x services,
+# and the networks of the groups they name.
+MAX_TENANT_STATEMENTS = 10_000
+MAX_TENANT_NETWORKS = 20_000
 PORT_RE = re.compile(r"([0-9]{1,5})(?:-([0-9]{1,5}))?")
 
 
@@ -255,6 +259,25 @@ class Tenant:
                     if grp.scope is Scope.TENANT:
                         _merge_one(groups, grp.name, grp, f"tenant {self.name} group")
         object.__setattr__(self, "groups", groups)
+        _check_size(self)
+
+
+def _check_size(tenant: Tenant) -> None:
+    """One tenant's rules and networks are bounded: every node of its pool loads them with the others'.
+
+    A rule's statements multiply its sources, destinations and services (120 x 120 groups x 8 services
+    made 31 MB of nft), and the pool's document is shared by every tenant on it. Raised here, the bound
+    refuses the change that crosses it and quarantines a tenant stored before it (build_site_isolating).
+    """
+    statements = sum(max(len(r.sources), 1) * max(len(r.destinations), 1) * max(len(r.services), 1)
+                     for p in tenant.policies for r in p.rules if r.enabled)  # fmt: skip
+    networks = sum(len(g.cidrs) for g in tenant.groups.values())
+    if statements > MAX_TENANT_STATEMENTS or networks > MAX_TENANT_NETWORKS:
+        raise PolicyError(
+            f"tenant {tenant.name}: its rules would make about {statements:,} statements over {networks:,} networks "
+            f"on each node, more than one tenant may have ({MAX_TENANT_STATEMENTS:,} and {MAX_TENANT_NETWORKS:,}); "
+            "name fewer groups or services per rule"
+        )
 
 
 @dataclass(frozen=True)

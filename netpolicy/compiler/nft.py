@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .model import Group, PolicyError, Scope, Service, Site, Tenant
+from .model import Group, Scope, Service, Site, Tenant
 from .nft_statements import (
     FAMILIES,
     applies,
@@ -35,7 +35,6 @@ from .nft_statements import (
 )
 
 TABLE = "inet enclave"
-MAX_TENANT_BYTES = 2 << 20  # one tenant's sets and chains on a node (the default policy takes about 2 KiB)
 INGRESS_MAP = "ingress_if"
 EGRESS_MAP = "egress_if"
 # (direction, base chain, hook, interface selector, dispatch map)
@@ -203,21 +202,7 @@ def tenant_part(site: Site, tenant: Tenant) -> TenantPart:
     chain_in.append("\t}")
     chain_in += chain_out
     chain_in.append("\t}")
-    chains = "\n".join(chain_in)
-    _refuse_oversized(tenant.name, chains, sets)
-    return TenantPart(tenant.name, tenant.interface, sets, chains)
-
-
-def _refuse_oversized(name: str, chains: str, sets: tuple[SetPart, ...]) -> None:
-    """One tenant's part is bounded: it shares every node's document (and nft load) with the pool's others."""
-    # A rule's statements multiply its sources, destinations and services: 120 x 120 groups x 8 services
-    # made 31 MB, and a few such rules would push the pool's document past what an agent accepts.
-    size = len(chains) + sum(len(element) + 2 for _, _, elements in sets for element in elements)
-    if size > MAX_TENANT_BYTES:
-        raise PolicyError(
-            f"tenant {name}'s rules would take {size // 1024} KiB on each node, more than the "
-            f"{MAX_TENANT_BYTES // 1024} KiB one tenant may have; name fewer groups, networks or services per rule"
-        )
+    return TenantPart(tenant.name, tenant.interface, sets, "\n".join(chain_in))
 
 
 def _site_plan(site: Site) -> tuple[list[tuple], list[tuple[list[str], list[str]]]]:
