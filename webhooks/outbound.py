@@ -102,7 +102,7 @@ def resolve(host: str, port: int) -> str:
 
 
 class Deadline:
-    """The sockets of one attempt, shut down when the whole attempt has taken `seconds`.
+    """The connections of one attempt, shut down when the whole attempt has taken `seconds`.
 
     urllib3's read timeout bounds each read, not the answer: a receiver sending one byte every few seconds
     (in the TLS handshake, the headers or the body) would hold a worker for hours, and the workers are
@@ -110,7 +110,8 @@ class Deadline:
     """
 
     def __init__(self, seconds: float):
-        self.sockets: list[socket.socket] = []
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
         self.passed = False
         self._timer = threading.Timer(seconds, self._shut)
         self._timer.daemon = True
@@ -121,21 +122,34 @@ class Deadline:
 
     def __exit__(self, *exc) -> None:
         self._timer.cancel()
+        self._timer.join()  # no shutdown can then reach a descriptor closed and reused below
+        for sock in self._sockets:
+            sock.close()
 
     def _shut(self) -> None:
-        self.passed = True
-        for sock in list(self.sockets):
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)  # the blocked read returns at once
+        with self._lock:
+            self.passed = True
+            for sock in self._sockets:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)  # the blocked read returns at once
+
+    def watch(self, sock: socket.socket) -> None:
+        """Shut this connection at the deadline; refuse a new one after it."""
+        with self._lock:
+            if self.passed:
+                raise OSError("the attempt's deadline passed")
+            # A duplicate: TLS wraps the socket and detaches the original, but shutting down either
+            # descriptor ends the one connection both name.
+            self._sockets.append(sock.dup())
 
     def watched(self, base: type) -> type:
-        """`base` (a urllib3 connection class) whose new sockets this deadline shuts down."""
-        sockets = self.sockets
+        """`base` (a urllib3 connection class) whose new connections this deadline watches."""
+        deadline = self
 
         class Watched(base):  # type: ignore[valid-type,misc]
             def _new_conn(self):
                 sock = super()._new_conn()
-                sockets.append(sock)
+                deadline.watch(sock)
                 return sock
 
         return Watched
@@ -178,5 +192,5 @@ def post(url: str, body: str, headers: dict, timeout: float) -> Answer:
             raise
         except (urllib3.exceptions.HTTPError, OSError, ssl.SSLError) as exc:
             if deadline.passed:
-                return Answer(None, elapsed(), f"no whole answer within {timeout * ATTEMPT_TIMEOUTS:.0f} s")
+                return Answer(None, elapsed(), f"no whole answer within {timeout * ATTEMPT_TIMEOUTS:g} s")
             return Answer(None, elapsed(), f"{type(exc).__name__}: {exc}"[:500])

@@ -2,11 +2,13 @@
 
 import ipaddress
 import socket
+import ssl
 import threading
 import time
 
 import pytest
 
+from tests.identity.slapd import _certificates
 from webhooks import delivery, outbound, services
 from webhooks.choices import DeliveryState
 
@@ -87,15 +89,16 @@ def test_a_delivery_to_a_name_resolving_to_loopback_fails_for_good_without_a_req
 class Drip:
     """A receiver that sends its answer one byte at a time, each byte well inside the read timeout."""
 
-    def __init__(self, answer: bytes, gap: float):
-        self.answer, self.gap = answer, gap
+    def __init__(self, answer: bytes, gap: float, tls: ssl.SSLContext | None = None):
+        self.answer, self.gap, self.tls = answer, gap, tls
         self.sock = socket.create_server(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         threading.Thread(target=self._serve, daemon=True).start()
 
     def _serve(self):
-        conn, _ = self.sock.accept()
-        with conn:
+        with self.sock:
+            conn, _ = self.sock.accept()
+        with self.tls.wrap_socket(conn, server_side=True) if self.tls else conn as conn:
             conn.recv(65536)
             for byte in self.answer:
                 time.sleep(self.gap)
@@ -105,15 +108,29 @@ class Drip:
                     return
 
 
-@pytest.mark.parametrize("answer", [
-    b"HTTP/1.1 200 OK\r\nContent-Length: 4096\r\n\r\n" + b"x" * 4096,  # dripped body
-    b"HTTP/1.1 200 OK\r\n" + b"X-Slow: " + b"y" * 4096 + b"\r\n\r\n",  # dripped headers
-], ids=["body", "headers"])  # fmt: skip
-def test_a_receiver_dripping_its_answer_is_cut_at_the_attempts_deadline_and_retried(lab, world, answer):
-    lab.WEBHOOK_TIMEOUT = 1.0  # each byte comes within it; the whole answer would take minutes
-    drip = Drip(answer, gap=0.05)
+@pytest.fixture
+def tls(lab, tmp_path):
+    """A CA the site trusts and a server certificate for localhost signed by it."""
+    _certificates(tmp_path)
+    lab.WEBHOOK_CA_BUNDLE = str(tmp_path / "ca.pem")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tmp_path / "server.pem", tmp_path / "server.key")
+    return context
+
+
+DRIPS = {
+    "body": b"HTTP/1.1 200 OK\r\nContent-Length: 4096\r\n\r\n" + b"x" * 4096,
+    "headers": b"HTTP/1.1 200 OK\r\n" + b"X-Slow: " + b"y" * 4096 + b"\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize(("scheme", "drip"), [("http", "body"), ("http", "headers"), ("https", "body")])
+def test_a_receiver_dripping_its_answer_is_cut_at_the_attempts_deadline_and_retried(lab, world, tls, scheme, drip):
+    lab.WEBHOOK_TIMEOUT = 1.5  # each byte comes within it; the whole answer would take minutes
+    server = Drip(DRIPS[drip], gap=0.05, tls=tls if scheme == "https" else None)
+    host = "localhost" if scheme == "https" else "127.0.0.1"
     hook, _ = services.create_webhook(world.owner_a, world.tenant_a, {
-        "name": "slow", "url": f"http://127.0.0.1:{drip.port}/in", "events": ["firewall.changed"]})  # fmt: skip
+        "name": "slow", "url": f"{scheme}://{host}:{server.port}/in", "events": ["firewall.changed"]})  # fmt: skip
     done = delivery.attempt(services.send_test(world.owner_a, hook).pk)
     assert done.state == DeliveryState.RETRYING
-    assert done.last_error == f"no whole answer within {outbound.ATTEMPT_TIMEOUTS} s"
+    assert done.last_error == f"no whole answer within {1.5 * outbound.ATTEMPT_TIMEOUTS:g} s"
