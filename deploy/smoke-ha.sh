@@ -8,7 +8,7 @@
 # are still Ready. Container logs and the figures stay in .data/smoke-ha/.
 export ENCLAVE_WEB_PORT= ENCLAVE_PG_PORT=  # HAProxy on free loopback ports (`podman port`)
 engines=(etcd1 etcd2 etcd3 pg1 pg2 pg3 redis1 redis2 redis3 sentinel1 sentinel2 sentinel3)
-roles=(web1 web2 worker1 worker2 beat1 beat2)
+roles=(web1 web2 worker1 worker2 webhook-worker1 webhook-worker2 beat1 beat2)
 ctr() { echo "${project}_$1_1"; }
 figures=()
 figure() { figures+=("$1"); log "$1"; }

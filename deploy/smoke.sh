@@ -150,11 +150,11 @@ done
 log "web replicas at ${webs[*]}"
 [ ${#webs[@]} -eq 2 ] || { log "expected two web replicas"; exit 1; }
 if ! python3 deploy/smoke.py --base "${webs[0]}" --replica "${webs[1]}" --logins "$logins"; then
-  for s in web_1 web_2 worker_1 worker_2 beat_1; do log "--- $s"; podman logs --tail 30 "${project}_$s" 2>&1 || true; done
+  for s in web_1 web_2 worker_1 worker_2 webhook-worker_1 beat_1; do log "--- $s"; podman logs --tail 30 "${project}_$s" 2>&1 || true; done
   exit 1
 fi
 # podman runs no health checks by itself here (no systemd): run each once, as an orchestrator would.
-for s in postgres_1 redis_1 web_1 web_2 worker_1 worker_2 beat_1; do
+for s in postgres_1 redis_1 web_1 web_2 worker_1 worker_2 webhook-worker_1 beat_1; do
   podman healthcheck run "${project}_$s" >/dev/null || { log "the health check of $s fails"; exit 1; }
 done
 log "every health check passes"
