@@ -12,7 +12,7 @@ from netpolicy.choices import SegmentKind
 from netpolicy.compiler import vds
 from netpolicy.compiler.model import PolicyError
 from netpolicy.compiler.vds import VdsRule
-from netpolicy.ir import build_site, tenant_name
+from netpolicy.ir import build_site_isolating, tenant_name
 from tenants.choices import LIVE_STATES, SiteKind
 from tenants.models import Tenant, VirtualCluster
 from vsphere.models import VCenter
@@ -41,7 +41,12 @@ def targets(vcenter: VCenter, tenant_ids=None) -> list[PortgroupFilter]:
     if tenant_ids is not None:
         clusters = clusters.filter(tenant_id__in=tenant_ids)
     clusters = list(clusters)
-    site = build_site(Tenant.objects.filter(pk__in={c.tenant_id for c in clusters}))  # one compile for all
+    # One build for all; a tenant whose policy cannot be built (or is past the size bound) gets the
+    # quarantine's reject-all filter, as its nodes do, and never stops the others' pushes.
+    isolated = build_site_isolating(Tenant.objects.filter(pk__in={c.tenant_id for c in clusters}))
+    for pk, problem in isolated.broken.items():
+        log.warning("tenant %s is quarantined on its port groups: %s", pk, problem)
+    site = isolated.site
     found: dict[str, PortgroupFilter] = {}
     for cluster in clusters:
         vlan = cluster.placement.segment.vlan_id
