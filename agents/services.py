@@ -160,6 +160,7 @@ def revoke_credentials(node: Node) -> Node:
         record("node.credential.revoke", current, before=before | {"credentials": hints, "ib_ports": ports},
                after=_brief(snapshot(current)) | {"credentials": [], "ib_ports": []})  # fmt: skip
         if ports:  # they leave its tenants' partitions, and a GUID it disputed is free again
+            refresh.store_node_parts(current.pool, [current.pk])  # its IPoIB parents go with them
             network.node_ports_changed(current.pool_id)
         node_id = current.pk
         transaction.on_commit(lambda: longpoll.revoked(node_id))

@@ -149,7 +149,11 @@ class Deadline:
         class Watched(base):  # type: ignore[valid-type,misc]
             def _new_conn(self):
                 sock = super()._new_conn()
-                deadline.watch(sock)
+                try:
+                    deadline.watch(sock)
+                except OSError:
+                    sock.close()
+                    raise
                 return sock
 
         return Watched
