@@ -5,11 +5,10 @@ import datetime
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 from enclave_agent import grammar, wire
 
-from agents import credentials, hotpath, longpoll, refresh
+from agents import credentials, hotpath, ib_ports, longpoll, refresh
 from agents.choices import NodeStatus
 from agents.models import JoinToken, Node, NodeCredential, NodePool, PoolSubnet
 from audit.services import record, snapshot
@@ -215,18 +214,8 @@ def _disputed_ports(node: Node) -> list[str]:
     Such a port joins no partition (fabrics.desired.node_ports) until one of them stops reporting it: a
     node's root could otherwise take another node's port into its own tenants' partition.
     """
-    if not node.ib_ports:
-        return []
-    wanted = Q()
-    for port in node.ib_ports:
-        wanted |= Q(ib_ports__contains=[{"guid": port["guid"]}])
-    others: dict[str, list[str]] = {}
-    for name, listed in Node.objects.exclude(pk=node.pk).filter(wanted).values_list("name", "ib_ports"):
-        for port in listed:
-            others.setdefault(port["guid"], []).append(name)
-    return [f"InfiniBand port GUID {port['guid']} is also reported by node {', '.join(sorted(others[port['guid']]))}: "
-            "it is in no partition until only one node reports it." for port in node.ib_ports
-            if port["guid"] in others]  # fmt: skip
+    return [f"InfiniBand port GUID {guid} is also reported by node {', '.join(names)}: it is in no partition "
+            "until only one node reports it." for guid, names in ib_ports.also_reported(node).items()]  # fmt: skip
 
 
 def follow_schema(pool_id: int) -> None:

@@ -10,6 +10,7 @@ import logging
 
 from django.db import connection, transaction
 
+from agents import ib_ports
 from agents.models import Node
 from audit.services import record
 from fabrics import allocation, channel, membership
@@ -21,10 +22,6 @@ from vsphere.models import VFAssignment
 
 log = logging.getLogger(__name__)
 VF_GUIDS_GIVEN = "SELECT port_guid FROM vsphere_vfassignment WHERE port_guid = ANY(%s)"
-REPORTED_TWICE = (
-    "SELECT port->>'guid' FROM agents_node, jsonb_array_elements(ib_ports) AS port "
-    "WHERE port->>'guid' = ANY(%s) GROUP BY 1 HAVING count(DISTINCT agents_node.id) > 1"
-)
 
 
 def vf_assignments(fabric: Fabric):
@@ -67,23 +64,11 @@ def node_ports(pools: list[int]) -> list[tuple[str, int, str]]:
     rows = Node.objects.filter(pool_id__in=pools).values_list("name", "pool_id", "ib_ports")
     ports = [(name, pool, port["guid"]) for name, pool, listed in rows for port in listed or []]
     guids = {guid for _, _, guid in ports}
-    refused = vf_guids_among(guids) | reported_twice(guids)
+    refused = vf_guids_among(guids) | ib_ports.reported_twice(guids)
     for name, _, guid in ports:
         if guid in refused:
             log.warning("node %s reports port GUID %s, which is a VF's or another node's too: not used", name, guid)
     return [port for port in ports if port[2] not in refused]
-
-
-def reported_twice(guids: set[str]) -> set[str]:
-    """Those of `guids` that more than one node of the site reports (one query)."""
-    if not guids:
-        return set()
-    with transaction.atomic(), connection.cursor() as cursor:
-        # The planner over-estimates the unnested ports (millions of rows at 10,000 nodes) and would spend
-        # more compiling the query (JIT) than running it.
-        cursor.execute("SET LOCAL jit = off")
-        cursor.execute(REPORTED_TWICE, [sorted(guids)])
-        return {row[0] for row in cursor.fetchall()}
 
 
 def vf_guids_among(guids: set[str]) -> set[str]:
