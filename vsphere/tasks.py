@@ -236,7 +236,7 @@ def check_drift() -> int:
 
 
 def _check_drift(vcenter: VCenter) -> int:
-    drifted = 0
+    queued = 0
     checked = list(VirtualCluster.objects.filter(placement__site=vcenter, state__in=DRIFT_CHECKED)
                    .select_related(*PLACED))  # fmt: skip
     busy = leases.leased(realizers.LEASE, [c.pk for c in checked if c.state == S.DEGRADED])
@@ -247,8 +247,8 @@ def _check_drift(vcenter: VCenter) -> int:
                 tenant_services.set_observed(cluster, S.DEGRADED, f"Drift: {summary}")
             if summary or (cluster.state == S.DEGRADED and not readiness.waiting("cluster", cluster)):
                 realizers.realize(cluster.pk)  # leased: the next check leaves a queued repair alone
-                drifted += 1
-    return drifted
+                queued += 1
+    return queued
 
 
 def _drift(drv, cluster: VirtualCluster, vcenter: VCenter) -> str:

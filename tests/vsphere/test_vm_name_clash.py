@@ -17,7 +17,7 @@ from tenants import services
 from tenants.choices import ClusterState
 from tenants.models import VirtualCluster
 from tests.conftest import service_data
-from tests.vsphere.sites import ensure_pools, make_vcenter
+from tests.vsphere.sites import make_vcenter, sim_vcenter
 from vsphere import naming, tasks
 from vsphere.errors import MarkerMismatchError
 from vsphere.models import OperationLog, Placement, VCenter
@@ -154,7 +154,7 @@ def test_two_approvals_racing_for_the_same_vm_names_cannot_both_succeed(make_use
     make_vcenter()
     labs = Labs(make_user)
     victim, clash = both_endorsed(labs)
-    real, looked, seen, looks = vm_names._holder, threading.Barrier(2, timeout=30), threading.local(), []
+    real, looked, seen, looks = vm_names._holder, threading.Barrier(2, timeout=120), threading.local(), []
 
     def look_then_wait_for_the_other(cluster, base):
         """Each approval's first look happens before either writes: only the constraint can refuse one."""
@@ -263,13 +263,7 @@ def test_the_drivers_own_refusal_names_no_marker_either():
 def test_a_tenant_blocked_by_another_clusters_vm_reads_no_other_cluster_in_its_status_or_log(
     own_vcsim, make_user, api, reconcile_held
 ):  # fmt: skip
-    ensure_pools()
-    vcenter = VCenter.objects.create(
-        name="sim", host="127.0.0.1", port=own_vcsim.port, username=own_vcsim.info["user"],
-        password=own_vcsim.info["password"], ca_bundle=own_vcsim.ca_file, datacenter="DC0",
-        compute_cluster="DC0_C0", template="hpc-template",
-    )  # fmt: skip
-    discovery.discover(vcenter)
+    discovery.discover(sim_vcenter(own_vcsim))
     labs = Labs(make_user)
     other = labs.clash(submit=False)  # whose VM it is (a cluster made before names were checked)
     victim = services.approve_cluster(labs.victim(), labs.admin)
