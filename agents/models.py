@@ -1,6 +1,5 @@
 """Node pools, their subnets of interest, nodes and one-time join tokens."""
 
-from django.contrib.postgres.indexes import GinIndex
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
@@ -85,8 +84,6 @@ class Node(models.Model):
 
     class Meta:
         ordering = ["name"]
-        # Which other node reports one of a node's port GUIDs (agents.ib_ports.also_reported, on reports).
-        indexes = [GinIndex(fields=["ib_ports"], opclasses=["jsonb_path_ops"], name="node_ib_ports_gin")]
 
     def __str__(self):
         return self.name

@@ -1,10 +1,7 @@
 """A node reports only its own HCA ports: a VF's GUID, or a port another node reports too, joins no partition."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
-from agents import ib_ports
 from agents import services as agent_services
 from agents.models import Node
 from fabrics import hooks
@@ -100,14 +97,3 @@ def test_revoking_a_nodes_credential_drops_its_ports_so_a_re_enrolled_host_gets_
     agent_services.revoke_credentials(rack[1])
     assert Node.objects.get(pk=rack[1].pk).ib_ports == []
     assert OWN in _members(site.desired())
-
-
-def test_a_reports_lookup_of_its_ports_elsewhere_can_use_the_ports_index(world, site, rack):
-    agent_services.record_observed(rack[1], {"generation": 0, "ib_ports": [_port(OWN)]})
-    with CaptureQueriesContext(connection) as queries:
-        assert ib_ports.also_reported(Node.objects.get(pk=rack[1].pk)) == {}
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")  # a small test table: show whether the index can serve
-        cursor.execute("EXPLAIN " + queries[-1]["sql"])
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "node_ib_ports_gin" in plan, plan
